@@ -1,0 +1,64 @@
+"""The ``holdem`` command-line tool: one entry point, a subcommand per job.
+
+Each subcommand lives in its own module, imported only when that subcommand runs (so
+``holdem replay`` never imports torch). A subcommand module provides
+``configure_parser(parser: argparse.ArgumentParser) -> None`` and
+``run(args: argparse.Namespace) -> int`` (the exit status).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+__all__ = ["main", "SUBCOMMANDS"]
+
+#: name -> (module, one-line help)
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("holdem_env.demo", "play and print a few hands, then replay a hand history"),
+    "replay": ("holdem_env.replay_cli", "replay .phh/.phhs hand histories through the engine"),
+    "eval": ("training.arena_cli", "head-to-head matches between agents with confidence intervals"),
+    "solve": ("training.cfr.cli", "solve Kuhn or Leduc poker with CFR and report exploitability"),
+    "train": ("training.league_cli", "league training from a YAML config, logged to TensorBoard"),
+}
+
+
+def _top_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="holdem",
+        description="holdem-env: Texas Hold'em engine, environment, agents and training tools.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (_, help_text) in SUBCOMMANDS.items():
+        sub.add_parser(name, help=help_text, add_help=False)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the tool; returns the exit status (also used as the console script)."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if not args_list or args_list[0] not in SUBCOMMANDS:
+        parser = _top_parser()
+        if not args_list or args_list[0] in ("-h", "--help"):
+            parser.print_help()
+            return 0 if args_list else 2
+        parser.error(f"unknown command {args_list[0]!r}; choose from {', '.join(SUBCOMMANDS)}")
+    name = args_list[0]
+    module_name, help_text = SUBCOMMANDS[name]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and module_name.startswith(exc.name):
+            print(f"holdem {name}: this command is not available in this build ({exc})", file=sys.stderr)
+            return 2
+        raise
+    parser = argparse.ArgumentParser(prog=f"holdem {name}", description=help_text)
+    module.configure_parser(parser)
+    args = parser.parse_args(args_list[1:])
+    return int(module.run(args) or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
