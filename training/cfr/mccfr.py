@@ -1,0 +1,326 @@
+"""External-sampling Monte Carlo CFR with uniform, linear or discounted averaging.
+
+In one iteration each player in turn *traverses* the game: at its own information sets
+it tries every action, at chance and opponent nodes it samples one outcome (opponents by
+their current regret-matching policy), and it adds the sampled counterfactual regrets.
+The opponent's visited information sets add their current policy to the average
+strategy ("simple" averaging, as OpenSpiel's ``ExternalSamplingSolver``).
+
+Two implementations share these semantics:
+
+* :class:`ExternalSamplingMCCFR` calls the game's callbacks directly, so it works on games
+  far too big to enumerate (an abstracted hold'em game). Regrets and average strategy
+  live in numpy tables whose rows are allocated as information sets are first met.
+* :class:`BatchedExternalSamplingMCCFR` runs on a compiled :class:`GameTree` and does
+  ``batch_size`` traversals at once, level by level with numpy. All traversals of a
+  batch use the policy from the start of the batch (``batch_size=1`` is plain MCCFR).
+
+Averaging (weights of iteration ``t``; ``t`` counts from 1):
+
+* ``"uniform"`` — regrets and average-strategy increments have weight 1.
+* ``"linear"`` — both have weight ``t`` (Linear CFR).
+* ``"discounted"`` — weight 1, and every ``discount_interval`` iterations (the ``k``-th
+  time) positive regrets are multiplied by ``k^α/(k^α+1)``, negative ones by
+  ``k^β/(k^β+1)`` and the average strategy by ``(k/(k+1))^γ`` (DCFR; defaults α=1.5,
+  β=0, γ=2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+
+import numpy as np
+
+from training.cfr.cfr import normalise_average, regret_matching
+from training.cfr.evaluation import TreeEvaluator
+from training.cfr.game import CHANCE, TERMINAL, ExtensiveFormGame, GameError, GameTree
+
+__all__ = [
+    "AVERAGING",
+    "Averaging",
+    "ExternalSamplingMCCFR",
+    "BatchedExternalSamplingMCCFR",
+]
+
+#: Names accepted for ``averaging``.
+AVERAGING = ("uniform", "linear", "discounted")
+
+
+@dataclass(frozen=True)
+class Averaging:
+    """How iterations are weighted (see the module docstring)."""
+
+    kind: str = "linear"
+    discount_interval: int = 100
+    alpha: float = 1.5
+    beta: float = 0.0
+    gamma: float = 2.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in AVERAGING:
+            raise GameError(f"averaging={self.kind!r} is invalid: choose one of {', '.join(AVERAGING)}")
+        if not isinstance(self.discount_interval, int) or self.discount_interval < 1:
+            raise GameError(f"discount_interval={self.discount_interval!r} is invalid: expected an int >= 1")
+
+    def weight(self, t: np.ndarray | int) -> np.ndarray | float:
+        """Weight of iteration ``t`` for regret and average-strategy increments."""
+        if self.kind == "linear":
+            return t if isinstance(t, np.ndarray) else float(t)
+        return np.ones(np.shape(t)) if isinstance(t, np.ndarray) else 1.0
+
+    def discount(self, regrets: np.ndarray, average: np.ndarray, before: int, after: int) -> None:
+        """Apply the discounts due when the iteration count goes from ``before`` to ``after``."""
+        if self.kind != "discounted":
+            return
+        for k in range(before // self.discount_interval + 1, after // self.discount_interval + 1):
+            pos = k**self.alpha / (k**self.alpha + 1.0)
+            neg = k**self.beta / (k**self.beta + 1.0)
+            regrets *= np.where(regrets > 0.0, pos, neg)
+            average *= (k / (k + 1.0)) ** self.gamma
+
+
+def _check_iterations(iterations: object) -> int:
+    if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 0:
+        raise GameError(f"iterations={iterations!r} is invalid: expected an int >= 0")
+    return iterations
+
+
+class ExternalSamplingMCCFR:
+    """External-sampling MCCFR through the game callbacks (no enumeration needed).
+
+    >>> from training.cfr.kuhn import KuhnPoker
+    >>> solver = ExternalSamplingMCCFR(KuhnPoker(), rng=np.random.default_rng(0))
+    >>> solver.run(2000)
+    >>> sorted(solver.average_policy_dict())[:3]
+    ['J', 'Jb', 'Jp']
+    """
+
+    def __init__(
+        self,
+        game: ExtensiveFormGame,
+        *,
+        rng: np.random.Generator,
+        averaging: Averaging | str = "linear",
+        initial_capacity: int = 1024,
+    ) -> None:
+        if not isinstance(rng, np.random.Generator):
+            raise GameError(f"rng={rng!r} is invalid: pass a numpy.random.Generator (e.g. default_rng(seed))")
+        if game.num_players != 2:
+            raise GameError(f"num_players={game.num_players} is unsupported: the solver needs a 2-player game")
+        self.game = game
+        self.rng = rng
+        self.averaging = averaging if isinstance(averaging, Averaging) else Averaging(averaging)
+        self.iteration = 0
+        width = max(1, game.num_actions)
+        self._rows: dict[Hashable, int] = {}
+        self._keys: list[str] = []
+        self._num_legal: list[int] = []
+        self.regrets = np.zeros((initial_capacity, width))
+        self.average = np.zeros((initial_capacity, width))
+
+    def _row(self, key: str, num_legal: int) -> int:
+        row = self._rows.get(key)
+        if row is None:
+            row = len(self._keys)
+            if row == self.regrets.shape[0]:
+                self.regrets = np.concatenate([self.regrets, np.zeros_like(self.regrets)])
+                self.average = np.concatenate([self.average, np.zeros_like(self.average)])
+            self._rows[key] = row
+            self._keys.append(key)
+            self._num_legal.append(num_legal)
+        return row
+
+    def _policy(self, row: int, n: int) -> np.ndarray:
+        positive = np.maximum(self.regrets[row, :n], 0.0)
+        total = positive.sum()
+        return positive / total if total > 0.0 else np.full(n, 1.0 / n)
+
+    def _traverse(self, state: object, player: int, weight: float) -> float:
+        game = self.game
+        if game.is_terminal(state):
+            return float(game.utility(state, player))
+        actor = game.current_player(state)
+        if actor == CHANCE:
+            return self._traverse(game.apply(state, game.sample_chance(state, self.rng)), player, weight)
+        actions = game.legal_actions(state)
+        n = len(actions)
+        row = self._row(game.infoset_key(state), n)
+        policy = self._policy(row, n)
+        if actor == player:
+            values = np.array([self._traverse(game.apply(state, a), player, weight) for a in actions])
+            value = float(policy @ values)
+            self.regrets[row, :n] += weight * (values - value)
+            return value
+        self.average[row, :n] += weight * policy
+        choice = int(np.searchsorted(np.cumsum(policy), self.rng.random() * policy.sum(), side="right"))
+        return self._traverse(game.apply(state, actions[min(choice, n - 1)]), player, weight)
+
+    def iterate(self) -> None:
+        """One iteration: a traversal for player 0, then one for player 1."""
+        self.iteration += 1
+        weight = float(self.averaging.weight(self.iteration))
+        root = self.game.initial_state()
+        for player in range(2):
+            self._traverse(root, player, weight)
+        used = len(self._keys)
+        self.averaging.discount(self.regrets[:used], self.average[:used], self.iteration - 1, self.iteration)
+
+    def run(self, iterations: int) -> None:
+        """Run ``iterations`` iterations."""
+        for _ in range(_check_iterations(iterations)):
+            self.iterate()
+
+    def average_policy_dict(self) -> dict[str, list[float]]:
+        """``{infoset key: average probabilities over its legal actions}`` for every set met."""
+        out = {}
+        for row, key in enumerate(self._keys):
+            n = self._num_legal[row]
+            total = self.average[row, :n].sum()
+            probs = self.average[row, :n] / total if total > 0.0 else np.full(n, 1.0 / n)
+            out[key] = [float(p) for p in probs]
+        return out
+
+    def average_policy_array(self, tree: GameTree) -> np.ndarray:
+        """The average policy as an array for ``tree``; unvisited sets are uniform."""
+        table = self.average_policy_dict()
+        policy = tree.uniform_policy()
+        for i, key in enumerate(tree.infoset_keys):
+            if key in table:
+                policy[i, : len(table[key])] = table[key]
+        return policy
+
+
+class BatchedExternalSamplingMCCFR:
+    """External-sampling MCCFR on a compiled tree, ``batch_size`` traversals per numpy pass.
+
+    >>> from training.cfr.game import compile_game
+    >>> from training.cfr.kuhn import KuhnPoker
+    >>> solver = BatchedExternalSamplingMCCFR(compile_game(KuhnPoker()), rng=np.random.default_rng(0))
+    >>> solver.run(20_000)
+    >>> solver.exploitability() < 0.01
+    True
+    >>> solver.run(-1)
+    Traceback (most recent call last):
+    ...
+    training.cfr.game.GameError: iterations=-1 is invalid: expected an int >= 0
+    """
+
+    def __init__(
+        self,
+        tree: GameTree,
+        *,
+        rng: np.random.Generator,
+        averaging: Averaging | str = "linear",
+        batch_size: int = 64,
+    ) -> None:
+        if not isinstance(rng, np.random.Generator):
+            raise GameError(f"rng={rng!r} is invalid: pass a numpy.random.Generator (e.g. default_rng(seed))")
+        if not isinstance(batch_size, int) or batch_size < 1:
+            raise GameError(f"batch_size={batch_size!r} is invalid: expected an int >= 1")
+        self.tree = tree
+        self.rng = rng
+        self.averaging = averaging if isinstance(averaging, Averaging) else Averaging(averaging)
+        self.batch_size = batch_size
+        self.evaluator = TreeEvaluator(tree)
+        self.iteration = 0
+        shape = tree.legal_mask.shape
+        self.regrets = np.zeros(shape)
+        self.average = np.zeros(shape)
+        n = tree.num_nodes
+        self._num_children = np.bincount(tree.parent[1:], minlength=n).astype(np.int64)
+        self._first_child = np.zeros(n, dtype=np.int64)
+        has = self._num_children > 0
+        # children are contiguous; the first one is the smallest index with that parent
+        first = np.full(n, n, dtype=np.int64)
+        np.minimum.at(first, tree.parent[1:], np.arange(1, n))
+        self._first_child[has] = first[has]
+        self._is_terminal = tree.player == TERMINAL
+
+    def _traverse_batch(self, player: int, policy: np.ndarray, t: np.ndarray) -> None:
+        tree = self.tree
+        ev = self.evaluator
+        ep = ev.edge_probabilities(policy)
+        cum = np.cumsum(ep)
+        owner = tree.player
+        weights = self.averaging.weight(t.astype(np.float64))
+        node = np.zeros(len(t), dtype=np.int64)
+        sample = np.arange(len(t), dtype=np.int64)
+        levels: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = [(node, sample, np.zeros(0, dtype=np.int64))]
+        avg_rows: list[np.ndarray] = []
+        avg_w: list[np.ndarray] = []
+        while True:
+            node, sample, _ = levels[-1]
+            who = owner[node]
+            mine = np.flatnonzero(who == player)
+            sampled = np.flatnonzero((who == CHANCE) | ((who >= 0) & (who != player)))
+            if mine.size == 0 and sampled.size == 0:
+                break
+            opp = sampled[owner[node[sampled]] >= 0]
+            if opp.size:
+                avg_rows.append(tree.infoset[node[opp]])
+                avg_w.append(weights[sample[opp]])
+            counts = self._num_children[node[mine]]
+            rep = np.repeat(mine, counts)
+            starts = np.cumsum(counts) - counts
+            offset = np.arange(rep.size) - np.repeat(starts, counts)
+            own_children = self._first_child[node[rep]] + offset
+            sn = node[sampled]
+            lo = self._first_child[sn]
+            hi = lo + self._num_children[sn]
+            target = cum[lo - 1] + self.rng.random(sn.size) * (cum[hi - 1] - cum[lo - 1])
+            picked = np.clip(np.searchsorted(cum, target, side="right"), lo, hi - 1)
+            child_node = np.concatenate([own_children, picked])
+            parent_entry = np.concatenate([rep, sampled])
+            levels.append((child_node, sample[parent_entry], parent_entry))
+        # backward: values for the traverser
+        values = tree.utility[player][levels[-1][0]]
+        regret = np.zeros(ev.num_cells)
+        for depth in range(len(levels) - 1, 0, -1):
+            child_node, child_sample, parent_entry = levels[depth]
+            parent_node = levels[depth - 1][0]
+            own_edge = owner[parent_node[parent_entry]] == player
+            w = np.where(own_edge, ep[child_node], 1.0)
+            parent_values = tree.utility[player][parent_node] + np.bincount(
+                parent_entry, w * values, minlength=parent_node.size
+            )
+            edges = np.flatnonzero(own_edge)
+            if edges.size:
+                delta = weights[child_sample[edges]] * (values[edges] - parent_values[parent_entry[edges]])
+                regret += np.bincount(ev.sig[child_node[edges]], delta, minlength=ev.num_cells)
+            values = parent_values
+        self.regrets += regret.reshape(self.regrets.shape)
+        if avg_rows:
+            rows = np.concatenate(avg_rows)
+            mass = np.bincount(rows, np.concatenate(avg_w), minlength=tree.num_infosets)
+            self.average += mass[:, None] * policy
+
+    def run(self, iterations: int) -> None:
+        """Run ``iterations`` iterations (each a traversal per player) in batches."""
+        remaining = _check_iterations(iterations)
+        mask = self.tree.legal_mask
+        while remaining > 0:
+            size = min(self.batch_size, remaining)
+            t = self.iteration + 1 + np.arange(size)
+            for player in range(self.tree.num_players):
+                self._traverse_batch(player, regret_matching(self.regrets, mask), t)
+            before = self.iteration
+            self.iteration += size
+            self.averaging.discount(self.regrets, self.average, before, self.iteration)
+            remaining -= size
+
+    def current_policy(self) -> np.ndarray:
+        """Regret-matching policy of the current regrets."""
+        return regret_matching(self.regrets, self.tree.legal_mask)
+
+    def average_policy(self) -> np.ndarray:
+        """Average strategy (uniform at sets never visited by the opponent's traversals)."""
+        return normalise_average(self.average, self.tree.legal_mask)
+
+    def exploitability(self) -> float:
+        """Exact exploitability of the average policy (chips)."""
+        return self.evaluator.exploitability(self.average_policy())
+
+    def game_value(self) -> float:
+        """Expected payoff of player 0 under the average policy."""
+        return float(self.evaluator.expected_values(self.average_policy())[0])
