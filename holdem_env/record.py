@@ -1,0 +1,264 @@
+"""Hand events and the hand record: what happened in a hand, JSON round trip and replay."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Union
+
+from .actions import ActionKind, Street
+from .cards import card_id, card_str
+from .config import TableConfig
+from .errors import HoldemError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import HandState
+
+__all__ = [
+    "ActionEvent",
+    "DealEvent",
+    "UncalledBetReturned",
+    "ShowEvent",
+    "MuckEvent",
+    "PotResult",
+    "Event",
+    "HandRecord",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionEvent:
+    """A player's action. ``amount``: chips added by it; ``to``: the seat's street total after it."""
+
+    seat: int
+    street: Street
+    kind: ActionKind
+    amount: int
+    to: int
+    all_in: bool = False
+    timeout: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DealEvent:
+    """Board cards dealt for ``street`` (flop, turn or river), after burning ``burn``."""
+
+    street: Street
+    cards: tuple[int, ...]
+    burn: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UncalledBetReturned:
+    """The unmatched part of the largest contribution went back to ``seat``."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShowEvent:
+    """``seat`` showed its hole cards at showdown."""
+
+    seat: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MuckEvent:
+    """``seat`` mucked unseen at showdown."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PotResult:
+    """A pot as awarded: ``shares[i]`` chips went to ``winners[i]`` (seats ascending)."""
+
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...]
+    shares: tuple[int, ...]
+
+
+Event = Union[ActionEvent, DealEvent, UncalledBetReturned, ShowEvent, MuckEvent]
+
+
+def _cards_out(cards: tuple[int, ...] | None) -> str | None:
+    return None if cards is None else "".join(card_str(c) for c in cards)
+
+
+def _cards_in(text: str | None) -> tuple[int, ...] | None:
+    if text is None:
+        return None
+    return tuple(card_id(text[i : i + 2]) for i in range(0, len(text), 2))
+
+
+def _event_to_dict(ev: Event) -> dict[str, Any]:
+    if isinstance(ev, ActionEvent):
+        return {
+            "type": "action",
+            "seat": ev.seat,
+            "street": ev.street.name.lower(),
+            "kind": ev.kind.value,
+            "amount": ev.amount,
+            "to": ev.to,
+            "all_in": ev.all_in,
+            "timeout": ev.timeout,
+        }
+    if isinstance(ev, DealEvent):
+        return {
+            "type": "deal",
+            "street": ev.street.name.lower(),
+            "cards": _cards_out(ev.cards),
+            "burn": None if ev.burn is None else card_str(ev.burn),
+        }
+    if isinstance(ev, UncalledBetReturned):
+        return {"type": "uncalled", "seat": ev.seat, "amount": ev.amount}
+    if isinstance(ev, ShowEvent):
+        return {"type": "show", "seat": ev.seat, "cards": _cards_out(ev.cards)}
+    if isinstance(ev, MuckEvent):
+        return {"type": "muck", "seat": ev.seat}
+    raise TypeError(f"not a hand event: {ev!r}")  # pragma: no cover
+
+
+def _event_from_dict(d: dict[str, Any]) -> Event:
+    kind = d.get("type")
+    if kind == "action":
+        return ActionEvent(
+            d["seat"], Street[d["street"].upper()], ActionKind(d["kind"]), d["amount"], d["to"], d["all_in"], d["timeout"]
+        )
+    if kind == "deal":
+        burn = d.get("burn")
+        return DealEvent(Street[d["street"].upper()], _cards_in(d["cards"]) or (), None if burn is None else card_id(burn))
+    if kind == "uncalled":
+        return UncalledBetReturned(d["seat"], d["amount"])
+    if kind == "show":
+        return ShowEvent(d["seat"], _cards_in(d["cards"]) or ())
+    if kind == "muck":
+        return MuckEvent(d["seat"])
+    raise HoldemError(f"unknown event type {kind!r} in hand record; allowed: action, deal, uncalled, show, muck")
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """Everything needed to audit and replay one hand.
+
+    ``antes`` and ``blinds`` are the chips each seat actually posted; ``deck`` is the full
+    52-card order the hand was dealt from; ``final_stacks``/``payoffs`` are ``None`` while
+    the hand is still running. :meth:`replay` rebuilds the hand from the deck and actions.
+    """
+
+    config: TableConfig
+    button: int
+    dealt_in: tuple[bool, ...]
+    starting_stacks: tuple[int, ...]
+    antes: tuple[int, ...]
+    blinds: tuple[int, ...]
+    deck: tuple[int, ...]
+    seed: int | None
+    hole_cards: tuple[tuple[int, ...] | None, ...]
+    board: tuple[int, ...]
+    events: tuple[Event, ...]
+    pots: tuple[PotResult, ...]
+    shown: dict[int, tuple[int, ...]]
+    mucked: tuple[int, ...]
+    final_stacks: tuple[int, ...] | None
+    payoffs: tuple[int, ...] | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-JSON form (cards as strings like ``"AsKd"``)."""
+        return {
+            "config": self.config.to_dict(),
+            "button": self.button,
+            "dealt_in": list(self.dealt_in),
+            "starting_stacks": list(self.starting_stacks),
+            "antes": list(self.antes),
+            "blinds": list(self.blinds),
+            "deck": _cards_out(self.deck),
+            "seed": self.seed,
+            "hole_cards": [_cards_out(h) for h in self.hole_cards],
+            "board": _cards_out(self.board),
+            "events": [_event_to_dict(e) for e in self.events],
+            "pots": [
+                {"amount": p.amount, "eligible": list(p.eligible), "winners": list(p.winners), "shares": list(p.shares)}
+                for p in self.pots
+            ],
+            "shown": {str(s): _cards_out(c) for s, c in self.shown.items()},
+            "mucked": list(self.mucked),
+            "final_stacks": None if self.final_stacks is None else list(self.final_stacks),
+            "payoffs": None if self.payoffs is None else list(self.payoffs),
+        }
+
+    def to_json(self, indent: int | None = None) -> str:
+        """The record as a JSON string; :meth:`from_json` inverts it exactly."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "HandRecord":
+        """Inverse of :meth:`to_dict`; a malformed record raises :class:`HoldemError`."""
+        try:
+            opt = lambda v: None if v is None else tuple(v)  # noqa: E731
+            return cls(
+                config=TableConfig.from_dict(d["config"]),
+                button=d["button"],
+                dealt_in=tuple(d["dealt_in"]),
+                starting_stacks=tuple(d["starting_stacks"]),
+                antes=tuple(d["antes"]),
+                blinds=tuple(d["blinds"]),
+                deck=_cards_in(d["deck"]) or (),
+                seed=d["seed"],
+                hole_cards=tuple(_cards_in(h) for h in d["hole_cards"]),
+                board=_cards_in(d["board"]) or (),
+                events=tuple(_event_from_dict(e) for e in d["events"]),
+                pots=tuple(
+                    PotResult(p["amount"], tuple(p["eligible"]), tuple(p["winners"]), tuple(p["shares"])) for p in d["pots"]
+                ),
+                shown={int(s): _cards_in(c) or () for s, c in d["shown"].items()},
+                mucked=tuple(d["mucked"]),
+                final_stacks=opt(d["final_stacks"]),
+                payoffs=opt(d["payoffs"]),
+            )
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise HoldemError(f"hand record is malformed: missing or bad field {exc}") from None
+
+    @classmethod
+    def from_json(cls, text: str) -> "HandRecord":
+        """Parse a record written by :meth:`to_json`."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise HoldemError(f"hand record is not valid JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise HoldemError("hand record JSON must be an object")
+        return cls.from_dict(data)
+
+    def replay(self) -> "HandState":
+        """Rebuild the hand: a fresh state from the recorded deck, then every action re-applied."""
+        from .state import HandState
+
+        state = HandState(
+            self.config,
+            button=self.button,
+            stacks=self.starting_stacks,
+            deck=self.deck,
+            seed=self.seed,
+            antes=self.antes,
+            dealt_in=self.dealt_in,
+        )
+        for ev in self.events:
+            if not isinstance(ev, ActionEvent):
+                continue
+            if ev.seat != state.actor:
+                raise HoldemError(f"replay diverged: event for seat {ev.seat} but seat {state.actor} is on turn")
+            if ev.timeout:
+                state.timeout()
+            elif ev.kind is ActionKind.FOLD:
+                state.fold()
+            elif ev.kind is ActionKind.CHECK:
+                state.check()
+            elif ev.kind is ActionKind.CALL:
+                state.call()
+            else:
+                state.raise_to(ev.to)
+        return state

@@ -1,0 +1,916 @@
+"""The hand state: one mutable object that runs a hand of hold'em from the forced bets to the payoffs.
+
+Every rule of ``RULES.md`` is decided here and nowhere else. Each action comes as a trio:
+``verify_x()`` raises :class:`~holdem_env.errors.IllegalActionError` with a message that names
+the attempt and the legal set, ``can_x()`` is that check as a bool, and ``x()`` verifies,
+mutates and returns the :class:`~holdem_env.record.ActionEvent`. Illegal actions change nothing.
+
+>>> from holdem_env.config import TableConfig
+>>> from holdem_env.cards import new_deck
+>>> s = HandState(TableConfig(num_players=3), button=0, deck=new_deck())
+>>> s.actor, s.current_bet, s.legal_actions().min_raise_to
+(0, 10, 20)
+>>> s.raise_to(15)
+Traceback (most recent call last):
+...
+holdem_env.errors.IllegalActionError: raise to 15 is below the minimum 20 (legal: fold, call 10, raise to 20..1000)
+>>> s.fold().kind.value, s.actor
+('fold', 1)
+
+Interpretations where the rule book leaves room (documented here, tested in ``tests/``):
+
+- The bet to call before the flop is always the full big blind, whatever was posted.
+- Raising is offered only when some other player could still respond (is neither folded
+  nor all-in); with nobody left to bet against, a player may only call or fold.
+- A player who has acted may raise again only if the bet they face grew by at least the
+  last full raise increment since they last acted (several short all-ins can add up).
+- Fixed-limit: a bet/raise is exactly ``current bet + unit``; an all-in for less is a
+  short raise that neither counts toward the cap nor reopens the betting.
+- Antes are part of the layered contributions when every dealt-in seat owes the same ante;
+  otherwise (big-blind ante, per-seat overrides) they are dead money added to the main pot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .actions import Action, ActionKind, LegalActions, Street
+from .cards import validate_deck
+from .config import BettingStructure, TableConfig
+from .errors import ConfigError, HandOverError, IllegalActionError
+from .pots import build_pots, split_pot, uncalled_bet
+from .record import ActionEvent, DealEvent, HandRecord, MuckEvent, PotResult, ShowEvent, UncalledBetReturned
+
+__all__ = ["HandState"]
+
+_PREFLOP, _FLOP, _TURN, _RIVER, _SHOWDOWN = 0, 1, 2, 3, 4
+_STREETS = tuple(Street)
+_FOLD, _CHECK, _CALL, _BET, _RAISE = (
+    ActionKind.FOLD,
+    ActionKind.CHECK,
+    ActionKind.CALL,
+    ActionKind.BET,
+    ActionKind.RAISE,
+)
+_hand_strength = None
+
+
+def _strength_fn():  # type: ignore[no-untyped-def]
+    global _hand_strength
+    if _hand_strength is None:
+        from .evaluator import hand_strength
+
+        _hand_strength = hand_strength
+    return _hand_strength
+
+
+def _int_list(name: str, values: Sequence[int], n: int, lo: int = 0) -> list[int]:
+    if isinstance(values, (str, bytes)) or len(values) != n:
+        raise ConfigError(name, values, f"must be a sequence of {n} integers (one per seat)")
+    out = []
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
+            raise ConfigError(name, values, f"every entry must be an integer >= {lo} (got {v!r})")
+        out.append(int(v))
+    return out
+
+
+class HandState:
+    """One hand of Texas Hold'em, from the forced bets to the payoffs.
+
+    Args:
+        config: the table's rules.
+        button: the button seat (must be dealt in).
+        stacks: chips per seat at the start (default: everyone at ``config.buy_in``).
+        deck: a full 52-card order to deal from (stacked deck); otherwise shuffled.
+        rng: generator used to shuffle when no deck is given.
+        seed: seed for ``numpy.random.default_rng`` when neither deck nor rng is given
+            (recorded either way).
+        antes: per-seat antes overriding ``config.ante``/``config.big_blind_ante``.
+        dealt_in: which seats play this hand (default: every seat with chips).
+
+    Antes, blinds and the hole cards are posted and dealt here, in RULES.md order.
+    """
+
+    __slots__ = (
+        "config",
+        "_n",
+        "_button",
+        "_dealt_in",
+        "_starting",
+        "_stacks",
+        "_bets",
+        "_contrib",
+        "_antes",
+        "_ante_owed",
+        "_blinds",
+        "_dead_antes",
+        "_folded",
+        "_all_in",
+        "_active",
+        "_acted",
+        "_faced",
+        "_n_live",
+        "_n_active",
+        "_deck",
+        "_pos",
+        "_seed",
+        "_hole",
+        "_board",
+        "_street",
+        "_actor",
+        "_current_bet",
+        "_lfr",
+        "_num_bets",
+        "_river_aggressor",
+        "_sb_seat",
+        "_bb_seat",
+        "_events",
+        "_pots",
+        "_shown",
+        "_mucked",
+        "_final",
+        "_betting",
+        "_bb",
+    )
+
+    def __init__(
+        self,
+        config: TableConfig,
+        *,
+        button: int = 0,
+        stacks: Sequence[int] | None = None,
+        deck: Sequence[int | str] | None = None,
+        rng: np.random.Generator | None = None,
+        seed: int | None = None,
+        antes: Sequence[int] | None = None,
+        dealt_in: Sequence[bool] | None = None,
+    ) -> None:
+        if not isinstance(config, TableConfig):
+            raise ConfigError("config", config, "must be a TableConfig")
+        n = config.num_players
+        self.config = config
+        self._n = n
+        bb = config.big_blind
+        self._bb = bb
+        self._betting = config.betting
+        if stacks is None:
+            st = [config.buy_in] * n
+        else:
+            st = _int_list("stacks", stacks, n)
+        if dealt_in is None:
+            din = [c > 0 for c in st]
+        else:
+            if len(dealt_in) != n or not all(isinstance(d, (bool, np.bool_)) for d in dealt_in):
+                raise ConfigError("dealt_in", dealt_in, f"must be {n} booleans (one per seat)")
+            din = [bool(d) for d in dealt_in]
+            for i in range(n):
+                if din[i] and st[i] <= 0:
+                    raise ConfigError("dealt_in", dealt_in, f"seat {i} is dealt in but has no chips")
+        if sum(din) < 2:
+            raise ConfigError("dealt_in", din, "at least two seats with chips must be dealt in")
+        if isinstance(button, bool) or not isinstance(button, (int, np.integer)) or not 0 <= button < n:
+            raise ConfigError("button", button, f"must be a seat number in 0..{n - 1}")
+        button = int(button)
+        if not din[button]:
+            raise ConfigError("button", button, "the button must be on a seat that is dealt in")
+        if deck is None:
+            if rng is None:
+                rng = np.random.default_rng(seed)
+            elif not isinstance(rng, np.random.Generator):
+                raise ConfigError("rng", rng, "must be a numpy.random.Generator")
+            dk = rng.permutation(52).tolist()
+        else:
+            dk = list(validate_deck(deck))
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
+            raise ConfigError("seed", seed, "must be an integer or None")
+
+        self._button = button
+        self._dealt_in = din
+        self._starting = st
+        self._stacks = list(st)
+        self._bets = [0] * n
+        self._contrib = [0] * n
+        self._folded = [not d for d in din]
+        self._all_in = [False] * n
+        self._active = list(din)
+        self._acted = [False] * n
+        self._faced = [0] * n
+        self._n_live = sum(din)
+        self._n_active = self._n_live
+        self._deck = dk
+        self._seed = None if seed is None else int(seed)
+        self._board: list[int] = []
+        self._street = _PREFLOP
+        self._actor: int | None = None
+        self._current_bet = bb
+        self._lfr = bb
+        self._num_bets = 1
+        self._river_aggressor: int | None = None
+        self._events: list = []
+        self._pots: tuple[PotResult, ...] = ()
+        self._shown: dict[int, tuple[int, ...]] = {}
+        self._mucked: tuple[int, ...] = ()
+        self._final: list[int] | None = None
+
+        # Seats in deal order: first seat left of the button ... the button.
+        order = [(button + k) % n for k in range(1, n + 1)]
+        order = [s for s in order if din[s]]
+        if len(order) == 2:
+            sb_seat, bb_seat = button, order[0]
+        else:
+            sb_seat, bb_seat = order[0], order[1]
+        self._sb_seat = sb_seat
+        self._bb_seat = bb_seat
+
+        # Antes first (dead: they never count toward the current bet).
+        if antes is None:
+            a = config.ante
+            if a == 0:
+                nominal = [0] * n
+            elif config.big_blind_ante:
+                nominal = [0] * n
+                nominal[bb_seat] = a
+            else:
+                nominal = [a if d else 0 for d in din]
+        else:
+            nominal = _int_list("antes", antes, n)
+            nominal = [x if din[i] else 0 for i, x in enumerate(nominal)]
+        owed = {x for i, x in enumerate(nominal) if din[i]}
+        self._dead_antes = len(owed) > 1
+        posted_antes = [0] * n
+        stacks_ = self._stacks
+        for i in range(n):
+            x = nominal[i]
+            if x:
+                x = x if x < stacks_[i] else stacks_[i]
+                stacks_[i] -= x
+                self._contrib[i] += x
+                posted_antes[i] = x
+                if stacks_[i] == 0:
+                    self._mark_all_in(i)
+        self._antes = posted_antes
+        self._ante_owed = nominal
+
+        # Blinds: a short stack posts what it has and is all-in.
+        blinds = [0] * n
+        for seat, amount in ((sb_seat, config.small_blind), (bb_seat, bb)):
+            x = amount if amount < stacks_[seat] else stacks_[seat]
+            if x:
+                stacks_[seat] -= x
+                self._bets[seat] += x
+                self._contrib[seat] += x
+                blinds[seat] += x
+                if stacks_[seat] == 0:
+                    self._mark_all_in(seat)
+        self._blinds = blinds
+
+        # Hole cards: one at a time from the first seat left of the button.
+        hole: list[tuple[int, ...] | None] = [None] * n
+        k = len(order)
+        for j, s in enumerate(order):
+            hole[s] = (dk[j], dk[j + k])
+        self._hole = hole
+        self._pos = 2 * k
+
+        self._next_actor_from(bb_seat)
+
+    # ------------------------------------------------------------------ internals
+
+    def _mark_all_in(self, seat: int) -> None:
+        if self._active[seat]:
+            self._all_in[seat] = True
+            self._active[seat] = False
+            self._n_active -= 1
+
+    def _next_actor_from(self, seat: int) -> None:
+        """Hand the turn to the next seat after ``seat`` that must act, or close the round."""
+        n = self._n
+        active = self._active
+        bets = self._bets
+        cb = self._current_bet
+        if self._n_active <= 1:
+            # Nobody to bet against: only a player who still owes chips acts.
+            for k in range(1, n + 1):
+                s = (seat + k) % n
+                if active[s] and bets[s] < cb:
+                    self._actor = s
+                    return
+        else:
+            acted = self._acted
+            for k in range(1, n + 1):
+                s = (seat + k) % n
+                if active[s] and (bets[s] < cb or not acted[s]):
+                    self._actor = s
+                    return
+        self._actor = None
+        self._end_street()
+
+    def _end_street(self) -> None:
+        if self._street == _RIVER:
+            self._showdown()
+            return
+        n = self._n
+        self._bets = [0] * n
+        self._acted = [False] * n
+        self._faced = [0] * n
+        self._current_bet = 0
+        self._lfr = 2 * self._bb if self._street >= _FLOP and self._betting is BettingStructure.FIXED_LIMIT else self._bb
+        self._num_bets = 0
+        if self._n_active <= 1:
+            while self._street < _RIVER:
+                self._deal_next_street()
+            self._showdown()
+            return
+        self._deal_next_street()
+        self._next_actor_from(self._button)
+
+    def _deal_next_street(self) -> None:
+        street = self._street + 1
+        self._street = street
+        dk = self._deck
+        p = self._pos
+        burn = dk[p]
+        k = 3 if street == _FLOP else 1
+        cards = tuple(dk[p + 1 : p + 1 + k])
+        self._pos = p + 1 + k
+        self._board.extend(cards)
+        self._events.append(DealEvent(_STREETS[street], cards, burn))
+
+    def _return_uncalled(self) -> None:
+        antes = self._antes
+        live = [c - a for c, a in zip(self._contrib, antes)]
+        found = uncalled_bet(live)
+        if found is None:
+            return
+        seat, amount = found
+        self._contrib[seat] -= amount
+        self._stacks[seat] += amount
+        b = self._bets[seat]
+        self._bets[seat] = b - amount if b > amount else 0
+        self._events.append(UncalledBetReturned(seat, amount))
+
+    def _layers(self) -> list[tuple[int, tuple[int, ...]]]:
+        in_hand = [not f for f in self._folded]
+        if self._dead_antes:
+            contrib = [c - a for c, a in zip(self._contrib, self._antes)]
+            return build_pots(contrib, in_hand, self._all_in, sum(self._antes))
+        return build_pots(self._contrib, in_hand, self._all_in)
+
+    def _finish(self, pots: list[PotResult]) -> None:
+        final = list(self._stacks)
+        for p in pots:
+            for w, sh in zip(p.winners, p.shares):
+                final[w] += sh
+        self._pots = tuple(pots)
+        self._final = final
+        self._street = _SHOWDOWN
+        self._actor = None
+        assert sum(final) == sum(self._starting), "chips were created or destroyed"
+
+    def _win_by_fold(self) -> None:
+        self._actor = None
+        self._return_uncalled()
+        winner = self._folded.index(False)
+        pots = [PotResult(amount, elig, (winner,), (amount,)) for amount, elig in self._layers()]
+        self._finish(pots)
+
+    def _showdown(self) -> None:
+        self._return_uncalled()
+        n = self._n
+        button = self._button
+        board = self._board
+        strength_of = _strength_fn()
+        folded = self._folded
+        hole = self._hole
+        strength = [-1] * n
+        for s in range(n):
+            if not folded[s]:
+                h = hole[s]
+                strength[s] = strength_of([h[0], h[1], *board])  # type: ignore[index]
+        pots = []
+        won = [False] * n
+        for amount, elig in self._layers():
+            best = max(strength[s] for s in elig)
+            winners = tuple(s for s in elig if strength[s] == best)
+            shares = tuple(split_pot(amount, winners, button, n)) if len(winners) > 1 else (amount,)
+            for w in winners:
+                won[w] = True
+            pots.append(PotResult(amount, elig, winners, shares))
+        # Showing order: last river aggressor, else first remaining seat left of the button.
+        first = self._river_aggressor
+        if first is None or folded[first]:
+            first = button
+            for k in range(1, n + 1):
+                if not folded[(button + k) % n]:
+                    first = (button + k) % n
+                    break
+        shown: dict[int, tuple[int, ...]] = {}
+        mucked = []
+        best_shown = -1
+        for k in range(n):
+            s = (first + k) % n
+            if folded[s]:
+                continue
+            if won[s] or strength[s] >= best_shown:
+                shown[s] = hole[s]  # type: ignore[assignment]
+                if strength[s] > best_shown:
+                    best_shown = strength[s]
+                self._events.append(ShowEvent(s, hole[s]))  # type: ignore[arg-type]
+            else:
+                mucked.append(s)
+                self._events.append(MuckEvent(s))
+        self._shown = shown
+        self._mucked = tuple(mucked)
+        self._finish(pots)
+
+    def _legal(self) -> tuple[int, bool, bool, int, int | None, int | None, str]:
+        """(seat, fold, check, call, min_raise_to, max_raise_to, why-no-raise) for the actor."""
+        s = self._actor
+        if s is None:
+            raise HandOverError(self._over_message())
+        bet = self._bets[s]
+        stack = self._stacks[s]
+        cb = self._current_bet
+        owed = cb - bet
+        if owed > 0:
+            call = owed if owed < stack else stack
+            fold = True
+            check = False
+        else:
+            call = 0
+            fold = self.config.allow_free_fold
+            check = True
+        lo: int | None = None
+        hi: int | None = None
+        why = ""
+        if stack <= owed:
+            why = "the stack only covers a call"
+        elif self._n_active <= 1:
+            why = "every other player is all-in"
+        elif self._acted[s] and cb - self._faced[s] < self._lfr:
+            why = "the betting was not reopened (only a short all-in raise since this player acted)"
+        else:
+            betting = self._betting
+            allin_to = bet + stack
+            if betting is BettingStructure.FIXED_LIMIT:
+                cap = self.config.raise_cap
+                if (
+                    cap is not None
+                    and self._num_bets >= cap
+                    and not (self.config.uncapped_heads_up and self._n_live == 2)
+                ):
+                    why = f"the cap of {cap} bets this round is reached"
+                else:
+                    unit = self._bb if self._street < _TURN else 2 * self._bb
+                    lo = cb + unit
+                    if allin_to < lo:
+                        lo = allin_to
+                    hi = lo
+            else:
+                lo = cb + self._lfr
+                if allin_to <= lo:
+                    lo = hi = allin_to
+                else:
+                    hi = allin_to
+                    if betting is BettingStructure.POT_LIMIT:
+                        pot_max = cb + sum(self._contrib) + owed
+                        if pot_max < hi:
+                            hi = pot_max if pot_max > lo else lo
+        return s, fold, check, call, lo, hi, why
+
+    def _over_message(self) -> str:
+        return f"the hand is over; no more actions are possible (final stacks {self._final})"
+
+    def _illegal(self, what: str, legal: tuple) -> IllegalActionError:
+        return IllegalActionError(f"{what} (legal: {LegalActions(*legal[:6])})")
+
+    def _after(self, s: int) -> None:
+        if self._n_live == 1:
+            self._win_by_fold()
+        else:
+            self._next_actor_from(s)
+
+    # ------------------------------------------------------------------ views
+
+    @property
+    def actor(self) -> int | None:
+        """The seat on turn, or ``None`` once the hand is over."""
+        return self._actor
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the hand has ended (payoffs are final)."""
+        return self._final is not None
+
+    @property
+    def street(self) -> Street:
+        """The current betting round (``SHOWDOWN`` once the hand is over)."""
+        return _STREETS[self._street]
+
+    @property
+    def button(self) -> int:
+        """The button seat."""
+        return self._button
+
+    @property
+    def small_blind_seat(self) -> int:
+        """The seat that posted the small blind (the button heads-up)."""
+        return self._sb_seat
+
+    @property
+    def big_blind_seat(self) -> int:
+        """The seat that posted the big blind."""
+        return self._bb_seat
+
+    @property
+    def num_seats(self) -> int:
+        """Number of seats at the table (dealt in or not)."""
+        return self._n
+
+    @property
+    def board(self) -> tuple[int, ...]:
+        """Community cards dealt so far."""
+        return tuple(self._board)
+
+    @property
+    def hole_cards(self) -> tuple[tuple[int, ...] | None, ...]:
+        """Each seat's two hole cards (``None`` for seats not dealt in). Private information."""
+        return tuple(self._hole)
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The full 52-card order this hand is dealt from."""
+        return tuple(self._deck)
+
+    @property
+    def seed(self) -> int | None:
+        """The seed the deck was shuffled with, if one was given."""
+        return self._seed
+
+    @property
+    def starting_stacks(self) -> tuple[int, ...]:
+        """Chips per seat before antes and blinds."""
+        return tuple(self._starting)
+
+    @property
+    def stacks(self) -> tuple[int, ...]:
+        """Chips behind per seat (not counting chips in the middle)."""
+        return tuple(self._stacks)
+
+    @property
+    def street_bets(self) -> tuple[int, ...]:
+        """Each seat's total bet in the current betting round (antes excluded)."""
+        return tuple(self._bets)
+
+    @property
+    def contributions(self) -> tuple[int, ...]:
+        """Each seat's chips put in during the whole hand (antes included)."""
+        return tuple(self._contrib)
+
+    @property
+    def antes(self) -> tuple[int, ...]:
+        """Antes actually posted per seat."""
+        return tuple(self._antes)
+
+    @property
+    def blinds(self) -> tuple[int, ...]:
+        """Blinds actually posted per seat."""
+        return tuple(self._blinds)
+
+    @property
+    def folded(self) -> tuple[bool, ...]:
+        """Seats out of the hand (folded, or never dealt in)."""
+        return tuple(self._folded[i] and self._dealt_in[i] for i in range(self._n))
+
+    @property
+    def all_in(self) -> tuple[bool, ...]:
+        """Seats with no chips behind that are still in the hand."""
+        return tuple(self._all_in)
+
+    @property
+    def dealt_in(self) -> tuple[bool, ...]:
+        """Seats playing this hand."""
+        return tuple(self._dealt_in)
+
+    @property
+    def pot(self) -> int:
+        """All chips in the middle (pots and current bets); 0 once the hand is settled."""
+        return 0 if self._final is not None else sum(self._contrib)
+
+    @property
+    def current_bet(self) -> int:
+        """The street total a player must reach to call."""
+        return self._current_bet
+
+    @property
+    def last_full_raise(self) -> int:
+        """The last full bet/raise increment this round (the minimum raise increment)."""
+        return self._lfr
+
+    @property
+    def amount_to_call(self) -> int:
+        """Chips the actor owes to call (before capping at the stack); 0 when the hand is over."""
+        s = self._actor
+        return 0 if s is None else max(self._current_bet - self._bets[s], 0)
+
+    @property
+    def events(self) -> tuple:
+        """Every event so far, in order (a copy; see :meth:`events_since`)."""
+        return tuple(self._events)
+
+    def events_since(self, index: int) -> list:
+        """Events from position ``index`` on (cheap way to follow a hand)."""
+        return self._events[index:]
+
+    @property
+    def num_events(self) -> int:
+        """How many events have happened."""
+        return len(self._events)
+
+    @property
+    def payoffs(self) -> tuple[int, ...] | None:
+        """Net chips won per seat once the hand is over (sums to 0), else ``None``."""
+        if self._final is None:
+            return None
+        return tuple(f - s for f, s in zip(self._final, self._starting))
+
+    @property
+    def final_stacks(self) -> tuple[int, ...] | None:
+        """Stacks after the pots were awarded, else ``None``."""
+        return None if self._final is None else tuple(self._final)
+
+    @property
+    def pots(self) -> tuple[PotResult, ...]:
+        """The awarded pots (main pot first); empty while the hand runs."""
+        return self._pots
+
+    @property
+    def shown(self) -> dict[int, tuple[int, ...]]:
+        """Seat -> cards for every hand shown at showdown."""
+        return dict(self._shown)
+
+    @property
+    def mucked(self) -> tuple[int, ...]:
+        """Seats that mucked unseen at showdown."""
+        return self._mucked
+
+    # ------------------------------------------------------------------ legality
+
+    def legal_actions(self) -> LegalActions:
+        """The legal actions of the player on turn (raises :class:`HandOverError` when over)."""
+        return LegalActions(*self._legal()[:6])
+
+    def verify_fold(self) -> None:
+        """Raise :class:`IllegalActionError` unless the actor may fold."""
+        legal = self._legal()
+        if not legal[1]:
+            raise self._illegal(
+                "fold is not offered when checking is free (TableConfig.allow_free_fold enables it)", legal
+            )
+
+    def verify_check(self) -> None:
+        """Raise :class:`IllegalActionError` unless the actor may check."""
+        legal = self._legal()
+        if not legal[2]:
+            raise self._illegal(f"check is not allowed: {legal[3]} is owed to call", legal)
+
+    def verify_call(self) -> None:
+        """Raise :class:`IllegalActionError` unless the actor may call."""
+        legal = self._legal()
+        if legal[3] <= 0:
+            raise self._illegal("call is not allowed: nothing is owed (check instead)", legal)
+
+    def verify_raise_to(self, amount: int) -> None:
+        """Raise :class:`IllegalActionError` unless a bet/raise to ``amount`` (street total) is legal."""
+        if isinstance(amount, bool) or not isinstance(amount, (int, np.integer)):
+            raise IllegalActionError(
+                f"raise-to amount must be an integer number of chips, got {type(amount).__name__} {amount!r}"
+            )
+        legal = self._legal()
+        lo = legal[4]
+        word = "raise" if self._current_bet else "bet"
+        if lo is None:
+            raise self._illegal(f"{word} to {amount} is not allowed: {legal[6]}", legal)
+        if amount < lo:
+            raise self._illegal(f"{word} to {amount} is below the minimum {lo}", legal)
+        if amount > legal[5]:  # type: ignore[operator]
+            raise self._illegal(f"{word} to {amount} is above the maximum {legal[5]}", legal)
+
+    def verify_all_in(self) -> None:
+        """Raise :class:`IllegalActionError` unless the actor may put in every chip."""
+        legal = self._legal()
+        s = legal[0]
+        stack = self._stacks[s]
+        if stack <= self._current_bet - self._bets[s]:
+            return
+        self.verify_raise_to(self._bets[s] + stack)
+
+    def verify_action(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` unless ``action`` is legal now."""
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"expected an Action, got {type(action).__name__} {action!r}")
+        kind = action.kind
+        if kind is _FOLD:
+            self.verify_fold()
+        elif kind is _CHECK:
+            self.verify_check()
+        elif kind is _CALL:
+            self.verify_call()
+        else:
+            self.verify_raise_to(action.amount)
+
+    def can_fold(self) -> bool:
+        """Whether the actor may fold."""
+        return self._final is None and self._legal()[1]
+
+    def can_check(self) -> bool:
+        """Whether the actor may check."""
+        return self._final is None and self._legal()[2]
+
+    def can_call(self) -> bool:
+        """Whether the actor may call (something is owed)."""
+        return self._final is None and self._legal()[3] > 0
+
+    def can_raise_to(self, amount: int | None = None) -> bool:
+        """Whether a bet/raise to ``amount`` is legal (any amount when ``None``)."""
+        if self._final is not None:
+            return False
+        if amount is None:
+            return self._legal()[4] is not None
+        try:
+            self.verify_raise_to(amount)
+        except IllegalActionError:
+            return False
+        return True
+
+    def can_all_in(self) -> bool:
+        """Whether the actor may put in every chip."""
+        try:
+            self.verify_all_in()
+        except IllegalActionError:
+            return False
+        return True
+
+    def can_act(self, action: Action) -> bool:
+        """Whether ``action`` is legal now."""
+        try:
+            self.verify_action(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ actions
+
+    def fold(self, *, _timeout: bool = False) -> ActionEvent:
+        """Fold; returns the event."""
+        if not _timeout:
+            self.verify_fold()
+        s: int = self._actor  # type: ignore[assignment]
+        self._folded[s] = True
+        self._active[s] = False
+        self._n_live -= 1
+        self._n_active -= 1
+        ev = ActionEvent(s, _STREETS[self._street], _FOLD, 0, self._bets[s], False, _timeout)
+        self._events.append(ev)
+        self._after(s)
+        return ev
+
+    def check(self, *, _timeout: bool = False) -> ActionEvent:
+        """Check; returns the event."""
+        s = self._actor
+        if s is None or self._bets[s] < self._current_bet:
+            self.verify_check()
+        self._acted[s] = True  # type: ignore[index]
+        self._faced[s] = self._current_bet  # type: ignore[index]
+        ev = ActionEvent(s, _STREETS[self._street], _CHECK, 0, self._bets[s], False, _timeout)  # type: ignore
+        self._events.append(ev)
+        self._after(s)  # type: ignore[arg-type]
+        return ev
+
+    def call(self) -> ActionEvent:
+        """Call (all-in for less when short); returns the event."""
+        s = self._actor
+        if s is None:
+            raise HandOverError(self._over_message())
+        cb = self._current_bet
+        owed = cb - self._bets[s]
+        if owed <= 0:
+            self.verify_call()
+        stack = self._stacks[s]
+        put = owed if owed < stack else stack
+        stack -= put
+        self._stacks[s] = stack
+        to = self._bets[s] + put
+        self._bets[s] = to
+        self._contrib[s] += put
+        self._acted[s] = True
+        self._faced[s] = cb
+        allin = stack == 0
+        if allin:
+            self._mark_all_in(s)
+        ev = ActionEvent(s, _STREETS[self._street], _CALL, put, to, allin, False)
+        self._events.append(ev)
+        self._after(s)
+        return ev
+
+    def raise_to(self, amount: int) -> ActionEvent:
+        """Bet or raise to ``amount`` (this street's total for the actor); returns the event."""
+        self.verify_raise_to(amount)
+        amount = int(amount)
+        s: int = self._actor  # type: ignore[assignment]
+        cb = self._current_bet
+        kind = _RAISE if cb or self._street == _PREFLOP else _BET
+        put = amount - self._bets[s]
+        stack = self._stacks[s] - put
+        self._stacks[s] = stack
+        self._bets[s] = amount
+        self._contrib[s] += put
+        increment = amount - cb
+        if increment >= self._lfr:
+            self._lfr = increment
+            self._num_bets += 1
+        self._current_bet = amount
+        self._acted[s] = True
+        self._faced[s] = amount
+        if self._street == _RIVER:
+            self._river_aggressor = s
+        allin = stack == 0
+        if allin:
+            self._mark_all_in(s)
+        ev = ActionEvent(s, _STREETS[self._street], kind, put, amount, allin, False)
+        self._events.append(ev)
+        self._after(s)
+        return ev
+
+    def all_in(self) -> ActionEvent:
+        """Put in every chip: a call when the stack does not cover more, else a raise-to."""
+        self.verify_all_in()
+        s: int = self._actor  # type: ignore[assignment]
+        if self._stacks[s] <= self._current_bet - self._bets[s]:
+            return self.call()
+        return self.raise_to(self._bets[s] + self._stacks[s])
+
+    def act(self, action: Action) -> ActionEvent:
+        """Apply an :class:`Action` (BET and RAISE both mean raise-to ``amount``)."""
+        self.verify_action(action)
+        kind = action.kind
+        if kind is _FOLD:
+            return self.fold()
+        if kind is _CHECK:
+            return self.check()
+        if kind is _CALL:
+            return self.call()
+        return self.raise_to(action.amount)
+
+    def timeout(self) -> ActionEvent:
+        """The clock ran out: check if free, otherwise fold (recorded with ``timeout=True``)."""
+        s = self._actor
+        if s is None:
+            raise HandOverError(self._over_message())
+        if self._bets[s] >= self._current_bet:
+            return self.check(_timeout=True)
+        return self.fold(_timeout=True)
+
+    # ------------------------------------------------------------------ whole-hand
+
+    def copy(self) -> "HandState":
+        """An independent copy (lists copied, immutable parts shared)."""
+        new = HandState.__new__(HandState)
+        for name in HandState.__slots__:
+            v = getattr(self, name)
+            if type(v) is list:
+                v = list(v)
+            elif type(v) is dict:
+                v = dict(v)
+            setattr(new, name, v)
+        return new
+
+    def record(self) -> HandRecord:
+        """The :class:`~holdem_env.record.HandRecord` of this hand so far."""
+        return HandRecord(
+            config=self.config,
+            button=self._button,
+            dealt_in=tuple(self._dealt_in),
+            starting_stacks=tuple(self._starting),
+            antes=tuple(self._ante_owed),
+            blinds=tuple(self._blinds),
+            deck=tuple(self._deck),
+            seed=self._seed,
+            hole_cards=tuple(self._hole),
+            board=tuple(self._board),
+            events=tuple(self._events),
+            pots=self._pots,
+            shown=dict(self._shown),
+            mucked=self._mucked,
+            final_stacks=self.final_stacks,
+            payoffs=self.payoffs,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"HandState(street={self.street.name.lower()}, actor={self._actor}, board={self._board}, "
+            f"stacks={self._stacks}, bets={self._bets}, pot={self.pot})"
+        )
