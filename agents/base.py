@@ -1,0 +1,217 @@
+"""The policy interface, the agent registry and agent spec strings.
+
+An agent is any object with one method::
+
+    class MyAgent:
+        def act(self, observation: dict, info: dict) -> int:
+            return 1  # check/call
+
+``observation`` is the environment's observation dict for the acting seat (with its
+``action_mask``); ``info`` is that seat's info dict (``info["legal"]``: ``fold``, ``check``,
+``call``, ``min_raise_to``, ``max_raise_to``, plus a structured view of what the seat may
+see). The return value is an action id that the mask allows.
+
+Optional hooks, called only when the agent defines them:
+
+- ``start_hand(info)``: before the first decision of a hand (the seat's own info);
+- ``end_hand(result)``: after the hand, with ``{"seat", "payoff", "board", "shown"}``;
+- ``set_rng(rng)``: the arena hands the agent a seeded ``numpy.random.Generator`` before
+  each hand, so that results do not depend on scheduling.
+
+Agents are created from a *spec string*:
+
+- a registered name: ``"random"``, ``"tag"``;
+- a registered name with keyword arguments: ``"tag(tightness=1.3, aggression=0.8)"``;
+- ``"package.module:ClassName"`` or ``"package.module:ClassName(depth=3)"`` for your own
+  class, which then plugs into every tool without touching this package.
+
+Keyword values are Python literals (numbers, strings, booleans, ``None``, tuples, lists).
+
+>>> parse_spec("tag(tightness=1.5)")
+AgentSpec(target='agents.tag:TagAgent', kwargs={'tightness': 1.5}, text='tag(tightness=1.5)')
+>>> parse_spec("nosuchbot")
+Traceback (most recent call last):
+...
+agents.base.AgentSpecError: unknown agent 'nosuchbot': use a registered name (random, random-type, tag) or 'package.module:ClassName'
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Protocol, runtime_checkable
+
+import numpy as np
+
+from holdem_env.errors import HoldemError
+
+__all__ = [
+    "Agent",
+    "AgentSpec",
+    "AgentSpecError",
+    "AgentError",
+    "REGISTRY",
+    "register_agent",
+    "registered_agents",
+    "parse_spec",
+    "make_agent",
+    "legal_of",
+]
+
+
+class AgentSpecError(HoldemError):
+    """An agent spec string names no known agent, has malformed arguments, or fails to build."""
+
+
+class AgentError(HoldemError):
+    """An agent misbehaved during play: it raised or returned an illegal action.
+
+    The message names the agent, the hand and the action; ``agent``, ``hand`` and
+    ``action`` hold them for programs.
+    """
+
+    def __init__(self, message: str, *, agent: str = "", hand: int | str = "", action: object = None) -> None:
+        super().__init__(message)
+        self.agent = agent
+        self.hand = hand
+        self.action = action
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """What every agent provides: ``act(observation, info) -> action id``."""
+
+    def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> int:
+        """Return a legal action id for the seat on turn."""
+        ...
+
+
+#: Registered short name -> ``"module:ClassName"`` (imported only when used).
+REGISTRY: dict[str, str] = {
+    "random": "agents.random_agent:RandomAgent",
+    "random-type": "agents.random_agent:RandomTypeAgent",
+    "tag": "agents.tag:TagAgent",
+}
+
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
+_TARGET = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def register_agent(name: str, target: str | type, *, replace: bool = False) -> None:
+    """Register ``name`` for an agent class (a class or a ``"module:ClassName"`` string).
+
+    Other packages call this to add names such as ``"cfr-lite"``. Re-registering an
+    existing name needs ``replace=True``.
+    """
+    if not isinstance(name, str) or not _NAME.match(name) or ":" in name:
+        raise AgentSpecError(f"agent name {name!r} is invalid: use letters, digits, '_', '-' or '.'")
+    if name in REGISTRY and not replace:
+        raise AgentSpecError(f"agent name {name!r} is already registered (for {REGISTRY[name]}); pass replace=True")
+    if isinstance(target, type):
+        target = f"{target.__module__}:{target.__qualname__}"
+    if not isinstance(target, str) or not _TARGET.match(target):
+        raise AgentSpecError(f"agent target {target!r} is invalid: expected 'package.module:ClassName'")
+    REGISTRY[name] = target
+
+
+def registered_agents() -> list[str]:
+    """The registered names, sorted."""
+    return sorted(REGISTRY)
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A parsed spec: the ``"module:ClassName"`` target, its keyword arguments, the original text."""
+
+    target: str
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    text: str = ""
+
+
+def _unknown(text: str) -> AgentSpecError:
+    names = ", ".join(registered_agents())
+    return AgentSpecError(f"unknown agent {text!r}: use a registered name ({names}) or 'package.module:ClassName'")
+
+
+def parse_spec(spec: str) -> AgentSpec:
+    """Parse an agent spec string (see the module docstring); raises :class:`AgentSpecError`."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise AgentSpecError(f"agent spec {spec!r} is invalid: expected a name like 'tag' or 'package.module:ClassName'")
+    text = spec.strip()
+    head, kwargs = text, {}
+    if "(" in text:
+        if not text.endswith(")"):
+            raise AgentSpecError(f"agent spec {text!r}: arguments must be written 'name(key=value, ...)'")
+        head, arg_text = text[: text.index("(")].strip(), text[text.index("(") :]
+        kwargs = _parse_kwargs(text, arg_text)
+    if head in REGISTRY:
+        target = REGISTRY[head]
+    elif _TARGET.match(head):
+        target = head
+    else:
+        raise _unknown(head)
+    return AgentSpec(target=target, kwargs=kwargs, text=text)
+
+
+def _parse_kwargs(text: str, arg_text: str) -> dict[str, Any]:
+    try:
+        call = ast.parse("f" + arg_text, mode="eval").body
+    except SyntaxError:
+        raise AgentSpecError(f"agent spec {text!r}: cannot parse the arguments {arg_text!r}") from None
+    if not isinstance(call, ast.Call) or call.args:
+        raise AgentSpecError(f"agent spec {text!r}: only keyword arguments are allowed, e.g. 'tag(tightness=1.2)'")
+    out: dict[str, Any] = {}
+    for kw in call.keywords:
+        if kw.arg is None:
+            raise AgentSpecError(f"agent spec {text!r}: '**' is not allowed in the arguments")
+        try:
+            out[kw.arg] = ast.literal_eval(kw.value)
+        except ValueError:
+            raise AgentSpecError(
+                f"agent spec {text!r}: the value of {kw.arg!r} must be a literal (number, string, bool, None, list)"
+            ) from None
+    return out
+
+
+def make_agent(spec: str | AgentSpec, *, rng: np.random.Generator | None = None) -> Any:
+    """Build an agent from a spec; ``rng`` is passed to the constructor when it takes ``rng``.
+
+    Raises :class:`AgentSpecError` when the module or class cannot be found, the keyword
+    arguments do not fit the constructor, or the object has no ``act`` method.
+    """
+    parsed = spec if isinstance(spec, AgentSpec) else parse_spec(spec)
+    module_name, class_name = parsed.target.split(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise AgentSpecError(f"agent spec {parsed.text!r}: cannot import module {module_name!r} ({exc})") from None
+    cls = getattr(module, class_name, None)
+    if cls is None or not callable(cls):
+        raise AgentSpecError(f"agent spec {parsed.text!r}: module {module_name!r} has no class {class_name!r}")
+    kwargs = dict(parsed.kwargs)
+    try:
+        params = inspect.signature(cls).parameters
+    except (TypeError, ValueError):  # pragma: no cover - builtins without signatures
+        params = {}
+    if rng is not None and "rng" in params and "rng" not in kwargs:
+        kwargs["rng"] = rng
+    try:
+        agent = cls(**kwargs)
+    except TypeError as exc:
+        raise AgentSpecError(f"agent spec {parsed.text!r}: bad arguments for {class_name}: {exc}") from None
+    except HoldemError as exc:
+        raise AgentSpecError(f"agent spec {parsed.text!r}: {exc}") from None
+    if not callable(getattr(agent, "act", None)):
+        raise AgentSpecError(f"agent spec {parsed.text!r}: {class_name} has no act(observation, info) method")
+    return agent
+
+
+def legal_of(info: Mapping[str, Any]) -> dict[str, Any]:
+    """``info["legal"]`` as a plain dict (accepts a dict or an object with the same attributes)."""
+    legal = info["legal"]
+    if isinstance(legal, Mapping):
+        return dict(legal)
+    return {k: getattr(legal, k) for k in ("fold", "check", "call", "min_raise_to", "max_raise_to")}
