@@ -595,7 +595,8 @@ def from_record(
     pindex = {s: i for i, s in enumerate(seats)}
 
     # Forced bets in blind-position order: index 0 small blind, index 1 big blind.
-    seat_antes = [int(record.antes[s]) for s in seats] if record.antes is not None else [0] * n
+    # The antes actually posted (a short stack's all-in ante replays identically).
+    seat_antes = [int(record.antes[s]) for s in seats]
     antes = [seat_antes[1], seat_antes[0]] if n == 2 else seat_antes
     blinds = [config.small_blind, config.big_blind] + [0] * (n - 2)
 
@@ -618,7 +619,7 @@ def from_record(
             else:
                 add("cbr", pindex[ev.seat], amount=int(ev.to))
         elif isinstance(ev, DealEvent):
-            if not ev.burn and ev.cards:
+            if ev.cards:
                 add("db", None, cards=tuple(ev.cards))
         elif isinstance(ev, ShowEvent):
             add("sm", pindex[ev.seat], cards=tuple(ev.cards), shows=True)
@@ -627,7 +628,8 @@ def from_record(
 
     meta: dict[str, Any] = {"seats": [s + 1 for s in seats], "seat_count": nseats}
     if record.seed is not None:
-        meta["seed"] = int(record.seed)
+        # TOML integers are 64-bit; larger seeds are kept exactly as text.
+        meta["seed"] = int(record.seed) if -(2**63) <= int(record.seed) < 2**63 else str(record.seed)
     meta.update(extra or {})
     return PHHHand(
         variant=variant,

@@ -1,0 +1,282 @@
+"""Replay a PHH hand through the engine: seats, stacked deck, actions, finishing stacks.
+
+The mapping from PHH to the engine: player ``pK`` sits in engine seat ``K - 1`` and the
+button is seat ``n - 1`` (``pn``), so seat 0 is the small blind (heads-up: the big blind,
+the button posting the small blind), exactly as PHH and PokerKit seat players. PHH has no
+burn cards, so :func:`deck_order` builds a 52-card order consistent with the engine's
+dealing (one card at a time from seat 0, burns before flop, turn and river) holding every
+known card where the engine will deal it; unknown (``??``) and unused positions are filled
+with the lowest unused cards, deterministically. Then every action is applied through the
+engine's own legality checks; the engine runs the board out and decides the showdown,
+and shown cards are compared with the cards dealt.
+
+>>> from holdem_env.phh import loads
+>>> hand = loads('''
+... variant = "NT"
+... antes = [0, 0]
+... blinds_or_straddles = [1, 2]
+... min_bet = 2
+... starting_stacks = [100, 100]
+... actions = ["d dh p1 AsKs", "d dh p2 ????", "p2 cbr 6", "p1 f"]
+... ''')
+>>> replay(hand).finishing_stacks
+(98, 102)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from .cards import DECK_SIZE, card_str
+from .config import TableConfig
+from .errors import HoldemError, PHHError
+from .phh import PHHAction, PHHActionError, PHHHand
+from .state import HandState
+
+__all__ = ["ReplayResult", "table_config", "seat_antes", "deck_order", "replay"]
+
+_STREET_NAMES = ("preflop", "flop", "turn", "river")
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    """The outcome of replaying one PHH hand.
+
+    ``finishing_stacks`` are integer chips in ``p1 .. pn`` order (engine seat order);
+    ``unknown`` lists why the result depends on cards the file does not give (empty when
+    the result is fully determined by the file).
+    """
+
+    hand: PHHHand
+    state: HandState
+    finishing_stacks: tuple[int, ...]
+    unknown: tuple[str, ...]
+
+    @property
+    def finishing_stacks_units(self) -> tuple[int | Decimal, ...]:
+        """The finishing stacks in the file's units."""
+        return tuple(self.hand.to_units(s) for s in self.finishing_stacks)
+
+    def differences(self) -> tuple[Decimal, ...] | None:
+        """Ours minus the file's ``finishing_stacks`` per player, in file units (None if absent)."""
+        recorded = self.hand.finishing_stacks
+        if recorded is None:
+            return None
+        return tuple(Decimal(ours) - theirs for ours, theirs in zip(self.finishing_stacks_units, recorded))
+
+    def matches(self) -> bool | None:
+        """Whether every stack is within half a chip (in the file's smallest unit) of the file's.
+
+        The tolerance absorbs logs that split odd chips fractionally (the Pluribus logs) while
+        the engine awards whole chips by the rules. ``None`` when the file records no stacks.
+        """
+        diffs = self.differences()
+        if diffs is None:
+            return None
+        tolerance = Decimal(1) / (2 * self.hand.scale)
+        return all(abs(d) <= tolerance for d in diffs)
+
+
+def table_config(hand: PHHHand) -> TableConfig:
+    """The engine table for a PHH hand (blinds, betting structure; antes go per seat)."""
+    try:
+        return TableConfig(
+            num_players=hand.num_players,
+            small_blind=hand.small_blind,
+            big_blind=hand.big_blind,
+            buy_in=max(hand.starting_stacks),
+            betting=hand.betting,
+            # Records say what happened: a (dominated) fold when checking is free replays.
+            allow_free_fold=True,
+        )
+    except HoldemError as exc:
+        raise PHHError(f"the hand's table is not supported: {exc}") from None
+
+
+def seat_antes(hand: PHHHand) -> tuple[int, ...]:
+    """The ante each engine seat posts (the engine's ``antes=`` override)."""
+    return hand.player_antes()
+
+
+def _known_cards(hand: PHHHand) -> tuple[list[list[int | None]], list[int | None], dict[int, int]]:
+    """Hole cards per player and the board from the actions; card -> first action index."""
+    n = hand.num_players
+    holes: list[list[int | None]] = [[None, None] for _ in range(n)]
+    dealt: set[int] = set()
+    board: list[int | None] = []
+    first_seen: dict[int, int] = {}
+
+    def claim(action: PHHAction, card: int | None) -> None:
+        if card is None:
+            return
+        if card in first_seen:
+            raise PHHActionError(
+                action.index, action.text, f"card {card_str(card)} was already dealt (action {first_seen[card]})"
+            )
+        first_seen[card] = action.index
+
+    for action in hand.actions:
+        if action.kind == "dh":
+            assert action.player is not None
+            if action.player in dealt:
+                raise PHHActionError(action.index, action.text, f"p{action.player + 1} was already dealt hole cards")
+            dealt.add(action.player)
+            for card in action.cards:
+                claim(action, card)
+            holes[action.player] = list(action.cards)
+        elif action.kind == "db":
+            if len(board) + len(action.cards) > 5:
+                raise PHHActionError(action.index, action.text, f"the board would hold {len(board) + len(action.cards)} cards; at most 5")
+            for card in action.cards:
+                claim(action, card)
+            board.extend(action.cards)
+    # Shown cards reveal hole cards dealt face down (``????``).
+    for action in hand.actions:
+        if action.kind == "sm" and action.cards:
+            assert action.player is not None
+            hole = holes[action.player]
+            for i, card in enumerate(action.cards):
+                if hole[i] is None and card is not None and card not in first_seen:
+                    first_seen[card] = action.index
+                    hole[i] = card
+    return holes, board, first_seen
+
+
+def deck_order(hand: PHHHand) -> tuple[tuple[int, ...], frozenset[int]]:
+    """A full deck order for the engine and the set of deck positions that are known cards.
+
+    Positions: hole card ``r`` of seat ``s`` at ``r * n + s``; burn at ``2n``; flop
+    ``2n+1..2n+3``; burn; turn ``2n+5``; burn; river ``2n+7``. Every other position holds
+    the lowest card not named in the file, in ascending order.
+    """
+    n = hand.num_players
+    holes, board, _ = _known_cards(hand)
+    positions: list[int | None] = [None] * DECK_SIZE
+    for s in range(n):
+        for r in range(2):
+            positions[r * n + s] = holes[s][r]
+    board_positions = [2 * n + 1, 2 * n + 2, 2 * n + 3, 2 * n + 5, 2 * n + 7]
+    for pos, card in zip(board_positions, board):
+        positions[pos] = card
+    known = frozenset(i for i, c in enumerate(positions) if c is not None)
+    used = {c for c in positions if c is not None}
+    fillers = iter(c for c in range(DECK_SIZE) if c not in used)
+    deck = tuple(c if c is not None else next(fillers) for c in positions)
+    return deck, known
+
+
+def _street_name(state: HandState) -> str:
+    street = int(state.street)
+    return _STREET_NAMES[street] if street < len(_STREET_NAMES) else "showdown"
+
+
+def replay(hand: PHHHand) -> ReplayResult:
+    """Replay ``hand`` through the engine and return the finishing stacks.
+
+    Raises :class:`~holdem_env.phh.PHHActionError` (a :class:`PHHError`) naming the
+    action index when an action is out of turn or illegal by the rules, a shown hand
+    differs from the cards dealt, or the board is dealt at the wrong time; and
+    :class:`PHHError` when the actions end before the hand is over.
+    """
+    n = hand.num_players
+    config = table_config(hand)
+    deck, known = deck_order(hand)
+    try:
+        state = HandState(
+            config, button=n - 1, stacks=list(hand.starting_stacks), deck=deck, antes=list(seat_antes(hand))
+        )
+    except HoldemError as exc:
+        raise PHHError(f"cannot start the hand: {exc}") from None
+
+    board_in_file = 0
+    for action in hand.actions:
+        if action.kind == "dh":
+            continue
+        if action.kind == "db":
+            board_in_file += len(action.cards)
+            engine_board = tuple(state.board)
+            if len(engine_board) < board_in_file:
+                who = f"p{state.actor + 1} is to act" if state.actor is not None else "the hand is over"
+                raise PHHActionError(
+                    action.index, action.text,
+                    f"board card dealt before the {_street_name(state)} betting is over ({who})",
+                )
+            expected = engine_board[board_in_file - len(action.cards) : board_in_file]
+            for got, want in zip(action.cards, expected):
+                assert got is None or got == want, "deck_order put the file's board where the engine deals it"
+            continue
+        seat = action.player
+        assert seat is not None
+        if action.kind == "sm":
+            _check_show(state, action)
+            continue
+        if state.is_over:
+            raise PHHActionError(action.index, action.text, "the hand is already over")
+        if state.actor != seat:
+            raise PHHActionError(
+                action.index, action.text, f"it is p{state.actor + 1}'s turn to act on the {_street_name(state)}, not p{seat + 1}"
+            )
+        if len(state.board) != board_in_file:
+            raise PHHActionError(
+                action.index, action.text,
+                f"the engine has dealt {len(state.board)} board cards but the file only {board_in_file}: "
+                f"a 'd db' action is missing before this action",
+            )
+        try:
+            if action.kind == "f":
+                state.fold()
+            elif action.kind == "cc":
+                if state.can_check():
+                    state.check()
+                else:
+                    state.call()
+            else:
+                assert action.amount is not None
+                state.raise_to(action.amount)
+        except HoldemError as exc:
+            raise PHHActionError(action.index, action.text, str(exc)) from None
+
+    if not state.is_over:
+        raise PHHError(
+            f"the actions end before the hand is over: p{state.actor + 1} is to act on the {_street_name(state)}"
+        )
+    final = tuple(int(s) for s in state.final_stacks)
+    return ReplayResult(hand, state, final, _unknown_reasons(hand, state, known))
+
+
+def _check_show(state: HandState, action: PHHAction) -> None:
+    seat = action.player
+    assert seat is not None
+    if not state.is_over:
+        who = f"p{state.actor + 1} is still to act" if state.actor is not None else "betting is not over"
+        raise PHHActionError(action.index, action.text, f"show/muck before the showdown ({who})")
+    if state.folded[seat]:
+        raise PHHActionError(action.index, action.text, f"p{seat + 1} folded and has no hand to show")
+    if action.cards:
+        hole = state.hole_cards[seat]
+        assert hole is not None
+        for got, had in zip(action.cards, hole):
+            if got is not None and got != had:
+                shown = "".join("??" if c is None else card_str(c) for c in action.cards)
+                raise PHHActionError(
+                    action.index, action.text,
+                    f"p{seat + 1} shows {shown} but was dealt {card_str(hole[0])}{card_str(hole[1])}",
+                )
+
+
+def _unknown_reasons(hand: PHHHand, state: HandState, known: frozenset[int]) -> tuple[str, ...]:
+    n = hand.num_players
+    contenders = [s for s in range(n) if not state.folded[s]]
+    if len(contenders) < 2:
+        return ()
+    reasons = []
+    for s in contenders:
+        if s not in known or (n + s) not in known:
+            reasons.append(f"p{s + 1}'s hole cards are unknown")
+    board_positions = [2 * n + 1, 2 * n + 2, 2 * n + 3, 2 * n + 5, 2 * n + 7][: len(state.board)]
+    missing = sum(1 for pos in board_positions if pos not in known)
+    if missing:
+        reasons.append(f"{missing} board card(s) are not in the file")
+    return tuple(reasons)
+
