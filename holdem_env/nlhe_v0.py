@@ -1,0 +1,865 @@
+"""PettingZoo AEC environment for Texas Hold'em: exact no-limit masks, rich observations.
+
+``nlhe_v0`` plays one hand per episode on the engine of :mod:`holdem_env.state`; every
+rule (legality, pots, payoffs) comes from the engine, never from this module.
+
+Creating it
+-----------
+>>> from holdem_env import nlhe_v0
+>>> env = nlhe_v0.env(num_players=3, action_mode="exact")
+>>> env.reset(seed=7)
+>>> obs, reward, terminated, truncated, info = env.last()
+>>> int(obs["action_mask"][1]), info["legal"]["min_raise_to"]
+(1, 20)
+
+Importing this module also registers ``"holdem_env/nlhe-v0"`` with PettingZoo 1.27's
+registry, so ``pettingzoo.make("aec", "holdem_env/nlhe-v0", num_players=2)`` works too
+(the registry only knows environments whose module was imported; PettingZoo has no
+plug-in discovery).
+
+Keyword arguments
+-----------------
+==================  ==============  =================================================
+name                default         meaning
+==================  ==============  =================================================
+``num_players``     6               2..10 seats; agents ``player_0..player_{n-1}``
+``small_blind``     5               chips
+``big_blind``       10              chips
+``ante``            0               chips, dead money posted by every seat
+``buy_in``          1000            every hand starts at this stack (unless options)
+``betting``         ``"no-limit"``  or ``"pot-limit"``, ``"fixed-limit"``
+``action_mode``     ``"discrete"``  or ``"exact"`` (see Actions)
+``bet_sizes``       see below       pot fractions of the discrete mode
+``max_stack``       ``buy_in``      largest stack ``reset`` accepts; sizes the spaces
+``reward_unit``     ``"bb"``        or ``"chips"``
+``illegal_action``  ``"raise"``     or ``"timeout"`` (check if free, else fold)
+``pad_seats``       False           True: seat axis of the observation is 10
+``render_mode``     None            ``"ansi"`` (returns text) or ``"human"`` (prints)
+``render_viewer``   None            seat whose hole cards the render shows, or ``"all"``
+==================  ==============  =================================================
+
+Episodes
+--------
+One hand per episode. Each ``reset()`` moves the button one seat; the first hand's
+button is drawn from the seed. ``reset(seed=s)`` restarts the table from seed ``s``: the
+same seed and options give the identical hand, card for card. ``reset(options=...)``
+accepts ``"deck"`` (52 card strings or ids, dealt exactly as RULES.md: one card at a
+time from the seat left of the button, burns included), ``"button"`` (seat) and
+``"stacks"`` (per-seat starting stacks, each ``0..max_stack``; seats with 0 sit out).
+Other keys are ignored (PettingZoo's ``api_test`` passes ``{"options": 1}``).
+
+Actions (``Discrete``; identical for every agent)
+-------------------------------------------------
+=====================  =============================================================
+id                     meaning
+=====================  =============================================================
+0                      fold
+1                      check, or call when facing a bet (all-in for less included)
+exact: ``2 + k``       bet/raise TO ``k + 1`` chips (``k = 0 .. max_stack - 1``);
+                       :func:`exact_action_id` / :func:`exact_raise_to` convert
+discrete: 2            min-raise (the engine's ``min_raise_to``)
+discrete: 3 .. 2+m     raise to ``current_bet + f * (pot + amount_to_call)`` for each
+                       pot fraction ``f`` of ``bet_sizes`` (default
+                       0.33, 0.5, 0.75, 1, 1.5, 2), rounded to whole chips
+discrete: last (3+m)   all-in (a bet/raise of the whole stack)
+=====================  =============================================================
+
+Action mask (``observation["action_mask"]``, int8)
+--------------------------------------------------
+All zeros for an agent that is not to act. Exact mode: exactly the engine's legal set
+(fold, check/call, every raise-to in ``[min_raise_to, max_raise_to]``), built by slice
+assignment. Discrete mode: a size is masked when it is outside the legal interval or
+maps to the same chip amount as an action kept before it (priority: all-in, min-raise,
+then the fractions in order); pot- and fixed-limit limits come from the engine's
+interval. A masked id is an illegal action (see ``illegal_action``).
+
+Observation (``observation["observation"]``, float32)
+----------------------------------------------------
+Documented slice by slice in :mod:`holdem_env._obs` (hole and board one-hots, street,
+pot, amount to call, min/max raise-to, own stack, current bet, per-seat stacks, bets,
+folded, all-in, dealt-in and button relative to the observer, and per street and seat
+the counts of checks, calls, bets/raises and the amount). Money is in big blinds.
+:func:`holdem_env._obs.observation_view` gives named views.
+
+Infos
+-----
+``infos[agent]["legal"]``: ``fold``, ``check`` (bool), ``call`` (chips to call),
+``min_raise_to``, ``max_raise_to`` (chips, or None when no raise is allowed); all
+False/0/None for an agent not to act. ``infos[agent]["view"]``: what the seat can see
+(``seat``, ``hole_cards``, ``board``, ``street``, ``pot``, ``current_bet``, ``button``,
+``actor``, ``stacks``, ``street_bets``, ``folded``, ``all_in``, ``dealt_in``, blinds,
+``history`` as ``(seat, street, kind, to)`` tuples, and after the hand ``shown``
+(seat -> cards shown at showdown) and ``payoffs``). Chips are ints here.
+
+Rewards
+-------
+Zero until the hand ends; then each agent's chip change over the hand (in big blinds by
+default, ``reward_unit="chips"`` for chips). Rewards sum to zero.
+
+Hidden information
+------------------
+An agent's observation, info and a render for a viewer seat show only that seat's hole
+cards, plus cards the engine shows at showdown; mucked cards are never revealed.
+
+Version history
+---------------
+* v0: initial version.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import AgentSelector, wrappers
+
+from . import _obs
+from .actions import ActionKind, LegalActions
+from .cards import card_str, validate_deck
+from .config import BettingStructure, TableConfig
+from .errors import ConfigError, HandOverError, IllegalActionError
+from .record import ActionEvent, HandRecord
+from .state import HandState
+
+try:
+    from .table import Table
+except ImportError:  # pragma: no cover - transitional: the engine's Table lands separately
+    Table = None  # type: ignore[assignment,misc]
+
+__all__ = [
+    "env",
+    "raw_env",
+    "ENV_ID",
+    "DEFAULT_BET_SIZES",
+    "ACTION_MODES",
+    "exact_action_id",
+    "exact_raise_to",
+    "discrete_raise_amounts",
+]
+
+ENV_ID = "holdem_env/nlhe-v0"
+DEFAULT_BET_SIZES: tuple[float, ...] = (0.33, 0.5, 0.75, 1.0, 1.5, 2.0)
+ACTION_MODES = ("discrete", "exact")
+FOLD = 0
+CHECK_CALL = 1
+_STREET_NAMES = ("preflop", "flop", "turn", "river", "showdown")
+_KIND_COLUMN = {ActionKind.CHECK: 0, ActionKind.CALL: 1, ActionKind.BET: 2, ActionKind.RAISE: 2}
+_PAD_SEATS = 10
+_ALL_IN_IS_VIEW = isinstance(getattr(HandState, "all_in", None), property)
+
+
+def exact_action_id(raise_to: int) -> int:
+    """Exact-mode action id of a bet/raise TO ``raise_to`` chips.
+
+    >>> exact_action_id(20)
+    21
+    >>> exact_action_id(0)
+    Traceback (most recent call last):
+    ...
+    holdem_env.errors.IllegalActionError: raise-to 0 is not a positive number of chips
+    """
+    if not isinstance(raise_to, (int, np.integer)) or isinstance(raise_to, bool) or raise_to < 1:
+        raise IllegalActionError(f"raise-to {raise_to!r} is not a positive number of chips")
+    return int(raise_to) + 1
+
+
+def exact_raise_to(action_id: int) -> int | None:
+    """Raise-to amount (chips) of an exact-mode action id; None for fold (0) and check/call (1).
+
+    >>> exact_raise_to(21), exact_raise_to(1)
+    (20, None)
+    """
+    a = int(action_id)
+    if a < 0:
+        raise IllegalActionError(f"action id {action_id!r} is negative")
+    return None if a < 2 else a - 1
+
+
+def discrete_raise_amounts(
+    legal: LegalActions,
+    *,
+    pot: int,
+    current_bet: int,
+    all_in_to: int,
+    bet_sizes: Sequence[float],
+) -> list[int | None]:
+    """Raise-to amounts of the discrete raise ids ``2 .. 3 + len(bet_sizes)``; None = masked.
+
+    ``all_in_to`` is the actor's street bet plus its stack. A pot fraction ``f`` maps to
+    ``current_bet + f * (pot + legal.call)`` rounded to whole chips. An amount outside
+    ``[legal.min_raise_to, legal.max_raise_to]`` or equal to one kept before it (priority:
+    all-in, min-raise, fractions in order) is None.
+    """
+    out: list[int | None] = [None] * (len(bet_sizes) + 2)
+    lo, hi = legal.min_raise_to, legal.max_raise_to
+    if lo is None or hi is None:
+        return out
+    taken: set[int] = set()
+    if lo <= all_in_to <= hi:
+        out[-1] = all_in_to
+        taken.add(all_in_to)
+    if lo not in taken:
+        out[0] = lo
+        taken.add(lo)
+    base = pot + legal.call
+    for i, f in enumerate(bet_sizes):
+        amount = int(current_bet + f * base + 0.5)
+        if lo <= amount <= hi and amount not in taken:
+            out[i + 1] = amount
+            taken.add(amount)
+    return out
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """Build :class:`raw_env` with ``kwargs`` and wrap it in PettingZoo's order-enforcing wrapper.
+
+    Illegal actions are handled by the env itself (``illegal_action``), so PettingZoo's
+    ``TerminateIllegalWrapper`` is not used.
+    """
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+def _legal_dict(legal: LegalActions | None) -> dict[str, Any]:
+    if legal is None:
+        return {"fold": False, "check": False, "call": 0, "min_raise_to": None, "max_raise_to": None}
+    return {
+        "fold": legal.fold,
+        "check": legal.check,
+        "call": legal.call,
+        "min_raise_to": legal.min_raise_to,
+        "max_raise_to": legal.max_raise_to,
+    }
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
+    """The unwrapped AEC environment; see the module docstring for every table."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "nlhe_v0", "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(
+        self,
+        num_players: int = 6,
+        small_blind: int = 5,
+        big_blind: int = 10,
+        ante: int = 0,
+        buy_in: int = 1000,
+        betting: str | BettingStructure = "no-limit",
+        action_mode: str = "discrete",
+        bet_sizes: Sequence[float] = DEFAULT_BET_SIZES,
+        max_stack: int | None = None,
+        reward_unit: str = "bb",
+        illegal_action: str = "raise",
+        pad_seats: bool = False,
+        render_mode: str | None = None,
+        render_viewer: int | str | None = None,
+        **table_kwargs: Any,
+    ) -> None:
+        super().__init__()
+        self.config = TableConfig(
+            num_players=num_players,
+            small_blind=small_blind,
+            big_blind=big_blind,
+            ante=ante,
+            buy_in=buy_in,
+            betting=betting,
+            **table_kwargs,
+        )
+        n = self.config.num_players
+        if action_mode not in ACTION_MODES:
+            raise ConfigError("action_mode", action_mode, "must be 'discrete' or 'exact'")
+        if reward_unit not in ("bb", "chips"):
+            raise ConfigError("reward_unit", reward_unit, "must be 'bb' or 'chips'")
+        if illegal_action not in ("raise", "timeout"):
+            raise ConfigError("illegal_action", illegal_action, "must be 'raise' or 'timeout'")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ConfigError("render_mode", render_mode, "must be None, 'human' or 'ansi'")
+        if render_viewer is not None and render_viewer != "all" and not (
+            isinstance(render_viewer, int) and not isinstance(render_viewer, bool) and 0 <= render_viewer < n
+        ):
+            raise ConfigError("render_viewer", render_viewer, f"must be None, 'all' or a seat in 0..{n - 1}")
+        if not isinstance(pad_seats, bool):
+            raise ConfigError("pad_seats", pad_seats, "must be True or False")
+        if max_stack is None:
+            max_stack = self.config.buy_in
+        if not isinstance(max_stack, int) or isinstance(max_stack, bool) or max_stack < self.config.buy_in:
+            raise ConfigError("max_stack", max_stack, f"must be an integer >= buy_in ({self.config.buy_in})")
+        try:
+            sizes = tuple(float(f) for f in bet_sizes)
+        except (TypeError, ValueError):
+            raise ConfigError("bet_sizes", bet_sizes, "must be a sequence of positive pot fractions") from None
+        if not all(np.isfinite(f) and f > 0 for f in sizes):
+            raise ConfigError("bet_sizes", bet_sizes, "must be a sequence of positive pot fractions")
+
+        self.action_mode = action_mode
+        self.bet_sizes = sizes
+        self.max_stack = max_stack
+        self.reward_unit = reward_unit
+        self.illegal_action = illegal_action
+        self.render_mode = render_mode
+        self.render_viewer = render_viewer
+        self.num_seats = _PAD_SEATS if pad_seats else n
+        self._exact = action_mode == "exact"
+        self._bb = self.config.big_blind
+        self._inv_bb = 1.0 / self._bb
+        self._reward_scale = self._inv_bb if reward_unit == "bb" else 1.0
+
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        self.num_actions = 2 + max_stack if self._exact else 4 + len(sizes)
+        obs_len = _obs.obs_size(self.num_seats)
+        max_money = float(n * max_stack) / self._bb
+        low, high = _obs.obs_bounds(self.num_seats, max_money, float(max_stack + 1))
+        self._obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low=low, high=high, shape=(obs_len,), dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(self.num_actions,), dtype=np.int8),
+            }
+        )
+        self._act_space = spaces.Discrete(self.num_actions)
+        self.observation_spaces = {a: self._obs_space for a in self.possible_agents}
+        self.action_spaces = {a: self._act_space for a in self.possible_agents}
+
+        self._offsets = _obs.obs_offsets(self.num_seats)
+        # The per-seat blocks of every observation are gathered with one np.take from a
+        # buffer in absolute seat order (seat features, then history, then one zero for
+        # padded seats); _gather[o] holds observer o's indices into it.
+        nf, nh = len(_obs.SEAT_FEATURES), len(_obs.HISTORY_FEATURES)
+        self._dyn_size = nf * n + _obs.STREETS * n * nh + 1
+        zero = self._dyn_size - 1
+        S = self.num_seats
+        self._gather = []
+        for o in range(n):
+            idx = []
+            for f in range(nf):
+                idx += [f * n + (o + r) % n if r < n else zero for r in range(S)]
+            for t in range(_obs.STREETS):
+                for r in range(S):
+                    for k in range(nh):
+                        idx.append(nf * n + (t * n + (o + r) % n) * nh + k if r < n else zero)
+            self._gather.append(np.array(idx, dtype=np.intp))
+        self._obs_len = obs_len
+        self._zero_mask = np.zeros(self.num_actions, dtype=np.int8)
+        self._table: Table | None = None
+        self._state: HandState | None = None
+        self._np_random: np.random.Generator | None = None
+        self._np_random_seed: int | None = None
+        self._hands = 0
+        self._agent_selector = AgentSelector(self.possible_agents)
+
+    # ------------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The same ``Dict(observation=Box, action_mask=Box)`` object for every agent."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """The same ``Discrete(num_actions)`` object for every agent."""
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ reset
+    def _parse_options(self, options: Mapping[str, Any] | None) -> tuple[Any, Any, Any]:
+        if options is None:
+            return None, None, None
+        if not isinstance(options, Mapping):
+            raise ConfigError("options", options, "must be a dict (keys: 'deck', 'button', 'stacks') or None")
+        n = self.config.num_players
+        deck = options.get("deck")
+        if deck is not None:
+            deck = validate_deck(deck)
+        button = options.get("button")
+        if button is not None and (
+            not isinstance(button, (int, np.integer)) or isinstance(button, bool) or not 0 <= button < n
+        ):
+            raise ConfigError("button", button, f"must be a seat in 0..{n - 1}")
+        stacks = options.get("stacks")
+        if stacks is not None:
+            allowed = (
+                f"must be {n} integer stacks in 0..{self.max_stack} (max_stack sizes the action "
+                f"space; build the env with a larger max_stack for deeper stacks), at least two positive"
+            )
+            try:
+                values = [int(s) for s in stacks]
+                ok = all(
+                    isinstance(s, (int, np.integer)) and not isinstance(s, bool) for s in stacks
+                )
+            except (TypeError, ValueError):
+                raise ConfigError("stacks", stacks, allowed) from None
+            if (
+                not ok
+                or len(values) != n
+                or any(s < 0 or s > self.max_stack for s in values)
+                or sum(1 for s in values if s > 0) < 2
+            ):
+                raise ConfigError("stacks", stacks, allowed)
+            stacks = values
+            if button is not None and stacks[button] == 0:
+                raise ConfigError("button", button, "must be a seat with chips (its stack is 0)")
+        return deck, button, stacks
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new hand: the button moves one seat (or as ``options`` say); see the module docstring."""
+        deck, button, stacks = self._parse_options(options)
+        if seed is not None or self._table is None:
+            rng = np.random.default_rng(seed)
+            table = Table(self.config, rng=rng) if Table is not None else _FallbackTable(self.config, rng)
+            state = table.start_hand(deck=deck, button=button, stacks=stacks)
+            self._table, self._np_random, self._np_random_seed = table, rng, seed
+        else:
+            state = self._table.start_hand(deck=deck, button=button, stacks=stacks)
+        self._start(state)
+
+    def _start(self, state: HandState) -> None:
+        n = self.config.num_players
+        self._state = state
+        self._hands += 1
+        self.agents = self.possible_agents[:]
+        self._agent_selector.reinit(self.agents)
+        self.rewards = {a: 0 for a in self.agents}
+        self._cumulative_rewards = {a: 0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self._skip_agent_selection = None
+
+        dealt = tuple(bool(x) for x in state.dealt_in)
+        self._dealt = dealt
+        self._hole_ids = [state.hole_cards[s] if dealt[s] else None for s in range(n)]
+        self._hole_strs = [tuple(card_str(c) for c in h) if h else () for h in self._hole_ids]
+        nf = len(_obs.SEAT_FEATURES)
+        self._dyn = np.zeros(self._dyn_size, dtype=np.float32)
+        self._seat_abs = self._dyn[: nf * n].reshape(nf, n)
+        self._hist_abs = self._dyn[nf * n : -1].reshape(_obs.STREETS, n, len(_obs.HISTORY_FEATURES))
+        self._seat_abs[4] = dealt
+        self._seat_abs[5, state.button] = 1.0
+        # Per-observer rows of what changes at most once a street: hole, board, street.
+        self._base = np.zeros((n, _obs.OFF_SCALARS), dtype=np.float32)
+        for seat, hole in enumerate(self._hole_ids):
+            if hole:
+                self._base[seat, list(hole)] = 1.0
+        self._street = -1
+        self._history: list[tuple[int, str, str, int]] = []
+        self._n_events = 0
+        self._advance()
+
+    # ------------------------------------------------------------------ stepping
+    def _consume_events(self) -> None:
+        state = self._state
+        new = state.events_since(self._n_events)
+        if not new:
+            return
+        self._n_events += len(new)
+        hist = self._hist_abs
+        for ev in new:
+            if type(ev) is ActionEvent:
+                street = int(ev.street)
+                self._history.append((ev.seat, _STREET_NAMES[street], ev.kind.value, ev.to))
+                col = _KIND_COLUMN.get(ev.kind)
+                if col is None:
+                    continue
+                row = hist[street, ev.seat]
+                row[col] += 1.0
+                if col:
+                    row[3] = ev.to * self._inv_bb
+
+    def _advance(self) -> None:
+        """Bring bookkeeping up to date after the engine moved (new events, actor or end)."""
+        state = self._state
+        self._consume_events()
+        street = int(state.street)
+        if street != self._street:
+            self._street = street
+            base = self._base
+            base[:, _obs.OFF_STREET : _obs.OFF_SCALARS] = 0.0
+            if street < 4:
+                base[:, _obs.OFF_STREET + street] = 1.0
+            board = state.board
+            if board:
+                base[:, [_obs.OFF_BOARD + c for c in board]] = 1.0
+        stacks = state.stacks
+        bets = state.street_bets
+        folded = state.folded
+        all_in = self._all_in_flags()
+        self._views = (stacks, bets, folded, all_in)
+        sa = self._seat_abs
+        sa[:4] = self._views
+        sa[:2] *= self._inv_bb
+        self._mask_cache: np.ndarray | None = None
+        self._amounts: list[int | None] | None = None
+        if state.is_over:
+            self._legal = None
+            self._actor = None
+            self._finish()
+            return
+        seat = state.actor
+        self._actor = seat
+        self._legal = state.legal_actions()
+        self.agent_selection = self.possible_agents[seat]
+        self._update_infos()
+
+    def _finish(self) -> None:
+        state = self._state
+        scale = self._reward_scale
+        payoffs = state.payoffs
+        for a, seat in self.agent_name_mapping.items():
+            self.rewards[a] = payoffs[seat] * scale
+        for a in self.agents:
+            self.terminations[a] = True
+        self._accumulate_rewards()
+        self._update_infos()
+        self.agent_selection = self._agent_selector.reset()
+
+    def _public_view(self) -> dict[str, Any]:
+        state = self._state
+        street = int(state.street)
+        board = state.board
+        view = {
+            "street": _STREET_NAMES[min(street, 4)],
+            "board": tuple(card_str(c) for c in board),
+            "pot": state.pot,
+            "current_bet": state.current_bet,
+            "button": state.button,
+            "actor": self._actor,
+            "stacks": self._views[0],
+            "street_bets": self._views[1],
+            "folded": self._views[2],
+            "all_in": self._views[3],
+            "dealt_in": self._dealt,
+            "small_blind": self.config.small_blind,
+            "big_blind": self._bb,
+            "history": tuple(self._history),
+        }
+        if state.is_over:
+            view["shown"] = {int(s): tuple(card_str(c) for c in cards) for s, cards in state.shown.items()}
+            view["payoffs"] = tuple(state.payoffs)
+        else:
+            view["shown"] = {}
+        return view
+
+    def _all_in_flags(self) -> Sequence[bool]:
+        state = self._state
+        if _ALL_IN_IS_VIEW:
+            return state.all_in
+        # HandState.all_in is the all-in *action* (its flag view is shadowed by the method):
+        # read the flags from public views instead: in the hand, no chips behind.
+        stacks, folded, dealt = state.stacks, state.folded, self._dealt
+        return tuple(dealt[i] and not folded[i] and stacks[i] == 0 for i in range(len(stacks)))
+
+    def _update_infos(self) -> None:
+        public = self._public_view()
+        actor = self._actor
+        infos = {}
+        for a, seat in self.agent_name_mapping.items():
+            view = dict(public)
+            view["seat"] = seat
+            view["hole_cards"] = self._hole_strs[seat]
+            infos[a] = {"legal": _legal_dict(self._legal if seat == actor else None), "view": view}
+        self.infos = infos
+
+    def _action_id(self, action: Any) -> int:
+        if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+            a = int(action)
+        elif isinstance(action, np.ndarray) and action.shape in ((), (1,)) and np.issubdtype(action.dtype, np.integer):
+            a = int(action.reshape(()))
+        else:
+            raise IllegalActionError(
+                f"action {action!r} is not an action id: expected an integer in 0..{self.num_actions - 1}"
+            )
+        if not 0 <= a < self.num_actions:
+            raise IllegalActionError(f"action {a} is out of range: action ids are 0..{self.num_actions - 1}")
+        return a
+
+    def _raise_amount(self, a: int) -> int | None:
+        """Raise-to chips of action id ``a`` at the current decision (None if masked)."""
+        legal = self._legal
+        if self._exact:
+            amount = a - 1
+            lo = legal.min_raise_to
+            if lo is None or not lo <= amount <= legal.max_raise_to:
+                return None
+            return amount
+        return self._discrete_amounts()[a - 2]
+
+    def _discrete_amounts(self) -> list[int | None]:
+        if self._amounts is None:
+            state = self._state
+            seat = self._actor
+            self._amounts = discrete_raise_amounts(
+                self._legal,
+                pot=state.pot,
+                current_bet=state.current_bet,
+                all_in_to=state.street_bets[seat] + state.stacks[seat],
+                bet_sizes=self.bet_sizes,
+            )
+        return self._amounts
+
+    def _is_legal(self, a: int) -> bool:
+        legal = self._legal
+        if a == FOLD:
+            return legal.fold
+        if a == CHECK_CALL:
+            return legal.check or legal.call > 0
+        return self._raise_amount(a) is not None
+
+    def _describe_legal(self) -> str:
+        legal = self._legal
+        parts = []
+        if legal.fold:
+            parts.append("0 (fold)")
+        if legal.check:
+            parts.append("1 (check)")
+        elif legal.call > 0:
+            parts.append(f"1 (call {legal.call})")
+        if legal.min_raise_to is not None:
+            if self._exact:
+                parts.append(
+                    f"{legal.min_raise_to + 1}..{legal.max_raise_to + 1} "
+                    f"(raise to {legal.min_raise_to}..{legal.max_raise_to})"
+                )
+            else:
+                for i, amount in enumerate(self._discrete_amounts()):
+                    if amount is not None:
+                        parts.append(f"{i + 2} (raise to {amount})")
+        return ", ".join(parts)
+
+    def step(self, action: Any) -> None:
+        """Apply the selected agent's action id (``None`` for an agent whose hand is over)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        a = self._action_id(action)
+        state = self._state
+        if not self._is_legal(a):
+            if self.illegal_action == "raise":
+                raise IllegalActionError(
+                    f"{agent} (seat {self._actor}) chose action {a} ({self.describe_action(a)}), which is "
+                    f"masked out; legal now: {self._describe_legal()}"
+                )
+            state.timeout()
+        elif a == FOLD:
+            state.fold()
+        elif a == CHECK_CALL:
+            if self._legal.check:
+                state.check()
+            else:
+                state.call()
+        else:
+            state.raise_to(self._raise_amount(a))
+        self._cumulative_rewards[agent] = 0
+        self._advance()
+
+    # ------------------------------------------------------------------ observing
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The observation dict (``observation`` float32 vector, ``action_mask`` int8) of ``agent``."""
+        seat = self.agent_name_mapping[agent]
+        state = self._state
+        obs = np.empty(self._obs_len, dtype=np.float32)
+        obs[: _obs.OFF_SCALARS] = self._base[seat]
+        inv = self._inv_bb
+        stacks, bets = self._views[0], self._views[1]
+        bet = bets[seat]
+        stack = stacks[seat]
+        current = state.current_bet
+        if seat == self._actor:
+            legal = self._legal
+            to_call = legal.call
+            lo = legal.min_raise_to or 0
+            hi = legal.max_raise_to or 0
+        else:
+            to_call = min(max(current - bet, 0), stack)
+            lo = hi = 0
+        o = _obs.OFF_SCALARS
+        obs[o : o + 6] = (state.pot * inv, to_call * inv, lo * inv, hi * inv, stack * inv, current * inv)
+        np.take(self._dyn, self._gather[seat], out=obs[_obs.OFF_SEATS :])
+        return {"observation": obs, "action_mask": self._mask(seat)}
+
+    def _mask(self, seat: int) -> np.ndarray:
+        if seat != self._actor:
+            return self._zero_mask.copy()
+        if self._mask_cache is None:
+            legal = self._legal
+            mask = np.zeros(self.num_actions, dtype=np.int8)
+            mask[FOLD] = legal.fold
+            mask[CHECK_CALL] = legal.check or legal.call > 0
+            if legal.min_raise_to is not None:
+                if self._exact:
+                    mask[legal.min_raise_to + 1 : legal.max_raise_to + 2] = 1
+                else:
+                    for i, amount in enumerate(self._discrete_amounts()):
+                        if amount is not None:
+                            mask[i + 2] = 1
+            self._mask_cache = mask
+        return self._mask_cache.copy()
+
+    # ------------------------------------------------------------------ helpers
+    def action_amount(self, action: int) -> int | None:
+        """Raise-to chips of ``action`` at the current decision; None for fold, check/call or a masked size.
+
+        In exact mode this is ``action - 1`` whenever the size is legal.
+        """
+        a = self._action_id(action)
+        if a < 2 or self._legal is None:
+            return None
+        return self._raise_amount(a)
+
+    def action_for_raise_to(self, raise_to: int) -> int:
+        """Action id that bets/raises to ``raise_to`` chips now; raises IllegalActionError if none does."""
+        if self._exact:
+            a = exact_action_id(raise_to)
+            if a < self.num_actions and self._legal is not None and self._raise_amount(a) is not None:
+                return a
+        elif self._legal is not None:
+            for i, amount in enumerate(self._discrete_amounts()):
+                if amount == raise_to:
+                    return i + 2
+        legal = self._describe_legal() if self._legal is not None else "nothing (the hand is over)"
+        raise IllegalActionError(f"no legal action raises to {raise_to!r} now; legal: {legal}")
+
+    def describe_action(self, action: int) -> str:
+        """Human-readable meaning of an action id (``"fold"``, ``"check/call"``, ``"raise to 40"``)."""
+        a = self._action_id(action)
+        if a == FOLD:
+            return "fold"
+        if a == CHECK_CALL:
+            return "check/call"
+        if self._exact:
+            return f"raise to {a - 1}"
+        if a == self.num_actions - 1:
+            return "all-in"
+        if a == 2:
+            return "min-raise"
+        return f"raise {self.bet_sizes[a - 3]:g} pot"
+
+    @property
+    def state_object(self) -> HandState:
+        """The engine's :class:`HandState` of the current hand (read it, do not act on it)."""
+        if self._state is None:
+            raise HandOverError("no hand yet: call reset() first")
+        return self._state
+
+    @property
+    def legal_actions(self) -> LegalActions | None:
+        """The engine's legal actions of the seat to act (None when the hand is over)."""
+        return self._legal
+
+    def hand_record(self) -> HandRecord:
+        """The :class:`HandRecord` of the current (or last finished) hand."""
+        return self.state_object.record()
+
+    def to_phh(self, **kwargs: Any) -> str:
+        """The current (or last finished) hand as PHH text (``kwargs`` go to :func:`holdem_env.phh.from_record`).
+
+        Pot-limit hands have no PHH hold'em variant and raise :class:`~holdem_env.errors.PHHError`.
+        """
+        from . import phh
+
+        return phh.record_to_phh(self.hand_record(), **kwargs)
+
+    def write_phh(self, path: str | os.PathLike[str], **kwargs: Any) -> None:
+        """Write :meth:`to_phh` to ``path``."""
+        Path(path).write_text(self.to_phh(**kwargs), encoding="utf-8")
+
+    # ------------------------------------------------------------------ render
+    def render(self) -> str | None:
+        """``"ansi"``: return the table as text; ``"human"``: print it; no render mode: None."""
+        if self.render_mode is None:
+            return None
+        text = self._render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _render_text(self) -> str:
+        state = self._state
+        if state is None:
+            return "nlhe_v0: no hand dealt yet (call reset())"
+        cfg = self.config
+        viewer = self.render_viewer
+        street = _STREET_NAMES[min(int(state.street), 4)]
+        ante = f" ante {cfg.ante}" if cfg.ante else ""
+        lines = [
+            f"nlhe_v0 hand {self._hands}  {cfg.betting.value}  blinds {cfg.small_blind}/{cfg.big_blind}{ante}"
+            f"  street: {street}  pot: {state.pot}",
+            "board: " + (" ".join(card_str(c) for c in state.board) or "-"),
+        ]
+        shown = state.shown if state.is_over else {}
+        n = cfg.num_players
+        sb_seat = bb_seat = None
+        dealt = [s for s in range(n) if self._dealt[s]]
+        if len(dealt) == 2:
+            sb_seat = state.button
+            bb_seat = next(s for s in dealt if s != state.button)
+        elif len(dealt) > 2:
+            order = [s for s in [(state.button + k) % n for k in range(1, n + 1)] if self._dealt[s]]
+            sb_seat, bb_seat = order[0], order[1]
+        all_in = self._all_in_flags()
+        for s in range(n):
+            tags = []
+            if s == state.button:
+                tags.append("BTN")
+            if s == sb_seat:
+                tags.append("SB")
+            if s == bb_seat:
+                tags.append("BB")
+            if not self._dealt[s]:
+                status = "out"
+                cards = ""
+            else:
+                status = "folded" if state.folded[s] else ("all-in" if all_in[s] else "")
+                if s in shown:
+                    cards = " ".join(card_str(c) for c in shown[s])
+                elif viewer == "all" or viewer == s:
+                    cards = " ".join(self._hole_strs[s])
+                else:
+                    cards = "?? ??"
+            turn = ">" if s == self._actor else " "
+            lines.append(
+                f"{turn} seat {s} {self.possible_agents[s]:<10} stack {state.stacks[s]:>6}  "
+                f"bet {state.street_bets[s]:>5}  {'/'.join(tags):<7} {status:<6} {cards}"
+            )
+        if self._actor is not None:
+            lines.append(f"to act: {self.possible_agents[self._actor]}")
+        else:
+            payoffs = state.payoffs
+            lines.append("hand over: " + ", ".join(f"seat {s} {payoffs[s]:+d}" for s in range(n) if self._dealt[s]))
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        """Nothing to release; present because ``render`` is defined (PettingZoo convention)."""
+
+
+class _FallbackTable:  # pragma: no cover - transitional until holdem_env.table lands
+    def __init__(self, config: TableConfig, rng: np.random.Generator) -> None:
+        self.config, self.rng, self.button = config, rng, None
+
+    def start_hand(self, deck: Any = None, button: Any = None, stacks: Any = None) -> HandState:
+        n = self.config.num_players
+        st = list(stacks) if stacks is not None else [self.config.buy_in] * n
+        if button is None:
+            if self.button is None:
+                button = int(self.rng.integers(n))
+                while st[button] <= 0:
+                    button = (button + 1) % n
+            else:
+                button = (self.button + 1) % n
+                while st[button] <= 0:
+                    button = (button + 1) % n
+        self.button = button
+        return HandState(self.config, button=button, stacks=st, deck=deck, rng=self.rng)
+
+
+def _register() -> None:
+    try:
+        from pettingzoo import register
+        from pettingzoo import aec_registry
+    except ImportError:  # pragma: no cover - PettingZoo < 1.26 has no registry
+        return
+    if ENV_ID not in aec_registry:
+        register("aec", ENV_ID, entry_point=f"{__name__}:env")
+
+
+_register()

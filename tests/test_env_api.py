@@ -1,0 +1,308 @@
+"""PettingZoo conformance of ``nlhe_v0`` (api_test, seed_test, render_test) and its public surface."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pettingzoo
+import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+
+from holdem_env import nlhe_v0
+from holdem_env.cards import card_str, parse_cards
+from holdem_env.errors import CardError, ConfigError, HandOverError, IllegalActionError
+
+SIZES = (2, 3, 6, 10)
+MODES = ("exact", "discrete")
+BETTINGS = ("no-limit", "pot-limit", "fixed-limit")
+
+
+@pytest.mark.parametrize(
+    ("num_players", "action_mode", "betting"), list(itertools.product(SIZES, MODES, BETTINGS))
+)
+def test_pettingzoo_api_test(num_players: int, action_mode: str, betting: str) -> None:
+    env = nlhe_v0.env(num_players=num_players, action_mode=action_mode, betting=betting)
+    api_test(env, num_cycles=1000)
+
+
+@pytest.mark.parametrize(
+    ("num_players", "action_mode", "betting"), list(itertools.product(SIZES, MODES, BETTINGS))
+)
+def test_pettingzoo_seed_test(num_players: int, action_mode: str, betting: str) -> None:
+    seed_test(lambda: nlhe_v0.env(num_players=num_players, action_mode=action_mode, betting=betting), num_cycles=100)
+
+
+@pytest.mark.parametrize("action_mode", MODES)
+def test_pettingzoo_render_test(action_mode: str) -> None:
+    render_test(lambda render_mode=None: nlhe_v0.env(render_mode=render_mode, action_mode=action_mode))
+
+
+def test_registered_with_pettingzoo_make() -> None:
+    env = pettingzoo.make("aec", "holdem_env/nlhe_v0", num_players=4, action_mode="exact")
+    env.reset(seed=3)
+    assert env.unwrapped.config.num_players == 4
+    assert env.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
+    assert env.action_space("player_2").n == 2 + 1000
+
+
+def test_metadata_and_identical_spaces() -> None:
+    env = nlhe_v0.env(num_players=6)
+    assert env.metadata["name"] == "nlhe_v0"
+    assert env.metadata["is_parallelizable"] is False
+    assert set(env.metadata["render_modes"]) == {"human", "ansi"}
+    spaces_ = {id(env.action_space(a)) for a in env.possible_agents}
+    assert len(spaces_) == 1
+    assert {id(env.observation_space(a)) for a in env.possible_agents} == {id(env.observation_space("player_0"))}
+    # discrete: fold, check/call, min-raise, 6 pot fractions, all-in
+    assert env.action_space("player_0").n == 10
+    assert env.observation_space("player_0")["observation"].shape == (114 + 22 * 6,)
+
+
+def test_pad_seats_gives_one_shape_for_every_table_size() -> None:
+    shapes = {
+        nlhe_v0.env(num_players=n, pad_seats=True).observation_space("player_0")["observation"].shape for n in SIZES
+    }
+    assert shapes == {(114 + 22 * 10,)}
+
+
+def test_exact_space_sized_from_max_stack_and_larger_stack_is_an_error() -> None:
+    env = nlhe_v0.env(num_players=3, action_mode="exact", max_stack=2500)
+    assert env.action_space("player_0").n == 2502
+    env.reset(seed=0, options={"stacks": [2500, 100, 700]})
+    with pytest.raises(ConfigError, match=r"stacks=.*0\.\.2500"):
+        env.reset(seed=0, options={"stacks": [2501, 100, 700]})
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"num_players": 11}, "num_players"),
+        ({"action_mode": "continuous"}, "action_mode"),
+        ({"betting": "spread-limit"}, "betting"),
+        ({"reward_unit": "dollars"}, "reward_unit"),
+        ({"illegal_action": "ignore"}, "illegal_action"),
+        ({"render_mode": "rgb_array"}, "render_mode"),
+        ({"bet_sizes": (0.5, -1.0)}, "bet_sizes"),
+        ({"max_stack": 10}, "max_stack"),
+        ({"render_viewer": 9, "num_players": 3}, "render_viewer"),
+    ],
+)
+def test_bad_keyword_is_a_config_error_naming_it(kwargs: dict, field: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        nlhe_v0.raw_env(**kwargs)
+    assert info.value.field == field
+
+
+def test_bad_reset_options_raise_and_leave_the_hand_alone() -> None:
+    env = nlhe_v0.raw_env(num_players=3)
+    env.reset(seed=1)
+    before = env.hand_record().to_json() if False else (env.agent_selection, env.state_object.num_events)
+    with pytest.raises(ConfigError, match="button"):
+        env.reset(options={"button": 3})
+    with pytest.raises(ConfigError, match="stacks"):
+        env.reset(options={"stacks": [100, 0, 0]})
+    with pytest.raises(ConfigError, match="stacks"):
+        env.reset(options={"stacks": [100, 100]})
+    with pytest.raises(CardError):
+        env.reset(options={"deck": ["As"] * 52})
+    assert (env.agent_selection, env.state_object.num_events) == before
+
+
+def test_reset_moves_button_one_seat_and_first_button_comes_from_seed() -> None:
+    env = nlhe_v0.raw_env(num_players=6)
+    env.reset(seed=11)
+    first = env.state_object.button
+    buttons = [first]
+    for _ in range(7):
+        env.reset()
+        buttons.append(env.state_object.button)
+    assert buttons == [(first + k) % 6 for k in range(8)]
+    firsts = set()
+    for seed in range(12):
+        env.reset(seed=seed)
+        firsts.add(env.state_object.button)
+    assert len(firsts) > 1  # the first button is drawn, not fixed
+
+
+def test_button_option_and_stacks_option_and_sitting_out() -> None:
+    env = nlhe_v0.raw_env(num_players=4)
+    env.reset(seed=0, options={"button": 2, "stacks": [500, 0, 800, 1000]})
+    st = env.state_object
+    assert st.button == 2
+    assert st.dealt_in == (True, False, True, True)
+    assert st.starting_stacks == (500, 0, 800, 1000)
+    env.reset()
+    assert env.state_object.button == 3  # next seat; every seat back at the buy-in
+    assert env.state_object.starting_stacks == (1000,) * 4
+
+
+def _random_hand(env, rng) -> None:
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.integers(len(legal))]))
+
+
+def test_same_seed_and_options_give_identical_hand_records() -> None:
+    records = []
+    for _ in range(2):
+        env = nlhe_v0.env(num_players=6, action_mode="exact")
+        rng = np.random.default_rng(5)
+        env.reset(seed=123)
+        out = []
+        for _ in range(5):
+            _random_hand(env, rng)
+            out.append(env.unwrapped.hand_record().to_json())
+            env.reset()
+        records.append(out)
+    assert records[0] == records[1]
+    assert len(set(records[0])) == 5
+
+
+def test_supplied_deck_is_recorded_and_dealt() -> None:
+    deck = [card_str(c) for c in reversed(range(52))]
+    env = nlhe_v0.raw_env(num_players=2)
+    env.reset(seed=0, options={"deck": deck, "button": 0})
+    rec = env.hand_record()
+    assert list(rec.deck) == list(parse_cards(deck))
+    # heads-up: seat 1 (left of the button) gets deck[0] and deck[2], the button deck[1] and deck[3]
+    assert tuple(env.state_object.hole_cards[1]) == parse_cards([deck[0], deck[2]])
+    assert tuple(env.state_object.hole_cards[0]) == parse_cards([deck[1], deck[3]])
+    assert env.infos["player_1"]["view"]["hole_cards"] == (deck[0], deck[2])
+
+
+def test_unknown_option_keys_are_ignored_for_pettingzoo_api_test() -> None:
+    env = nlhe_v0.raw_env(num_players=2)
+    env.reset(seed=0, options={"options": 1})
+    assert env.agents == ["player_0", "player_1"]
+
+
+def test_rewards_sum_to_zero_in_bb_and_chips() -> None:
+    rng = np.random.default_rng(0)
+    for unit, scale in (("bb", 0.1), ("chips", 1.0)):
+        env = nlhe_v0.env(num_players=6, reward_unit=unit, action_mode="exact")
+        env.reset(seed=4)
+        for _ in range(30):
+            totals = {}
+            for agent in env.agent_iter():
+                obs, reward, term, trunc, _ = env.last()
+                if term or trunc:
+                    totals[agent] = reward
+                    env.step(None)
+                    continue
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[rng.integers(len(legal))]))
+            payoffs = env.unwrapped.state_object.payoffs
+            assert sum(payoffs) == 0
+            assert totals == pytest.approx({f"player_{s}": p * scale for s, p in enumerate(payoffs)})
+            assert sum(totals.values()) == pytest.approx(0.0, abs=1e-9)
+            env.reset()
+
+
+def test_illegal_action_raise_mode_names_the_legal_set_and_changes_nothing() -> None:
+    env = nlhe_v0.env(num_players=3, action_mode="exact")
+    env.reset(seed=2, options={"button": 0})
+    agent = env.agent_selection
+    n_events = env.unwrapped.state_object.num_events
+    obs_before = env.observe(agent)["observation"].copy()
+    with pytest.raises(IllegalActionError, match=r"action 15 \(raise to 14\).*masked out.*raise to 20\.\.1000"):
+        env.step(15)
+    with pytest.raises(IllegalActionError, match=r"out of range: action ids are 0\.\.1001"):
+        env.step(1002)
+    with pytest.raises(IllegalActionError, match="not an action id"):
+        env.step("call")
+    assert env.agent_selection == agent
+    assert env.unwrapped.state_object.num_events == n_events
+    np.testing.assert_array_equal(env.observe(agent)["observation"], obs_before)
+    env.step(1)  # the hand goes on normally
+
+
+def test_illegal_action_timeout_mode_checks_or_folds_and_is_recorded() -> None:
+    env = nlhe_v0.env(num_players=3, action_mode="exact", illegal_action="timeout")
+    env.reset(seed=2, options={"button": 0})
+    env.step(5)  # UTG (the button, 3-handed) faces the big blind: timeout = fold
+    env.step(1)  # small blind calls
+    env.step(7)  # big blind: checking is free, so the timeout checks
+    ev = env.unwrapped.state_object.events
+    assert [(e.seat, e.kind.value, e.timeout) for e in ev[:3]] == [
+        (0, "fold", True),
+        (1, "call", False),
+        (2, "check", True),
+    ]
+
+
+def test_step_after_hand_over_on_raw_env_and_record_when_over() -> None:
+    env = nlhe_v0.raw_env(num_players=2)
+    env.reset(seed=0, options={"button": 0})
+    env.step(0)  # small blind folds
+    assert all(env.terminations.values())
+    assert env.rewards == {"player_0": -0.5, "player_1": 0.5}
+    with pytest.raises(ValueError, match="only valid action is None"):
+        env.step(1)
+    assert env.legal_actions is None
+    with pytest.raises(IllegalActionError):
+        env.action_for_raise_to(20)
+    rec = env.hand_record()
+    assert rec.payoffs == (-5, 5)
+
+
+def test_phh_export_of_the_last_hand(tmp_path) -> None:
+    env = nlhe_v0.raw_env(num_players=2)
+    env.reset(seed=0, options={"button": 0})
+    env.step(1)
+    env.step(1)
+    while env.agents and not env.terminations[env.agent_selection]:
+        env.step(1)
+    text = env.to_phh()
+    assert "variant = \"NT\"" in text
+    path = tmp_path / "hand.phh"
+    env.write_phh(path)
+    assert path.read_text() == text
+
+
+def test_action_id_helpers() -> None:
+    assert nlhe_v0.exact_action_id(1) == 2
+    assert nlhe_v0.exact_raise_to(2) == 1
+    assert nlhe_v0.exact_raise_to(0) is None
+    with pytest.raises(IllegalActionError):
+        nlhe_v0.exact_action_id(-5)
+    env = nlhe_v0.raw_env(num_players=3, action_mode="exact")
+    env.reset(seed=0, options={"button": 0})
+    assert env.action_for_raise_to(20) == 21
+    assert env.action_amount(21) == 20
+    assert env.action_amount(20) is None  # raise to 19: below the minimum
+    assert env.describe_action(21) == "raise to 20"
+    with pytest.raises(IllegalActionError, match="no legal action raises to 19"):
+        env.action_for_raise_to(19)
+    d = nlhe_v0.raw_env(num_players=3)
+    d.reset(seed=0, options={"button": 0})
+    assert [d.describe_action(a) for a in (0, 1, 2, 3, 9)] == ["fold", "check/call", "min-raise", "raise 0.33 pot", "all-in"]
+    assert d.action_amount(2) == 20
+    assert d.action_amount(9) == 1000
+    assert d.action_for_raise_to(1000) == 9
+
+
+def test_render_ansi_shows_table_and_only_viewers_cards() -> None:
+    deck = list(parse_cards("AsKs" "QdJd" "2c3c" "7h8h"))
+    deck += [c for c in range(52) if c not in deck]
+    env = nlhe_v0.env(num_players=2, render_mode="ansi", render_viewer=1)
+    env.reset(seed=0, options={"button": 0, "deck": [card_str(c) for c in deck]})
+    text = env.render()
+    assert "blinds 5/10" in text and "pot: 15" in text and "to act: player_0" in text
+    hole1 = " ".join(env.unwrapped.infos["player_1"]["view"]["hole_cards"])
+    hole0 = " ".join(env.unwrapped.infos["player_0"]["view"]["hole_cards"])
+    assert hole1 in text and hole0 not in text
+    assert "BTN/SB" in text and "BB" in text
+    public = nlhe_v0.env(num_players=2, render_mode="ansi")
+    public.reset(seed=0, options={"button": 0, "deck": [card_str(c) for c in deck]})
+    assert hole0 not in public.render() and hole1 not in public.render()
+    assert nlhe_v0.env(num_players=2).unwrapped.render() is None
+
+
+def test_state_object_before_reset_is_an_error() -> None:
+    with pytest.raises(HandOverError, match="reset"):
+        nlhe_v0.raw_env().state_object
