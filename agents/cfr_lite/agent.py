@@ -1,0 +1,239 @@
+"""The ``cfr-lite`` agent: plays a trained cfr-lite policy in ``nlhe_v0`` (either action mode).
+
+At each decision the agent rebuilds the abstract history of the hand by replaying the
+public action history (``info["view"]["history"]``) through a *shadow* engine state (the
+engine, not this module, computes pots and legal amounts), translating every bet size into
+the abstraction with the pseudo-harmonic mapping. It then looks up its information set,
+draws an abstract action from the stored probabilities and maps it to an action id:
+in exact mode the raise-to amount itself, in discrete mode the allowed id whose amount is
+closest. Information sets the policy never reached are played by a simple strength rule
+(``fallbacks`` counts them).
+
+``cfr-lite`` with no argument plays the shipped heads-up policy
+(``agents/data/cfr_lite_hu.npz``); ``cfr-lite(policy="path.npz")`` plays another one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from holdem_env.cards import parse_cards
+from holdem_env.config import TableConfig
+from holdem_env.errors import ConfigError, HoldemError
+
+from .actions import CALL, FOLD, AbstractMove
+from .game import AbstractHoldem, Node, infoset_key
+from .policy import CfrLitePolicy
+
+__all__ = ["CfrLiteAgent", "SHIPPED_POLICY", "shipped_policy_path"]
+
+_DATA = Path(__file__).resolve().parent.parent / "data"
+#: The shipped heads-up policy (built by ``python -m agents.cfr_lite.build``).
+SHIPPED_POLICY = _DATA / "cfr_lite_hu.npz"
+_STREETS = {"preflop": 0, "flop": 1, "turn": 2, "river": 3}
+_CACHE: dict[str, CfrLitePolicy] = {}
+
+
+def shipped_policy_path(num_players: int = 2) -> Path:
+    """Path of the shipped policy for a table size (heads-up: ``cfr_lite_hu.npz``; 3+: ``cfr_lite_6max.npz``)."""
+    return SHIPPED_POLICY if num_players == 2 else _DATA / "cfr_lite_6max.npz"
+
+
+def _load(path: str | Path) -> CfrLitePolicy:
+    key = str(Path(path).resolve())
+    pol = _CACHE.get(key)
+    if pol is None:
+        pol = CfrLitePolicy.load(path)
+        _CACHE[key] = pol
+    return pol
+
+
+class CfrLiteAgent:
+    """Plays a cfr-lite policy; see the module docstring.
+
+    ``policy``: a path to a ``.npz`` policy, a :class:`CfrLitePolicy`, or ``None`` for the
+    shipped policy of the table size met at the first decision. ``rng``: the generator
+    for sampling actions and translating bets (the arena resets it via ``set_rng``).
+    ``action_mode``: ``"auto"`` (told apart by the mask), ``"exact"`` or ``"discrete"``.
+    ``bet_sizes``: the discrete mode's pot fractions (default: the env's default).
+    """
+
+    def __init__(
+        self,
+        policy: str | Path | CfrLitePolicy | None = None,
+        rng: np.random.Generator | None = None,
+        seed: int | None = None,
+        action_mode: str = "auto",
+        bet_sizes: Sequence[float] | None = None,
+    ) -> None:
+        if action_mode not in ("auto", "exact", "discrete"):
+            raise ConfigError("action_mode", action_mode, "must be 'auto', 'exact' or 'discrete'")
+        self.rng = rng if rng is not None else np.random.default_rng(seed)
+        self.action_mode = action_mode
+        self.bet_sizes = tuple(bet_sizes) if bet_sizes is not None else None
+        self._policy: CfrLitePolicy | None = None
+        self._policy_arg = policy
+        if isinstance(policy, CfrLitePolicy):
+            self._policy = policy
+        elif policy is not None:
+            self._policy = _load(policy)
+        self._games: dict[tuple[int, int, int, int], AbstractHoldem] = {}
+        #: Decisions played from the policy / by the fallback rule (diagnostics).
+        self.lookups = 0
+        self.fallbacks = 0
+
+    # -- hooks -------------------------------------------------------------------------
+    def set_rng(self, rng: np.random.Generator) -> None:
+        """Use ``rng`` from now on (the arena reseeds before every hand)."""
+        self.rng = rng
+
+    def policy_for(self, num_players: int) -> CfrLitePolicy:
+        """The policy played at a table of ``num_players`` (loads the shipped one when needed)."""
+        if self._policy is not None:
+            return self._policy
+        path = shipped_policy_path(num_players)
+        if not path.is_file():
+            path = SHIPPED_POLICY
+        return _load(path)
+
+    # -- acting ------------------------------------------------------------------------
+    def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> int:
+        """Choose a legal action id for the seat on turn."""
+        mask = np.asarray(observation["action_mask"])
+        view = info["view"]
+        legal = info["legal"]
+        if not isinstance(legal, Mapping):
+            legal = {k: getattr(legal, k) for k in ("fold", "check", "call", "min_raise_to", "max_raise_to")}
+        seat = int(view["seat"])
+        n = len(view["dealt_in"])
+        policy = self.policy_for(n)
+        move = self._choose(policy, view, legal, seat)
+        return self._to_action_id(move, mask, view, legal, seat)
+
+    def _game(self, policy: CfrLitePolicy, view: Mapping[str, Any], start_stack: int) -> AbstractHoldem:
+        n = len(view["dealt_in"])
+        sb, bb = int(view["small_blind"]), int(view["big_blind"])
+        key = (n, sb, bb, start_stack)
+        game = self._games.get(key)
+        if game is None:
+            table = TableConfig(num_players=n, small_blind=sb, big_blind=bb, buy_in=start_stack)
+            game = AbstractHoldem(table, policy.actions, policy.cards)
+            self._games[key] = game
+        return game
+
+    def _shadow(self, policy: CfrLitePolicy, view: Mapping[str, Any]) -> tuple[AbstractHoldem, Node] | None:
+        """Replay the public history in a fresh engine state; ``None`` if it cannot be matched."""
+        from holdem_env.state import HandState
+
+        dealt = tuple(bool(d) for d in view["dealt_in"])
+        total = sum(int(s) for s in view["stacks"]) + int(view["pot"])
+        players = sum(dealt)
+        if players == 0 or total % players:
+            return None
+        start = total // players
+        game = self._game(policy, view, start)
+        try:
+            stacks = [start if d else 0 for d in dealt]
+            state = HandState(game.table, button=int(view["button"]), stacks=stacks, dealt_in=dealt, seed=0)
+            node = Node(state, "", 0)
+            for seat, street, kind, to in view["history"]:
+                if state.is_over or int(state.actor) != int(seat):
+                    return None
+                moves = game.moves(node)
+                if kind == "fold":
+                    index = FOLD
+                    state.fold()
+                elif kind in ("check", "call"):
+                    index = CALL
+                    state.check() if kind == "check" else state.call()
+                else:
+                    legal = state.legal_actions()
+                    index = game.actions.translate(
+                        int(to), moves, pot=int(state.pot), current_bet=int(state.current_bet), to_call=int(legal.call), rng=self.rng
+                    )
+                    state.raise_to(int(to))
+                game.record(node, index)
+        except HoldemError:
+            return None
+        if state.is_over or int(state.pot) != int(view["pot"]) or _STREETS.get(str(view["street"]), -1) != int(state.street):
+            return None
+        return game, node
+
+    def _choose(self, policy: CfrLitePolicy, view: Mapping[str, Any], legal: Mapping[str, Any], seat: int) -> AbstractMove:
+        hole = parse_cards(view["hole_cards"])
+        board = parse_cards(view["board"]) if view["board"] else ()
+        shadow = self._shadow(policy, view) if len(view["dealt_in"]) == policy.table.num_players else None
+        if shadow is not None:
+            game, node = shadow
+            moves = game.moves(node)
+            bucket = policy.cards.bucket(hole, board)
+            pos = (seat - int(view["button"])) % len(view["dealt_in"])
+            probs = policy.lookup(infoset_key(pos, bucket, node.history))
+            if probs is not None and moves:
+                p = np.array([probs[m.index] for m in moves], dtype=np.float64)
+                if p.sum() > 0:
+                    self.lookups += 1
+                    return moves[int(self.rng.choice(len(moves), p=p / p.sum()))]
+        self.fallbacks += 1
+        return self._fallback(policy, hole, board, legal)
+
+    def _fallback(self, policy: CfrLitePolicy, hole: Sequence[int], board: Sequence[int], legal: Mapping[str, Any]) -> AbstractMove:
+        """Check when free; otherwise call with a top-half hand, else fold."""
+        if legal.get("check"):
+            return AbstractMove(CALL, "check")
+        cards = policy.cards
+        street = 0 if not board else len(board) - 2
+        strong = cards.bucket(hole, board) >= cards.num_buckets(street) // 2
+        if strong or not legal.get("fold"):
+            return AbstractMove(CALL, "call")
+        return AbstractMove(FOLD, "fold")
+
+    # -- action ids --------------------------------------------------------------------
+    def _to_action_id(self, move: AbstractMove, mask: np.ndarray, view: Mapping[str, Any], legal: Mapping[str, Any], seat: int) -> int:
+        if move.kind == "fold":
+            return 0 if mask[0] else 1
+        if move.kind in ("check", "call"):
+            return 1 if mask[1] else 0
+        lo, hi = legal.get("min_raise_to"), legal.get("max_raise_to")
+        if lo is None or hi is None:
+            return 1 if mask[1] else 0
+        amount = min(max(int(move.amount), int(lo)), int(hi))
+        mode = self.action_mode
+        if mode == "auto":
+            mode = "exact" if _looks_exact(mask, int(lo), int(hi)) else "discrete"
+        if mode == "exact":
+            return amount + 1
+        from holdem_env.nlhe_v0 import DEFAULT_BET_SIZES, discrete_raise_amounts
+
+        sizes = self.bet_sizes if self.bet_sizes is not None else DEFAULT_BET_SIZES
+        amounts = discrete_raise_amounts(
+            SimpleNamespace(call=int(legal.get("call", 0)), min_raise_to=int(lo), max_raise_to=int(hi)),  # type: ignore[arg-type]
+            pot=int(view["pot"]),
+            current_bet=int(view["current_bet"]),
+            all_in_to=int(view["street_bets"][seat]) + int(view["stacks"][seat]),
+            bet_sizes=sizes,
+        )
+        best, best_gap = None, None
+        for i, a in enumerate(amounts):
+            aid = i + 2
+            if a is None or aid >= len(mask) or not mask[aid]:
+                continue
+            gap = abs(np.log(a) - np.log(amount))
+            if best_gap is None or gap < best_gap:
+                best, best_gap = aid, gap
+        if best is None:
+            return 1 if mask[1] else 0
+        return best
+
+
+def _looks_exact(mask: np.ndarray, lo: int, hi: int) -> bool:
+    """Exact mode: the mask allows exactly ids ``lo+1 .. hi+1`` among the raise ids."""
+    if len(mask) <= hi + 1:
+        return False
+    raise_ids = np.flatnonzero(mask[2:]) + 2
+    return len(raise_ids) == hi - lo + 1 and raise_ids[0] == lo + 1 and raise_ids[-1] == hi + 1

@@ -1,0 +1,130 @@
+"""The abstract hold'em game that cfr-lite trains on, played in OUR engine.
+
+A node is an engine :class:`~holdem_env.state.HandState` plus the public *abstract
+history*: one character per action (``f`` fold, ``c`` check/call, ``0``.. a pot-fraction
+raise, ``a`` all-in), streets separated by ``/``. The engine decides everything about the
+rules: which actions are legal (``legal_actions()``), when a street or the hand ends, the
+pots and payoffs; chance is the engine's deck, shuffled from a seeded generator. The
+abstraction only chooses *which* legal actions to offer (:mod:`agents.cfr_lite.actions`).
+
+An information-set key is ``"<position>:<bucket>:<history>"`` where ``position`` is the
+seat's distance clockwise from the button and ``bucket`` its card bucket on the current
+street (:mod:`agents.cfr_lite.buckets`), e.g. ``"0:168:c/0"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from holdem_env.config import TableConfig
+from holdem_env.errors import ConfigError
+
+from .actions import ActionAbstraction, AbstractMove
+from .buckets import CardAbstraction
+
+__all__ = ["Node", "AbstractHoldem", "infoset_key", "raises_this_street", "apply_move"]
+
+
+def infoset_key(position: int, bucket: int, history: str) -> str:
+    """The information-set key of a seat (see the module docstring)."""
+    return f"{position}:{bucket}:{history}"
+
+
+def raises_this_street(history: str) -> int:
+    """How many raises (pot fractions or all-in) the current street of ``history`` holds."""
+    seg = history.rsplit("/", 1)[-1]
+    return sum(1 for ch in seg if ch not in "fc")
+
+
+def apply_move(state: object, move: AbstractMove) -> None:
+    """Play an abstract move in the engine (which re-checks its legality)."""
+    if move.kind == "fold":
+        state.fold()  # type: ignore[attr-defined]
+    elif move.kind == "check":
+        state.check()  # type: ignore[attr-defined]
+    elif move.kind == "call":
+        state.call()  # type: ignore[attr-defined]
+    else:
+        state.raise_to(move.amount)  # type: ignore[attr-defined]
+
+
+@dataclass
+class Node:
+    """A position in the abstract game: the engine state, the abstract history, cached buckets."""
+
+    state: object
+    history: str
+    street: int
+    buckets: dict[int, list[int]] = field(default_factory=dict)
+
+    def copy(self) -> "Node":
+        """An independent copy (the engine state is copied; the bucket cache is shared)."""
+        return Node(self.state.copy(), self.history, self.street, self.buckets)  # type: ignore[attr-defined]
+
+
+class AbstractHoldem:
+    """The abstract game over the engine for a given table and abstraction."""
+
+    def __init__(self, table: TableConfig, actions: ActionAbstraction, cards: CardAbstraction) -> None:
+        if not isinstance(table, TableConfig):
+            raise ConfigError("table", table, "must be a holdem_env TableConfig")
+        if table.betting.value != "no-limit":
+            raise ConfigError("table.betting", table.betting.value, "cfr-lite plays no-limit only")
+        self.table = table
+        self.actions = actions
+        self.cards = cards
+
+    def new_hand(self, rng: np.random.Generator, button: int) -> Node:
+        """Deal a hand from a deck shuffled by ``rng`` with the button at ``button``."""
+        from holdem_env.cards import shuffled_deck
+        from holdem_env.state import HandState
+
+        state = HandState(self.table, button=button, deck=shuffled_deck(rng))
+        return Node(state, "", int(state.street))
+
+    def moves(self, node: Node) -> list[AbstractMove]:
+        """The abstract actions offered to the actor (mapped onto legal engine amounts)."""
+        st = node.state
+        return self.actions.moves(
+            st.legal_actions(),  # type: ignore[attr-defined]
+            pot=int(st.pot),  # type: ignore[attr-defined]
+            current_bet=int(st.current_bet),  # type: ignore[attr-defined]
+            raises_this_street=raises_this_street(node.history),
+        )
+
+    def play(self, node: Node, move: AbstractMove) -> None:
+        """Apply ``move`` to ``node`` in place (engine action, then the abstract history)."""
+        apply_move(node.state, move)
+        self.record(node, move.index)
+
+    def record(self, node: Node, index: int) -> None:
+        """Append abstract action ``index`` to the history (after the engine acted)."""
+        history = node.history + self.actions.code(index)
+        st = node.state
+        if not st.is_over:  # type: ignore[attr-defined]
+            street = int(st.street)  # type: ignore[attr-defined]
+            if street != node.street:
+                history += "/" * (street - node.street)
+                node.street = street
+        node.history = history
+
+    def bucket(self, node: Node, seat: int) -> int:
+        """Card bucket of ``seat`` on the node's street (computed once per street and hand)."""
+        st = node.state
+        board: Sequence[int] = st.board  # type: ignore[attr-defined]
+        n = len(board)
+        cached = node.buckets.get(n)
+        if cached is None:
+            holes = list(st.hole_cards)  # type: ignore[attr-defined]
+            cached = self.cards.buckets_for_board(holes, tuple(board))
+            node.buckets[n] = cached
+        return cached[seat]
+
+    def key(self, node: Node, seat: int) -> str:
+        """Information-set key of ``seat`` at ``node``."""
+        st = node.state
+        pos = (seat - int(st.button)) % self.table.num_players  # type: ignore[attr-defined]
+        return infoset_key(pos, self.bucket(node, seat), node.history)

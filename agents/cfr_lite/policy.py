@@ -1,0 +1,121 @@
+"""The cfr-lite policy file: average strategies per abstract information set, in one ``.npz``.
+
+Layout of the file (all plain numpy arrays, so it loads without pickle):
+
+=============  ===============================================================
+``keys``       ``[N]`` bytes: information-set keys (see :mod:`agents.cfr_lite.game`)
+``probs``      ``[N, A]`` float16: action probabilities (0 for actions not offered)
+``meta``       JSON text: format version, table config, action and card abstraction
+``th_*``       the card-abstraction thresholds used in training (so no cache is needed)
+=============  ===============================================================
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from holdem_env.config import TableConfig
+from holdem_env.errors import ConfigError
+
+from .actions import ActionAbstraction
+from .buckets import CardAbstraction
+
+__all__ = ["POLICY_FORMAT", "CfrLitePolicy", "atomic_write_bytes"]
+
+#: Version written into ``meta["format"]``; bumped when the layout changes.
+POLICY_FORMAT = 1
+
+
+def atomic_write_bytes(path: str | Path, write: Any) -> None:
+    """Write a file atomically: ``write(fileobj)`` fills a temp file, then ``os.replace``."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=p.name + ".", suffix=".tmp", dir=p.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+@dataclass
+class CfrLitePolicy:
+    """A trained cfr-lite strategy: key -> action probabilities, plus the abstraction it needs."""
+
+    table: TableConfig
+    actions: ActionAbstraction
+    cards: CardAbstraction
+    keys: list[str]
+    probs: np.ndarray
+    info: dict[str, Any] = field(default_factory=dict)
+    _index: dict[str, int] = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.probs = np.asarray(self.probs)
+        if self.probs.ndim != 2 or self.probs.shape != (len(self.keys), self.actions.num_actions):
+            raise ConfigError("probs", self.probs.shape, f"must have shape ({len(self.keys)}, {self.actions.num_actions})")
+        self._index = {k: i for i, k in enumerate(self.keys)}
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def lookup(self, key: str) -> np.ndarray | None:
+        """Action probabilities of an information set, or ``None`` when training never reached it."""
+        i = self._index.get(key)
+        return None if i is None else self.probs[i].astype(np.float64)
+
+    def save(self, path: str | Path) -> None:
+        """Write the policy as a compressed ``.npz`` (atomically)."""
+        th = self.cards.thresholds()
+        meta = {
+            "format": POLICY_FORMAT,
+            "table": self.table.to_dict(),
+            "actions": self.actions.to_dict(),
+            "cards": self.cards.to_dict(),
+            "info": self.info,
+        }
+        keys = np.array([k.encode("ascii") for k in self.keys], dtype=bytes) if self.keys else np.zeros(0, dtype="S1")
+        arrays = {
+            "keys": keys,
+            "probs": self.probs.astype(np.float16),
+            "meta": np.array(json.dumps(meta, sort_keys=True)),
+            **{f"th_{k}": v for k, v in th.items()},
+        }
+        atomic_write_bytes(path, lambda fh: np.savez_compressed(fh, **arrays))
+
+    @classmethod
+    def load(cls, path: str | Path) -> "CfrLitePolicy":
+        """Read a policy written by :meth:`save`; a missing or foreign file is a :class:`ConfigError`."""
+        p = Path(path)
+        if not p.is_file():
+            raise ConfigError("policy", str(p), "must be an existing cfr-lite .npz policy file")
+        try:
+            with np.load(p, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                keys = [k.decode("ascii") for k in data["keys"].tolist()]
+                probs = data["probs"].astype(np.float32)
+                th = {k[3:]: data[k] for k in data.files if k.startswith("th_")}
+        except (KeyError, ValueError, OSError, json.JSONDecodeError) as exc:
+            raise ConfigError("policy", str(p), f"is not a cfr-lite policy file ({exc})") from None
+        if meta.get("format") != POLICY_FORMAT:
+            raise ConfigError("policy", str(p), f"has format {meta.get('format')!r}; this version reads format {POLICY_FORMAT}")
+        a = meta["actions"]
+        actions = ActionAbstraction(tuple(a["pot_fractions"]), a["all_in"], a["max_raises_per_street"])
+        c = meta["cards"]
+        cards = CardAbstraction(c["preflop_buckets"], tuple(c["postflop_buckets"]), c["rollouts"], c["sample_size"], c["seed"])
+        cards.set_thresholds(th)
+        return cls(TableConfig.from_dict(meta["table"]), actions, cards, keys, probs, meta.get("info", {}))

@@ -1,0 +1,304 @@
+"""The league's typed configuration: loaded from YAML, validated, every error naming its key.
+
+A config file looks like this (every section but ``name`` and ``agents`` is optional)::
+
+    name: quickstart              # run folder: runs/<name>/
+    seed: 0
+    table: {num_players: 2, small_blind: 5, big_blind: 10, buy_in: 1000}
+    agents:
+      - {name: random, spec: random}
+      - {name: tag, spec: tag}
+      - {name: cfr, spec: cfr-lite, train: true}   # trains by self-play in the league
+    cfr:                          # how every training cfr-lite agent is built and trained
+      iterations_per_round: 2000
+      pot_fractions: [0.5, 1.0]
+      all_in: true
+      max_raises_per_street: 2
+      preflop_buckets: 169
+      postflop_buckets: [8, 8, 8]
+      rollouts: 0
+      averaging: linear           # linear | uniform
+    league:
+      rounds: 5                   # each round: train, then (every eval_every rounds) evaluate
+      eval_every: 1
+      eval_hands: 1000            # deals per pair per evaluation (each dealt in every seating)
+    logging:
+      runs_dir: runs
+      plot: true
+    backend: {kind: local, workers: 2}
+
+Nested keys are reported with dots (``cfr.pot_fractions``); unknown keys are errors.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any, Mapping
+
+from holdem_env.config import TableConfig
+from holdem_env.errors import ConfigError
+
+__all__ = [
+    "AgentEntry",
+    "CfrSettings",
+    "LeagueSettings",
+    "LoggingSettings",
+    "BackendSettings",
+    "LeagueConfig",
+    "load_config",
+]
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _int(key: str, v: object, lo: int, hi: int | None = None) -> int:
+    if not _is_int(v) or v < lo or (hi is not None and v > hi):  # type: ignore[operator]
+        bound = f">= {lo}" if hi is None else f"in {lo}..{hi}"
+        raise ConfigError(key, v, f"must be an integer {bound}")
+    return int(v)  # type: ignore[arg-type]
+
+
+def _bool(key: str, v: object) -> bool:
+    if not isinstance(v, bool):
+        raise ConfigError(key, v, "must be true or false")
+    return v
+
+
+def _str(key: str, v: object) -> str:
+    if not isinstance(v, str) or not v.strip():
+        raise ConfigError(key, v, "must be a non-empty string")
+    return v
+
+
+def _check_keys(section: str, data: Mapping[str, Any], cls: type) -> None:
+    if not isinstance(data, Mapping):
+        raise ConfigError(section, data, "must be a mapping of settings")
+    known = {f.name for f in fields(cls)}
+    for key in data:
+        if key not in known:
+            where = f"{section}.{key}" if section else str(key)
+            raise ConfigError(where, data[key], f"unknown key; allowed: {', '.join(sorted(known))}")
+
+
+@dataclass(frozen=True)
+class AgentEntry:
+    """A league member: a unique ``name``, an agent ``spec`` string, whether it ``train``s."""
+
+    name: str
+    spec: str
+    train: bool = False
+
+
+@dataclass(frozen=True)
+class CfrSettings:
+    """Abstraction and training settings of the league's training cfr-lite agents."""
+
+    iterations_per_round: int = 1000
+    pot_fractions: tuple[float, ...] = (0.5, 1.0)
+    all_in: bool = True
+    max_raises_per_street: int = 2
+    preflop_buckets: int = 169
+    postflop_buckets: tuple[int, int, int] = (8, 8, 8)
+    rollouts: int = 0
+    bucket_sample_size: int = 2000
+    averaging: str = "linear"
+
+    def __post_init__(self) -> None:
+        p = "cfr."
+        _int(p + "iterations_per_round", self.iterations_per_round, 0, 10_000_000)
+        fr = self.pot_fractions
+        if not isinstance(fr, (list, tuple)) or not all(
+            isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x > 0 for x in fr
+        ) or any(fr[i] >= fr[i + 1] for i in range(len(fr) - 1)) or len(fr) > 8:
+            raise ConfigError(p + "pot_fractions", fr, "must be a list of at most 8 strictly ascending positive numbers, e.g. [0.5, 1.0]")
+        object.__setattr__(self, "pot_fractions", tuple(float(x) for x in fr))
+        _bool(p + "all_in", self.all_in)
+        _int(p + "max_raises_per_street", self.max_raises_per_street, 0, 8)
+        _int(p + "preflop_buckets", self.preflop_buckets, 1, 169)
+        pb = self.postflop_buckets
+        if not isinstance(pb, (list, tuple)) or len(pb) != 3 or not all(_is_int(b) and 1 <= b <= 1000 for b in pb):
+            raise ConfigError(p + "postflop_buckets", pb, "must be three integers [flop, turn, river] in 1..1000")
+        object.__setattr__(self, "postflop_buckets", tuple(int(b) for b in pb))
+        _int(p + "rollouts", self.rollouts, 0, 64)
+        _int(p + "bucket_sample_size", self.bucket_sample_size, 50, 1_000_000)
+        if self.averaging not in ("linear", "uniform"):
+            raise ConfigError(p + "averaging", self.averaging, "must be 'linear' or 'uniform'")
+
+
+@dataclass(frozen=True)
+class LeagueSettings:
+    """How long the league runs and how often every pair is evaluated."""
+
+    rounds: int = 5
+    eval_every: int = 1
+    eval_hands: int = 1000
+
+    def __post_init__(self) -> None:
+        _int("league.rounds", self.rounds, 1, 1_000_000)
+        _int("league.eval_every", self.eval_every, 1, 1_000_000)
+        _int("league.eval_hands", self.eval_hands, 1, 100_000_000)
+
+
+@dataclass(frozen=True)
+class LoggingSettings:
+    """Where the run folder goes, and whether to draw the PNG plot."""
+
+    runs_dir: str = "runs"
+    plot: bool = True
+
+    def __post_init__(self) -> None:
+        _str("logging.runs_dir", self.runs_dir)
+        _bool("logging.plot", self.plot)
+
+
+@dataclass(frozen=True)
+class BackendSettings:
+    """Where matches and CFR sampling run: ``local`` (process pool) or ``ray``."""
+
+    kind: str = "local"
+    workers: int = 2
+    address: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("local", "ray"):
+            raise ConfigError("backend.kind", self.kind, "must be 'local' or 'ray'")
+        _int("backend.workers", self.workers, 1, 1024)
+        if self.address is not None:
+            _str("backend.address", self.address)
+
+
+@dataclass(frozen=True)
+class LeagueConfig:
+    """A whole league run (see the module docstring for the YAML layout)."""
+
+    name: str
+    agents: tuple[AgentEntry, ...]
+    seed: int = 0
+    table: TableConfig = field(default_factory=lambda: TableConfig(num_players=2))
+    cfr: CfrSettings = field(default_factory=CfrSettings)
+    league: LeagueSettings = field(default_factory=LeagueSettings)
+    logging: LoggingSettings = field(default_factory=LoggingSettings)
+    backend: BackendSettings = field(default_factory=BackendSettings)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not _NAME.match(self.name):
+            raise ConfigError("name", self.name, "must be 1-64 characters: letters, digits, '_', '-', '.' (it names the run folder)")
+        _int("seed", self.seed, 0, 2**63 - 1)
+        if not isinstance(self.table, TableConfig):
+            raise ConfigError("table", self.table, "must be a TableConfig")
+        if len(self.agents) < 2:
+            raise ConfigError("agents", [a.name for a in self.agents], "the league needs at least two agents")
+        seen: set[str] = set()
+        for a in self.agents:
+            if a.name in seen:
+                raise ConfigError("agents", a.name, "agent names must be unique")
+            seen.add(a.name)
+
+    @property
+    def trainers(self) -> tuple[AgentEntry, ...]:
+        """The agents that train in the league."""
+        return tuple(a for a in self.agents if a.train)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain form (YAML/JSON-ready) that :meth:`from_dict` reads back."""
+        return {
+            "name": self.name,
+            "seed": self.seed,
+            "table": self.table.to_dict(),
+            "agents": [asdict(a) for a in self.agents],
+            "cfr": {**asdict(self.cfr), "pot_fractions": list(self.cfr.pot_fractions), "postflop_buckets": list(self.cfr.postflop_buckets)},
+            "league": asdict(self.league),
+            "logging": asdict(self.logging),
+            "backend": asdict(self.backend),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "LeagueConfig":
+        """Build and validate from a parsed YAML mapping; errors name the offending key."""
+        _check_keys("", data, cls)
+        if "name" not in data:
+            raise ConfigError("name", None, "is required (it names the run folder runs/<name>/)")
+        if "agents" not in data:
+            raise ConfigError("agents", None, "is required: a list of {name, spec, train}")
+        agents_raw = data["agents"]
+        if not isinstance(agents_raw, list):
+            raise ConfigError("agents", agents_raw, "must be a list of {name, spec, train}")
+        agents: list[AgentEntry] = []
+        for i, entry in enumerate(agents_raw):
+            key = f"agents[{i}]"
+            if isinstance(entry, str):
+                entry = {"name": entry, "spec": entry}
+            _check_keys(key, entry, AgentEntry)
+            name = entry.get("name", entry.get("spec"))
+            if not isinstance(name, str) or not _NAME.match(name):
+                raise ConfigError(key + ".name", name, "must be 1-64 characters: letters, digits, '_', '-', '.'")
+            spec = _str(key + ".spec", entry.get("spec"))
+            train = _bool(key + ".train", entry.get("train", False))
+            if train and not _is_cfr_lite(spec):
+                raise ConfigError(key + ".train", True, f"only cfr-lite agents can train in the league (spec is {spec!r})")
+            _check_spec(key + ".spec", spec)
+            agents.append(AgentEntry(name, spec, train))
+        table_raw = data.get("table", {"num_players": 2})
+        if not isinstance(table_raw, Mapping):
+            raise ConfigError("table", table_raw, "must be a mapping of table settings")
+        try:
+            table = TableConfig.from_dict(dict(table_raw))
+        except ConfigError as exc:
+            raise ConfigError(f"table.{exc.field}", exc.value, exc.allowed) from None
+        except TypeError as exc:
+            raise ConfigError("table", table_raw, str(exc)) from None
+        sections: dict[str, Any] = {}
+        for key, sub in (("cfr", CfrSettings), ("league", LeagueSettings), ("logging", LoggingSettings), ("backend", BackendSettings)):
+            raw = data.get(key, {}) or {}
+            _check_keys(key, raw, sub)
+            sections[key] = sub(**raw)
+        return cls(name=data["name"], agents=tuple(agents), seed=data.get("seed", 0), table=table, **sections)
+
+    def to_yaml(self) -> str:
+        """The config as YAML text (what is logged to TensorBoard)."""
+        import yaml
+
+        return yaml.safe_dump(self.to_dict(), sort_keys=False)
+
+
+def _is_cfr_lite(spec: str) -> bool:
+    head = spec.split("(", 1)[0].strip()
+    return head == "cfr-lite" or head.endswith(":CfrLiteAgent")
+
+
+def _check_spec(key: str, spec: str) -> None:
+    try:
+        from agents.base import AgentSpecError, parse_spec
+    except ImportError:  # pragma: no cover - the agents package is part of this project
+        return
+    try:
+        import agents.cfr_lite  # noqa: F401  (registers the cfr-lite name)
+    except ImportError:  # pragma: no cover
+        pass
+    try:
+        parse_spec(spec)
+    except AgentSpecError as exc:
+        raise ConfigError(key, spec, str(exc)) from None
+
+
+def load_config(path: str | Path) -> LeagueConfig:
+    """Read and validate a league YAML file; a missing file or bad YAML is a :class:`ConfigError`."""
+    import yaml
+
+    p = Path(path)
+    if not p.is_file():
+        raise ConfigError("config", str(p), "must be an existing YAML file, e.g. configs/quickstart.yaml")
+    try:
+        data = yaml.safe_load(p.read_text())
+    except yaml.YAMLError as exc:
+        raise ConfigError("config", str(p), f"is not valid YAML: {exc}") from None
+    if not isinstance(data, Mapping):
+        raise ConfigError("config", str(p), "must be a YAML mapping with at least 'name' and 'agents'")
+    return LeagueConfig.from_dict(data)
