@@ -586,8 +586,8 @@ class HandState:
         return tuple(self._folded[i] and self._dealt_in[i] for i in range(self._n))
 
     @property
-    def all_in(self) -> tuple[bool, ...]:
-        """Seats with no chips behind that are still in the hand."""
+    def is_all_in(self) -> tuple[bool, ...]:
+        """Per seat: all-in (no chips behind, still in the hand). ``all_in()`` is the action."""
         return tuple(self._all_in)
 
     @property
