@@ -45,13 +45,15 @@ class ReplayResult:
 
     ``finishing_stacks`` are integer chips in ``p1 .. pn`` order (engine seat order);
     ``unknown`` lists why the result depends on cards the file does not give (empty when
-    the result is fully determined by the file).
+    the result is fully determined by the file). ``repairs`` lists the missing actions
+    that were filled in (see :func:`replay`).
     """
 
     hand: PHHHand
     state: HandState
     finishing_stacks: tuple[int, ...]
     unknown: tuple[str, ...]
+    repairs: tuple[str, ...] = ()
 
     @property
     def finishing_stacks_units(self) -> tuple[int | Decimal, ...]:
@@ -171,8 +173,14 @@ def _street_name(state: HandState) -> str:
     return _STREET_NAMES[street] if street < len(_STREET_NAMES) else "showdown"
 
 
-def replay(hand: PHHHand) -> ReplayResult:
+def replay(hand: PHHHand, *, repair: bool = True) -> ReplayResult:
     """Replay ``hand`` through the engine and return the finishing stacks.
+
+    Some published files leave out actions (the WSOP sample omits a preflop fold).
+    With ``repair`` (the default, as PokerKit's reader does) a player action that comes
+    before its turn fills in each skipped player's action with check-if-free-else-fold,
+    within the same betting round only, and lists it in ``ReplayResult.repairs``;
+    ``repair=False`` refuses such files.
 
     Raises :class:`~holdem_env.phh.PHHActionError` (a :class:`PHHError`) naming the
     action index when an action is out of turn or illegal by the rules, a shown hand
@@ -190,6 +198,7 @@ def replay(hand: PHHHand) -> ReplayResult:
         raise PHHError(f"cannot start the hand: {exc}") from None
 
     board_in_file = 0
+    repairs: list[str] = []
     for action in hand.actions:
         if action.kind == "dh":
             continue
@@ -214,9 +223,7 @@ def replay(hand: PHHHand) -> ReplayResult:
         if state.is_over:
             raise PHHActionError(action.index, action.text, "the hand is already over")
         if state.actor != seat:
-            raise PHHActionError(
-                action.index, action.text, f"it is p{state.actor + 1}'s turn to act on the {_street_name(state)}, not p{seat + 1}"
-            )
+            _fill_missing(state, action, seat, repair, repairs)
         if len(state.board) != board_in_file:
             raise PHHActionError(
                 action.index, action.text,
@@ -242,7 +249,35 @@ def replay(hand: PHHHand) -> ReplayResult:
             f"the actions end before the hand is over: p{state.actor + 1} is to act on the {_street_name(state)}"
         )
     final = tuple(int(s) for s in state.final_stacks)
-    return ReplayResult(hand, state, final, _unknown_reasons(hand, state, known))
+    return ReplayResult(hand, state, final, _unknown_reasons(hand, state, known), tuple(repairs))
+
+
+def _fill_missing(state: HandState, action: PHHAction, seat: int, repair: bool, repairs: list[str]) -> None:
+    """Make ``seat`` the actor by filling in skipped actions (check if free, else fold)."""
+    assert state.actor is not None
+    out_of_turn = f"it is p{state.actor + 1}'s turn to act on the {_street_name(state)}, not p{seat + 1}"
+    if not repair or state.folded[seat] or state.stacks[seat] == 0:
+        if state.folded[seat]:
+            out_of_turn += f" (p{seat + 1} has folded)"
+        elif state.stacks[seat] == 0:
+            out_of_turn += f" (p{seat + 1} is all-in)"
+        raise PHHActionError(action.index, action.text, out_of_turn)
+    board = len(state.board)
+    filled: list[str] = []
+    while state.actor is not None and state.actor != seat:
+        actor = state.actor
+        if state.can_check():
+            state.check()
+            filled.append(f"p{actor + 1} checks")
+        else:
+            state.fold()
+            filled.append(f"p{actor + 1} folds")
+        if state.is_over or len(state.board) != board:
+            raise PHHActionError(
+                action.index, action.text,
+                f"{out_of_turn} (filling in the skipped actions would end the betting round)",
+            )
+    repairs.append(f"before action {action.index} {action.text!r}: filled in {', '.join(filled)}")
 
 
 def _check_show(state: HandState, action: PHHAction) -> None:

@@ -8,6 +8,9 @@ and directories (searched recursively for ``*.phh`` and ``*.phhs``).
 - ``--json`` prints one JSON object per hand per line: ``{"path", "hand",
   "finishing_stacks"}`` or ``{"path", "hand", "error"}`` (``hand`` is the ``.phhs``
   section name, ``null`` for a ``.phh``).
+- ``--strict`` refuses files that leave out actions; by default a skipped player's
+  action is filled in as check-if-free-else-fold within the betting round (as PokerKit's
+  reader does) and listed under ``repairs``.
 - ``--check`` compares with the file's ``finishing_stacks`` (tolerance: half a chip in
   the file's smallest unit) and ends with ``N hands, N match, N differ, N errors``.
 
@@ -39,6 +42,10 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     """Add the ``holdem replay`` arguments."""
     parser.add_argument("paths", nargs="+", metavar="PATH", help=".phh/.phhs file or directory (searched recursively)")
     parser.add_argument("--json", action="store_true", help="one JSON object per hand per line")
+    parser.add_argument(
+        "--strict", action="store_true",
+        help="refuse files that leave out actions (by default they are filled in as PokerKit does)",
+    )
     parser.add_argument(
         "--check", action="store_true", help="compare with the files' finishing_stacks and print a summary line"
     )
@@ -139,17 +146,20 @@ def format_hand(result: ReplayResult, path: str) -> str:
     return "\n".join(lines)
 
 
-def _replay_one(hand: PHHHand) -> tuple[ReplayResult | None, dict[str, Any]]:
+def _replay_one(hand: PHHHand, strict: bool) -> tuple[ReplayResult | None, dict[str, Any]]:
     """Replay a hand: (result or None, the JSON fields beyond path and hand)."""
     try:
-        result = replay(hand)
+        result = replay(hand, repair=not strict)
     except PHHActionError as exc:
         return None, {"error": str(exc), "action_index": exc.index}
     except HoldemError as exc:
         return None, {"error": str(exc)}
     if result.unknown:
         return result, {"error": "the result depends on unknown cards: " + "; ".join(result.unknown)}
-    return result, {"finishing_stacks": [_num(v) for v in result.finishing_stacks_units]}
+    fields: dict[str, Any] = {"finishing_stacks": [_num(v) for v in result.finishing_stacks_units]}
+    if result.repairs:
+        fields["repairs"] = list(result.repairs)
+    return result, fields
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
@@ -175,7 +185,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             continue
         for hand in hands:
             counts["hands"] += 1
-            result, fields = _replay_one(hand)
+            result, fields = _replay_one(hand, getattr(args, "strict", False))
             obj: dict[str, Any] = {"path": str(path), "hand": hand.name, **fields}
             if "error" in fields:
                 counts["errors"] += 1
@@ -186,6 +196,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 continue
             assert result is not None
             text = format_hand(result, str(path))
+            for note in result.repairs:
+                text += f"\nnote: {note}"
             if args.check:
                 verdict = result.matches()
                 if verdict is not None:

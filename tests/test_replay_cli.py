@@ -1,0 +1,108 @@
+"""`holdem replay`: JSON lines, --check summary, readable text, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from holdem_env.cli import main
+
+DATA = Path(__file__).parent / "data" / "phh"
+GOOD = sorted(DATA.glob("*.phh")) + [DATA / "two_hands.phhs"]
+
+
+def _lines(out: str) -> list[dict]:
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def test_json_check_on_good_files_matches_and_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["replay", "--json", "--check", *map(str, GOOD)])
+    rows = _lines(capsys.readouterr().out)
+    assert status == 0
+    *hands, summary = rows
+    assert len(hands) == len(GOOD) + 1  # the .phhs holds two hands
+    by_path = {(Path(r["path"]).name, r["hand"]): r for r in hands}
+    assert by_path[("pluribus_60_88.phh", None)]["finishing_stacks"] == [9950, 10138, 10000, 10000, 9775, 10137]
+    assert by_path[("pluribus_60_88.phh", None)]["match"] is True
+    assert by_path[("decimal_blinds.phh", None)]["finishing_stacks"] == [58.75, 37.25, 51.85]
+    assert by_path[("two_hands.phhs", "heads-up")]["finishing_stacks"] == [230, 0]
+    assert by_path[("two_hands.phhs", "four-handed")]["finishing_stacks"] == [494, 489, 518, 499]
+    assert by_path[("dwan-ivey-2009.phh", None)]["finishing_stacks"] == [572100, 1997500, 1109500]
+    assert "match" not in by_path[("dwan-ivey-2009.phh", None)]  # no finishing_stacks in the file
+    n = len(hands)
+    assert summary["summary"] == f"{n} hands, {n - 1} match, 0 differ, 0 errors"
+
+
+def test_json_error_names_the_action_index_and_exit_one(capsys: pytest.CaptureFixture[str]) -> None:
+    path = DATA / "malformed" / "illegal_action.phh"
+    status = main(["replay", "--json", str(path)])
+    (row,) = _lines(capsys.readouterr().out)
+    assert status == 1
+    assert row["path"] == str(path) and row["hand"] is None
+    assert row["error"].startswith("action 4 'p1 cbr 9': ") and row["action_index"] == 4
+    assert "finishing_stacks" not in row
+
+
+def test_directory_is_searched_recursively_and_errors_are_counted(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["replay", "--json", "--check", str(DATA)])
+    rows = _lines(capsys.readouterr().out)
+    assert status == 1
+    *hands, summary = rows
+    errors = {Path(r["path"]).name: r["error"] for r in hands if "error" in r}
+    assert set(errors) == {p.name for p in (DATA / "malformed").glob("*.phh")}
+    assert "not valid TOML" in errors["bad_toml.phh"]
+    assert "missing required field 'starting_stacks'" in errors["missing_field.phh"]
+    assert errors["unknown_action.phh"].startswith("action 3 'p3 raise 6': unknown action")
+    assert errors["out_of_turn.phh"].startswith("action 4 'p3 cbr 12': it is p1's turn")
+    assert "straddle" in errors["straddle.phh"]
+    assert errors["unknown_showdown.phh"] == "the result depends on unknown cards: p2's hole cards are unknown"
+    assert summary["errors"] == len(errors) and summary["differ"] == 0
+    assert summary["hands"] == len(hands)
+
+
+def test_check_reports_a_difference_and_exits_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = (DATA / "pluribus_41_5.phh").read_text().replace("[9950, 10025,", "[9950, 10026,")
+    bad = tmp_path / "changed.phh"
+    bad.write_text(text)
+    status = main(["replay", "--check", str(bad)])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert "check: DIFFER" in out
+    assert out.rstrip().splitlines()[-1] == "1 hands, 0 match, 1 differ, 0 errors"
+
+
+def test_missing_path_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["replay", "--json", str(tmp_path / "nope.phh")])
+    (row,) = _lines(capsys.readouterr().out)
+    assert status == 1 and row["error"] == "no such file or directory"
+
+
+def test_text_output_reads_street_by_street(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["replay", str(DATA / "dwan-ivey-2009.phh")])
+    out = capsys.readouterr().out
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0].endswith("NT 3 players, blinds 1000/2000")
+    assert "  seat 3: Tom Dwan (p3) stack 553500, cards 7h 6h [button, ante 500]" in lines
+    order = [next(i for i, ln in enumerate(lines) if ln.startswith(h)) for h in ("Preflop:", "Flop: [Jc 3d 5c]",
+             "Turn: [Jc 3d 5c 4h]", "River: [Jc 3d 5c 4h Jh]", "main pot", "Result:")]
+    assert order == sorted(order)
+    assert "  Tom Dwan (p3) raises to 7000" in lines
+    assert "  Patrik Antonius (p2) folds" in lines
+    assert "  uncalled 572100 returned to Phil Ivey (p1)" in lines
+    assert "  Tom Dwan (p3): 1109500 (+556000)" in lines
+
+
+def test_subprocess_entry_point(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "holdem_env.cli", "replay", "--json", "--check", str(DATA / "pluribus_30_27.phh")],
+        capture_output=True, text=True, timeout=120, cwd=Path(__file__).parent.parent,
+    )
+    assert proc.returncode == 0, proc.stderr
+    row, summary = _lines(proc.stdout)
+    assert row["finishing_stacks"] == [9950, 9800, 0, 10000, 10000, 20250]
+    assert summary["summary"] == "1 hands, 1 match, 0 differ, 0 errors"
