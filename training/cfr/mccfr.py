@@ -129,6 +129,11 @@ class ExternalSamplingMCCFR:
             self._rows[key] = row
             self._keys.append(key)
             self._num_legal.append(num_legal)
+        elif self._num_legal[row] != num_legal:
+            raise GameError(
+                f"information set {key!r} has {num_legal} legal actions here but {self._num_legal[row]} before: "
+                "every state of an information set must offer the same actions"
+            )
         return row
 
     def _policy(self, row: int, n: int) -> np.ndarray:
