@@ -1,0 +1,410 @@
+"""Head-to-head matches between agent specs: duplicate deals, worker processes, 95% intervals.
+
+A match seats a *lineup* of agent specs (the specs given, repeated in order to fill the
+table) and plays it in *groups*. In the duplicate format (the default) a group is one
+deal played ``n`` times, the lineup rotated one seat each time, so every contestant
+plays every seat with the same cards; the button stays on seat 0. Without duplicate, a
+group is ``n`` fresh deals with the same rotation. Hands are played through the
+PettingZoo environment :mod:`holdem_env.nlhe_v0`; legality comes from its mask.
+
+Seeding: group ``g`` draws everything from ``numpy.random.SeedSequence(seed).spawn(G)[g]``:
+its deck(s) and, per *seat*, a generator handed to the agent in that seat before every
+hand (``set_rng``), identical across the group's rotations. So results do not depend on
+the number of workers or on chunking, and two copies of the same deterministic-given-rng
+agent break exactly even in duplicate heads-up.
+
+Results per distinct spec: chips won per hand in milli-big-blinds (``mbb_per_hand``;
+``bb/100 = mbb_per_hand / 10``) with a 95% half-width computed over duplicate groups
+(each group's mean result per hand is one sample), and HUD statistics
+(:mod:`training.stats`).
+
+Agents should not carry state from hand to hand (beyond their ``rng``): a worker plays a
+chunk of groups with one set of agent instances, so such state would depend on chunking.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.base import AgentError, make_agent, parse_spec
+from holdem_env.cards import card_str, shuffled_deck
+from holdem_env.config import MAX_PLAYERS, MIN_PLAYERS, BettingStructure, TableConfig
+from holdem_env.errors import ConfigError
+from training.stats import HudCounts, hud_counts_for_hand, mean_ci95
+
+__all__ = ["ArenaConfig", "MatchResult", "run_match", "lineup_of", "format_table", "ON_ILLEGAL"]
+
+ON_ILLEGAL = ("raise", "timeout")
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    """What to play. ``hands`` is rounded up to whole groups of ``players`` hands.
+
+    ``workers``: processes (``None`` = ``os.cpu_count()``; 1 = in this process).
+    ``on_illegal``: ``"raise"`` stops the match with :class:`agents.base.AgentError`;
+    ``"timeout"`` turns an illegal action (or an exception in ``act``) into a timed-out
+    turn (check if free, else fold), counted per agent.
+    """
+
+    agents: tuple[str, ...]
+    players: int | None = None
+    hands: int = 1000
+    seed: int = 0
+    duplicate: bool = True
+    workers: int | None = 1
+    small_blind: int = 5
+    big_blind: int = 10
+    buy_in: int = 1000
+    betting: str = "no-limit"
+    action_mode: str = "discrete"
+    on_illegal: str = "raise"
+    history_dir: str | None = None
+
+    def __post_init__(self) -> None:
+        agents = tuple(self.agents) if not isinstance(self.agents, str) else (self.agents,)
+        object.__setattr__(self, "agents", agents)
+        if not agents:
+            raise ConfigError("agents", agents, "must name at least one agent spec")
+        for spec in agents:
+            parse_spec(spec)
+        players = len(agents) if self.players is None else self.players
+        if len(agents) == 1 and self.players is None:
+            players = 2
+        if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ConfigError("players", players, f"must be an integer in {MIN_PLAYERS}..{MAX_PLAYERS}")
+        if len(agents) > players:
+            raise ConfigError("agents", list(agents), f"{len(agents)} agents do not fit {players} seats (--players)")
+        object.__setattr__(self, "players", players)
+        for name in ("hands", "seed"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < (1 if name == "hands" else 0):
+                raise ConfigError(name, value, "must be a positive integer" if name == "hands" else "must be an integer >= 0")
+        if self.workers is not None and (isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 1):
+            raise ConfigError("workers", self.workers, "must be a positive integer or None (all CPU cores)")
+        if self.on_illegal not in ON_ILLEGAL:
+            raise ConfigError("on_illegal", self.on_illegal, "must be 'raise' or 'timeout'")
+        if self.action_mode not in ("discrete", "exact"):
+            raise ConfigError("action_mode", self.action_mode, "must be 'discrete' or 'exact'")
+        self.table_config()  # validates blinds, buy-in and betting
+
+    def table_config(self) -> TableConfig:
+        """The table the match is played on."""
+        return TableConfig(
+            num_players=self.players,  # type: ignore[arg-type]
+            small_blind=self.small_blind,
+            big_blind=self.big_blind,
+            buy_in=self.buy_in,
+            betting=BettingStructure.parse(self.betting),
+        )
+
+    @property
+    def groups(self) -> int:
+        """Number of groups of ``players`` hands."""
+        return math.ceil(self.hands / self.players)  # type: ignore[operator]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-JSON form (for ``--json``)."""
+        out = asdict(self)
+        out["agents"] = list(self.agents)
+        out["hands_played"] = self.groups * self.players  # type: ignore[operator]
+        return out
+
+
+def lineup_of(agents: Sequence[str], players: int) -> list[str]:
+    """The specs seated at a ``players``-seat table: ``agents`` repeated in order.
+
+    >>> lineup_of(["tag", "random"], 6)
+    ['tag', 'random', 'tag', 'random', 'tag', 'random']
+    """
+    return [agents[i % len(agents)] for i in range(players)]
+
+
+@dataclass
+class _GroupResult:
+    net: list[int]  # chips per contestant
+    hud: list[HudCounts]
+    timeouts: list[int]
+    records: list[Any] = field(default_factory=list)
+
+
+def _group_seed(seed: int, group: int) -> np.random.SeedSequence:
+    # Equal to SeedSequence(seed).spawn(G)[group] without spawning the others.
+    return np.random.SeedSequence(seed, spawn_key=(group,))
+
+
+class _Player:
+    """One worker's environment and agents, playing groups."""
+
+    def __init__(self, cfg: ArenaConfig, keep_records: bool) -> None:
+        from holdem_env import nlhe_v0
+
+        self.cfg = cfg
+        self.n = int(cfg.players)  # type: ignore[arg-type]
+        self.lineup = lineup_of(cfg.agents, self.n)
+        self.env = nlhe_v0.raw_env(
+            num_players=self.n,
+            small_blind=cfg.small_blind,
+            big_blind=cfg.big_blind,
+            buy_in=cfg.buy_in,
+            betting=cfg.betting,
+            action_mode=cfg.action_mode,
+            reward_unit="chips",
+            illegal_action="timeout" if cfg.on_illegal == "timeout" else "raise",
+        )
+        self.agents = [make_agent(spec) for spec in self.lineup]
+        self.keep_records = keep_records
+        self.history = Path(cfg.history_dir) if cfg.history_dir else None
+
+    def play_group(self, group: int) -> _GroupResult:
+        n = self.n
+        children = _group_seed(self.cfg.seed, group).spawn(1 + n)
+        deck_rng = np.random.default_rng(children[0])
+        deck = shuffled_deck(deck_rng)
+        out = _GroupResult(net=[0] * n, hud=[HudCounts() for _ in range(n)], timeouts=[0] * n)
+        for rotation in range(n):
+            if rotation and not self.cfg.duplicate:
+                deck = shuffled_deck(deck_rng)
+            seat_of = {(s + rotation) % n: s for s in range(n)}  # contestant -> seat
+            contestant_at = [(s + rotation) % n for s in range(n)]
+            for s in range(n):
+                agent = self.agents[contestant_at[s]]
+                set_rng = getattr(agent, "set_rng", None)
+                if set_rng is not None:
+                    set_rng(np.random.default_rng(children[1 + s]))
+            hand_id = f"{group * n + rotation} (group {group}, rotation {rotation})"
+            record = self._play_hand(deck, contestant_at, hand_id, out)
+            for c in range(n):
+                out.net[c] += int(record.payoffs[seat_of[c]])
+            for s, counts in hud_counts_for_hand(record).items():
+                out.hud[contestant_at[s]].merge(counts)
+            if self.keep_records:
+                out.records.append(record)
+            if self.history is not None:
+                from holdem_env.phh import record_to_phh
+
+                names = [self.lineup[contestant_at[s]] for s in range(n)]
+                seats = [(record.button + k) % n for k in range(1, n + 1)]
+                text = record_to_phh(record, players=[names[s] for s in seats if record.dealt_in[s]])
+                (self.history / f"hand_{group * n + rotation:07d}.phh").write_text(text)
+        return out
+
+    def _play_hand(self, deck: Sequence[int], contestant_at: list[int], hand_id: str, out: _GroupResult) -> Any:
+        env = self.env
+        # A seed on every reset starts a fresh table: each hand stands alone (deck and button given).
+        env.reset(seed=self.cfg.seed, options={"deck": [card_str(c) for c in deck], "button": 0})
+        for s in range(self.n):
+            hook = getattr(self.agents[contestant_at[s]], "start_hand", None)
+            if hook is not None:
+                hook(env.infos[env.possible_agents[s]])
+        while env.agents and not all(env.terminations.values()):
+            name = env.agent_selection
+            seat = env.agent_name_mapping[name]
+            c = contestant_at[seat]
+            agent = self.agents[c]
+            observation = env.observe(name)
+            info = env.infos[name]
+            mask = observation["action_mask"]
+            try:
+                action = agent.act(observation, info)
+                ok = isinstance(action, (int, np.integer)) and not isinstance(action, bool) and 0 <= action < len(mask) and mask[action]
+                problem = None if ok else f"returned action {action!r}, which is not legal (legal ids: {np.flatnonzero(mask).tolist()})"
+            except Exception as exc:  # noqa: BLE001 - any agent failure is reported the same way
+                if self.cfg.on_illegal == "raise":
+                    raise AgentError(
+                        f"agent {self.lineup[c]!r} (seat {seat}) raised {type(exc).__name__}: {exc} in hand {hand_id}",
+                        agent=self.lineup[c], hand=hand_id, action=None,
+                    ) from exc
+                action, problem = None, f"raised {type(exc).__name__}"
+            if problem is not None:
+                if self.cfg.on_illegal == "raise":
+                    raise AgentError(
+                        f"agent {self.lineup[c]!r} (seat {seat}) {problem} in hand {hand_id}",
+                        agent=self.lineup[c], hand=hand_id, action=action,
+                    )
+                out.timeouts[c] += 1
+                action = self._timeout_id(mask, info)
+            env.step(int(action))
+        record = env.hand_record()
+        for s in range(self.n):
+            hook = getattr(self.agents[contestant_at[s]], "end_hand", None)
+            if hook is not None:
+                hook({
+                    "seat": s,
+                    "payoff": int(record.payoffs[s]),
+                    "board": tuple(card_str(c) for c in record.board),
+                    "shown": {int(k): tuple(card_str(x) for x in v) for k, v in record.shown.items()},
+                })
+        return record
+
+    @staticmethod
+    def _timeout_id(mask: np.ndarray, info: Mapping[str, Any]) -> int:
+        """An id the env (built with ``illegal_action="timeout"``) turns into a timed-out turn."""
+        masked_out = np.flatnonzero(mask == 0)
+        if masked_out.size:
+            return int(masked_out[0])
+        return 1 if info["legal"]["check"] else 0  # every id legal: check if free, else fold
+
+
+def _play_chunk(cfg: ArenaConfig, groups: list[int], keep_records: bool) -> list[_GroupResult]:
+    player = _Player(cfg, keep_records)
+    return [player.play_group(g) for g in groups]
+
+
+@dataclass
+class MatchResult:
+    """A finished match: per-spec rows, the config, and the raw per-group chips."""
+
+    config: ArenaConfig
+    #: ``(groups, players)`` chips won per contestant (lineup index) per group.
+    group_net: np.ndarray
+    rows: list[dict[str, Any]]
+    records: list[Any] = field(default_factory=list)
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """``{"results": [...], "config": {...}}`` as written by ``--json``."""
+        return {"results": self.rows, "config": self.config.to_dict()}
+
+
+def _rows(cfg: ArenaConfig, group_net: np.ndarray, hud: list[HudCounts], timeouts: list[int]) -> list[dict[str, Any]]:
+    n = int(cfg.players)  # type: ignore[arg-type]
+    lineup = lineup_of(cfg.agents, n)
+    specs = list(dict.fromkeys(lineup))
+    rows = []
+    for spec in specs:
+        members = [c for c in range(n) if lineup[c] == spec]
+        per_hand = group_net[:, members].sum(axis=1) / (len(members) * n)  # chips per hand per seat
+        mbb = per_hand / cfg.big_blind * 1000.0
+        mean, half = mean_ci95(mbb.tolist())
+        counts = HudCounts()
+        for c in members:
+            counts.merge(hud[c])
+        others = [s for s in specs if s != spec]
+        if n == 2:
+            opponent = others[0] if others else spec
+        else:
+            opponent = "field"
+        stats = counts.summary()
+        stats["timeouts"] = sum(timeouts[c] for c in members)
+        rows.append({
+            "agent": spec,
+            "opponent": opponent,
+            "seats": len(members),
+            "hands": int(group_net.shape[0] * n),
+            "mbb_per_hand": mean,
+            "ci95": half,
+            "bb_per_100": mean / 10.0,
+            "stats": stats,
+        })
+    return rows
+
+
+def run_match(
+    config: ArenaConfig,
+    *,
+    progress: bool = False,
+    callback: Callable[[int, list[dict[str, Any]]], None] | None = None,
+    keep_records: bool = False,
+) -> MatchResult:
+    """Play the match described by ``config``.
+
+    ``progress``: a tqdm bar with an ETA on stderr. ``callback(hands_done, rows)`` is
+    called after each chunk of groups, in group order, with the running results.
+    ``keep_records``: return every :class:`~holdem_env.record.HandRecord` (in group order).
+    Raises :class:`agents.base.AgentError` when an agent misbehaves and
+    ``on_illegal="raise"``.
+    """
+    cfg = config
+    n = int(cfg.players)  # type: ignore[arg-type]
+    total = cfg.groups
+    workers = cfg.workers or os.cpu_count() or 1
+    if cfg.history_dir:
+        Path(cfg.history_dir).mkdir(parents=True, exist_ok=True)
+    chunk = max(1, min(64, math.ceil(total / (workers * 8))))
+    chunks = [list(range(i, min(i + chunk, total))) for i in range(0, total, chunk)]
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total * n, unit="hand", desc="holdem eval", dynamic_ncols=True)
+    results: list[list[_GroupResult] | None] = [None] * len(chunks)
+    group_net = np.zeros((total, n), dtype=np.int64)
+    hud = [HudCounts() for _ in range(n)]
+    timeouts = [0] * n
+    records: list[Any] = []
+    done = 0  # chunks folded into the running totals, in order
+
+    def fold_in() -> None:
+        nonlocal done
+        while done < len(chunks) and results[done] is not None:
+            for g, res in zip(chunks[done], results[done]):  # type: ignore[arg-type]
+                group_net[g] = res.net
+                for c in range(n):
+                    hud[c].merge(res.hud[c])
+                    timeouts[c] += res.timeouts[c]
+                records.extend(res.records)
+            results[done] = None
+            done += 1
+            if callback is not None:
+                finished = chunks[done - 1][-1] + 1
+                callback(finished * n, _rows(cfg, group_net[:finished], hud, timeouts))
+
+    try:
+        if workers == 1:
+            for i, groups in enumerate(chunks):
+                results[i] = _play_chunk(cfg, groups, keep_records)
+                if bar is not None:
+                    bar.update(len(groups) * n)
+                fold_in()
+        else:
+            from concurrent.futures import as_completed
+
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                futures = {pool.submit(_play_chunk, cfg, groups, keep_records): i for i, groups in enumerate(chunks)}
+                for fut in as_completed(futures):
+                    i = futures[fut]
+                    results[i] = fut.result()
+                    if bar is not None:
+                        bar.update(len(chunks[i]) * n)
+                    fold_in()
+    finally:
+        if bar is not None:
+            bar.close()
+    return MatchResult(config=cfg, group_net=group_net, rows=_rows(cfg, group_net, hud, timeouts), records=records)
+
+
+def _fmt(value: float | None, pct: bool = True) -> str:
+    if value is None:
+        return "-"
+    return f"{100 * value:.1f}" if pct else f"{value:.2f}"
+
+
+def format_table(result: MatchResult) -> str:
+    """The results as a readable text table."""
+    cfg = result.config
+    lines = [
+        f"holdem eval: {cfg.players} players, {cfg.groups * cfg.players} hands "  # type: ignore[operator]
+        f"({'duplicate' if cfg.duplicate else 'plain'}, {cfg.groups} groups), seed {cfg.seed}, "
+        f"blinds {cfg.small_blind}/{cfg.big_blind}, buy-in {cfg.buy_in}, {cfg.betting}, {cfg.action_mode} actions",
+        "",
+        f"{'agent':<24} {'vs':<14} {'hands':>8} {'mbb/hand':>10} {'±95%':>8} {'bb/100':>8}"
+        f" {'VPIP':>5} {'PFR':>5} {'3bet':>5} {'AF':>5} {'WTSD':>5} {'W$SD':>5}",
+    ]
+    for row in result.rows:
+        st = row["stats"]
+        lines.append(
+            f"{row['agent'][:24]:<24} {row['opponent'][:14]:<14} {row['hands']:>8} {row['mbb_per_hand']:>10.1f} "
+            f"{row['ci95']:>8.1f} {row['bb_per_100']:>8.2f} {_fmt(st['vpip']):>5} {_fmt(st['pfr']):>5} "
+            f"{_fmt(st['three_bet']):>5} {_fmt(st['af'], pct=False):>5} {_fmt(st['wtsd']):>5} {_fmt(st['wsd']):>5}"
+        )
+        if st.get("timeouts"):
+            lines.append(f"  {row['agent']}: {st['timeouts']} illegal actions or errors counted as timed-out turns")
+    return "\n".join(lines)

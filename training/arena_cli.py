@@ -1,0 +1,110 @@
+"""``holdem eval``: duplicate matches between agent specs, with 95% confidence intervals.
+
+Examples::
+
+    holdem eval tag random --hands 20000 --players 2 --seed 7
+    holdem eval tag tag random random random random --players 6 --hands 20000
+    holdem eval "tag(tightness=1.3)" mypkg.bots:MyBot --json out.json --history hands/
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from agents.base import AgentError, AgentSpecError, registered_agents
+from holdem_env.errors import HoldemError
+
+__all__ = ["configure_parser", "run"]
+
+
+def configure_parser(parser: argparse.ArgumentParser) -> None:
+    """Add the ``holdem eval`` arguments to ``parser``."""
+    parser.add_argument(
+        "agents",
+        nargs="+",
+        metavar="AGENT",
+        help=f"agent specs: a registered name ({', '.join(registered_agents())}), 'name(key=value)' "
+        "or 'package.module:ClassName'; repeated in order to fill --players seats",
+    )
+    parser.add_argument("--players", type=int, default=None, help="seats at the table, 2..10 (default: number of agents)")
+    parser.add_argument("--hands", type=int, default=2000, help="hands to play, rounded up to whole duplicate groups (default 2000)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of every deal and agent generator (default 0)")
+    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all CPU cores)")
+    parser.add_argument("--no-duplicate", action="store_true", help="fresh deals for every hand instead of duplicate groups")
+    parser.add_argument("--small-blind", type=int, default=5)
+    parser.add_argument("--big-blind", type=int, default=10)
+    parser.add_argument("--buy-in", type=int, default=1000)
+    parser.add_argument("--betting", default="no-limit", choices=["no-limit", "pot-limit", "fixed-limit"])
+    parser.add_argument("--action-mode", default="discrete", choices=["discrete", "exact"])
+    parser.add_argument(
+        "--on-illegal",
+        default="raise",
+        choices=["raise", "timeout"],
+        help="an illegal action or an agent error: stop with an error (default) or count a timed-out turn",
+    )
+    parser.add_argument("--json", metavar="PATH", default=None, help="write the results as JSON")
+    parser.add_argument("--history", metavar="DIR", default=None, help="write every hand as a .phh file in DIR")
+    parser.add_argument("--tensorboard", metavar="DIR", default=None, help="log running results as TensorBoard scalars")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the match; print the table; 0 on success, 2 on bad input or a misbehaving agent."""
+    from training.arena import ArenaConfig, format_table, run_match
+
+    try:
+        cfg = ArenaConfig(
+            agents=tuple(args.agents),
+            players=args.players,
+            hands=args.hands,
+            seed=args.seed,
+            duplicate=not args.no_duplicate,
+            workers=args.workers,
+            small_blind=args.small_blind,
+            big_blind=args.big_blind,
+            buy_in=args.buy_in,
+            betting=args.betting,
+            action_mode=args.action_mode,
+            on_illegal=args.on_illegal,
+            history_dir=args.history,
+        )
+    except HoldemError as exc:
+        print(f"holdem eval: {exc}", file=sys.stderr)
+        return 2
+
+    writer = None
+    callback = None
+    if args.tensorboard:
+        from torch.utils.tensorboard import SummaryWriter
+
+        writer = SummaryWriter(args.tensorboard)
+        writer.add_text("config", json.dumps(cfg.to_dict(), indent=1))
+
+        def callback(hands: int, rows: list[dict]) -> None:
+            for i, row in enumerate(rows):
+                tag = f"{i}_{row['agent']}".replace(" ", "")
+                writer.add_scalar(f"eval/{tag}/mbb_per_hand", row["mbb_per_hand"], hands)
+                if row["ci95"] != float("inf"):
+                    writer.add_scalar(f"eval/{tag}/ci95", row["ci95"], hands)
+
+    try:
+        result = run_match(cfg, progress=not args.no_progress, callback=callback)
+    except (AgentError, AgentSpecError) as exc:
+        print(f"holdem eval: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if writer is not None:
+            writer.close()
+    print(format_table(result))
+    if args.json:
+        Path(args.json).write_text(json.dumps(result.to_json_dict(), indent=2, default=_json_default) + "\n")
+    return 0
+
+
+def _json_default(value: object) -> object:
+    if value == float("inf"):
+        return None
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")
