@@ -370,3 +370,29 @@ def test_cli_rejects_negative_iterations(capsys) -> None:
 def test_doctests(module) -> None:
     result = doctest.testmod(module)
     assert result.failed == 0
+
+
+def test_callback_mccfr_on_leduc_visits_every_infoset_and_improves(leduc_tree: game.GameTree) -> None:
+    solver = ExternalSamplingMCCFR(LeducPoker(), rng=np.random.default_rng(1))
+    ev = TreeEvaluator(leduc_tree)
+    solver.run(300)
+    early = ev.exploitability(solver.average_policy_array(leduc_tree))
+    solver.run(2700)
+    assert set(solver.average_policy_dict()) == set(leduc_tree.infoset_keys)
+    late = ev.exploitability(solver.average_policy_array(leduc_tree))
+    assert late < early and late < 0.5
+
+
+def test_callback_mccfr_rejects_inconsistent_infosets() -> None:
+    solver = ExternalSamplingMCCFR(_InconsistentGame(), rng=np.random.default_rng(0))
+    with pytest.raises(GameError, match="'Kp' has 1 legal actions here but 2 before|'Kp' has 2 legal actions here but 1"):
+        solver.run(200)
+
+
+def test_policy_dict_round_trip(leduc_tree: game.GameTree) -> None:
+    solver = CFRSolver(leduc_tree)
+    solver.run(20)
+    policy = solver.average_policy()
+    table = leduc_tree.policy_to_dict(policy)
+    assert len(table["K:"]) == 2 and len(table["K:cr"]) == 3 and len(table["K:rr"]) == 2
+    assert np.array_equal(leduc_tree.policy_from_dict(table), policy)
