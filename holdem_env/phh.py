@@ -62,6 +62,8 @@ __all__ = [
     "PHHHand",
     "loads",
     "loads_all",
+    "loads_each",
+    "read_text",
     "load_file",
     "dumps",
     "dumps_all",
@@ -232,14 +234,38 @@ def loads_all(text: str) -> list[PHHHand]:
     return hands
 
 
-def load_file(path: str | Path) -> list[PHHHand]:
-    """Read a ``.phh`` or ``.phhs`` file (decided by its content) into its hands."""
+def loads_each(text: str) -> list[tuple[str | None, PHHHand | PHHError]]:
+    """Like :func:`loads_all`, but one bad section does not hide the others.
+
+    Returns ``(section name or None, hand or the PHHError for that section)`` per hand;
+    a document that is not TOML (or holds no hand) still raises.
+    """
+    doc = _parse_toml(text)
+    if "variant" in doc or not doc or not all(isinstance(v, dict) for v in doc.values()):
+        return [(None, hand) for hand in loads_all(text)]
+    out: list[tuple[str | None, PHHHand | PHHError]] = []
+    for key, value in doc.items():
+        try:
+            out.append((key, _hand_from_table(value, key)))
+        except PHHError as exc:
+            out.append((key, exc))
+    return out
+
+
+def read_text(path: str | Path) -> str:
+    """The text of a hand-history file; unreadable or non-UTF-8 files raise PHHError."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        return p.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        raise PHHError(f"{p}: not UTF-8 text ({exc.reason})") from None
-    return loads_all(text)
+        raise PHHError(f"not UTF-8 text ({exc.reason})") from None
+    except OSError as exc:
+        raise PHHError(f"cannot read the file: {exc.strerror}") from None
+
+
+def load_file(path: str | Path) -> list[PHHHand]:
+    """Read a ``.phh`` or ``.phhs`` file (decided by its content) into its hands."""
+    return loads_all(read_text(path))
 
 
 def _prefixed_args(exc: PHHError, prefix: str) -> tuple[Any, ...]:

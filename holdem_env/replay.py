@@ -139,8 +139,8 @@ def _known_cards(hand: PHHHand) -> tuple[list[list[int | None]], list[int | None
             assert action.player is not None
             hole = holes[action.player]
             for i, card in enumerate(action.cards):
-                if hole[i] is None and card is not None and card not in first_seen:
-                    first_seen[card] = action.index
+                if hole[i] is None and card is not None:
+                    claim(action, card)
                     hole[i] = card
     return holes, board, first_seen
 

@@ -29,7 +29,7 @@ from typing import Any, TextIO
 
 from .cards import card_str
 from .errors import HoldemError
-from .phh import PHHActionError, PHHHand, load_file
+from .phh import PHHActionError, PHHHand, loads_each, read_text
 from .replay import ReplayResult, replay
 
 __all__ = ["configure_parser", "run", "find_files", "format_hand"]
@@ -177,14 +177,18 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             emit({"path": str(path), "hand": None, "error": why}, f"== {path}: error: {why}")
             continue
         try:
-            hands = load_file(path)
+            sections = loads_each(read_text(path))
         except HoldemError as exc:
             counts["hands"] += 1
             counts["errors"] += 1
             emit({"path": str(path), "hand": None, "error": str(exc)}, f"== {path}: error: {exc}")
             continue
-        for hand in hands:
+        for name, hand in sections:
             counts["hands"] += 1
+            if isinstance(hand, HoldemError):
+                counts["errors"] += 1
+                emit({"path": str(path), "hand": name, "error": str(hand)}, f"== {path} [{name}]: error: {hand}")
+                continue
             result, fields = _replay_one(hand, getattr(args, "strict", False))
             obj: dict[str, Any] = {"path": str(path), "hand": hand.name, **fields}
             if "error" in fields:

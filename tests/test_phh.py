@@ -296,6 +296,8 @@ def test_result_depending_on_unknown_cards_is_reported() -> None:
         ('["d dh p1 AsKs", "d dh p2 QsQh", "d dh p3 2c7d", "p3 f", "p1 f", "p2 sm QsQd"]',
          "p2 shows QsQd but was dealt QsQh"),
         ('["d dh p1 AsKs", "d dh p2 QsQh", "d dh p3 2c7d", "p3 f", "p1 f", "p1 sm AsKs"]', "p1 folded"),
+        ('["d dh p1 AsKs", "d dh p2 ????", "d dh p3 2c7d", "p3 f", "p1 f", "p2 sm AsQh"]',
+         "action 5 'p2 sm AsQh': card As was already dealt (action 0)"),
         ('["d dh p1 AsKs", "d dh p2 QsQh", "d dh p3 2c7d", "p3 f", "p1 f", "p2 f"]', "the hand is already over"),
     ],
 )

@@ -53,7 +53,11 @@ def test_directory_is_searched_recursively_and_errors_are_counted(capsys: pytest
     assert status == 1
     *hands, summary = rows
     errors = {Path(r["path"]).name: r["error"] for r in hands if "error" in r}
-    assert set(errors) == {p.name for p in (DATA / "malformed").glob("*.phh")}
+    assert set(errors) == {p.name for p in (DATA / "malformed").glob("*.phh*")}
+    # One bad section of a .phhs does not hide the good one.
+    sections = {r["hand"]: r for r in hands if Path(r["path"]).name == "one_bad_section.phhs"}
+    assert sections["good"]["finishing_stacks"] == [98, 102] and sections["good"]["match"] is True
+    assert sections["bad"]["error"].startswith("variant='NL' is not supported")
     assert "not valid TOML" in errors["bad_toml.phh"]
     assert "missing required field 'starting_stacks'" in errors["missing_field.phh"]
     assert errors["unknown_action.phh"].startswith("action 3 'p3 raise 6': unknown action")
