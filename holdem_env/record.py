@@ -144,7 +144,8 @@ def _event_from_dict(d: dict[str, Any]) -> Event:
 class HandRecord:
     """Everything needed to audit and replay one hand.
 
-    ``antes`` and ``blinds`` are the chips each seat actually posted; ``deck`` is the full
+    ``antes`` are the antes each seat owed (replayed as per-seat overrides), ``blinds`` the
+    chips each seat actually posted as a blind; ``deck`` is the full
     52-card order the hand was dealt from; ``final_stacks``/``payoffs`` are ``None`` while
     the hand is still running. :meth:`replay` rebuilds the hand from the deck and actions.
     """

@@ -1,0 +1,132 @@
+"""A table that plays many hands: moves the button, resets stacks, and in bankroll mode keeps cash."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .config import TableConfig
+from .errors import ConfigError, IllegalActionError
+from .state import HandState
+
+__all__ = ["Table"]
+
+
+class Table:
+    """Deals hand after hand at one table.
+
+    The first button is drawn from the generator among the seats dealt in; afterwards it
+    moves one seat clockwise to the next seat dealt in. By default every hand starts with
+    every seat at ``config.buy_in`` ("every hand is its own buy-in"). In bankroll mode
+    (``config.bankroll``) each seat has ``cash`` (default: one buy-in each): a seat is dealt
+    in only if its cash covers the buy-in, and its net result goes back to its cash when the
+    hand ends.
+
+    >>> t = Table(TableConfig(num_players=3), seed=7)
+    >>> hand = t.start_hand()
+    >>> hand.starting_stacks
+    (1000, 1000, 1000)
+    >>> t.start_hand()
+    Traceback (most recent call last):
+    ...
+    holdem_env.errors.IllegalActionError: the current hand is not over; finish it before starting the next
+    """
+
+    __slots__ = ("config", "_rng", "_button", "_hand", "_cash", "_settled", "_hands")
+
+    def __init__(
+        self,
+        config: TableConfig,
+        *,
+        rng: np.random.Generator | None = None,
+        seed: int | None = None,
+        cash: Sequence[int] | None = None,
+    ) -> None:
+        if not isinstance(config, TableConfig):
+            raise ConfigError("config", config, "must be a TableConfig")
+        if rng is not None and not isinstance(rng, np.random.Generator):
+            raise ConfigError("rng", rng, "must be a numpy.random.Generator")
+        self.config = config
+        self._rng = rng if rng is not None else np.random.default_rng(seed)
+        self._button: int | None = None
+        self._hand: HandState | None = None
+        self._settled = True
+        self._hands = 0
+        n = config.num_players
+        if cash is None:
+            self._cash = [config.buy_in] * n
+        else:
+            if len(cash) != n or any(isinstance(c, bool) or not isinstance(c, (int, np.integer)) or c < 0 for c in cash):
+                raise ConfigError("cash", cash, f"must be {n} non-negative integers (one per seat)")
+            self._cash = [int(c) for c in cash]
+
+    @property
+    def button(self) -> int | None:
+        """The button of the current (or last) hand; ``None`` before the first hand."""
+        return self._button
+
+    @property
+    def hand(self) -> HandState | None:
+        """The current (or last) hand."""
+        return self._hand
+
+    @property
+    def hands_played(self) -> int:
+        """How many hands were started."""
+        return self._hands
+
+    @property
+    def cash(self) -> tuple[int, ...]:
+        """Bankroll mode: each seat's cash (a finished hand's result included)."""
+        self._settle()
+        return tuple(self._cash)
+
+    def _settle(self) -> None:
+        hand = self._hand
+        if self._settled or hand is None or not hand.is_over:
+            return
+        if self.config.bankroll:
+            for s, p in enumerate(hand.payoffs):  # type: ignore[union-attr]
+                self._cash[s] += p
+        self._settled = True
+
+    def start_hand(
+        self,
+        deck: Sequence[int | str] | None = None,
+        button: int | None = None,
+        stacks: Sequence[int] | None = None,
+    ) -> HandState:
+        """Deal the next hand (optionally with a stacked deck, a given button or stacks)."""
+        if self._hand is not None and not self._hand.is_over:
+            raise IllegalActionError("the current hand is not over; finish it before starting the next")
+        self._settle()
+        cfg = self.config
+        n = cfg.num_players
+        if stacks is not None:
+            if len(stacks) != n:
+                raise ConfigError("stacks", stacks, f"must be {n} integers (one per seat)")
+            st = list(stacks)
+            dealt = [isinstance(c, (int, np.integer)) and not isinstance(c, bool) and c > 0 for c in st]
+        elif cfg.bankroll:
+            dealt = [c >= cfg.buy_in for c in self._cash]
+            st = [cfg.buy_in if d else 0 for d in dealt]
+        else:
+            dealt = [True] * n
+            st = [cfg.buy_in] * n
+        players = [s for s in range(n) if dealt[s]]
+        if len(players) < 2:
+            raise IllegalActionError(
+                f"only {len(players)} seat(s) can play (cash {self._cash}, buy-in {cfg.buy_in}); a hand needs two"
+            )
+        if button is None:
+            if self._button is None:
+                button = players[int(self._rng.integers(len(players)))]
+            else:
+                button = next((self._button + k) % n for k in range(1, n + 1) if dealt[(self._button + k) % n])
+        hand = HandState(cfg, button=button, stacks=st, deck=deck, rng=self._rng, dealt_in=dealt)
+        self._button = button
+        self._hand = hand
+        self._settled = False
+        self._hands += 1
+        return hand

@@ -1,0 +1,163 @@
+"""HandState API: the verify/can/do trio, bad input, views, copy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from enginekit import check_down, make_state, snapshot
+from holdem_env.actions import Action, ActionKind, LegalActions, Street
+from holdem_env.cards import new_deck
+from holdem_env.config import TableConfig
+from holdem_env.errors import CardError, ConfigError, HandOverError, IllegalActionError
+from holdem_env.state import HandState
+
+
+def test_illegal_raise_message_names_attempt_and_legal_range() -> None:
+    s = make_state(4, sb=50, bb=100)
+    with pytest.raises(IllegalActionError) as info:
+        s.raise_to(150)
+    assert str(info.value) == "raise to 150 is below the minimum 200 (legal: fold, call 100, raise to 200..1000)"
+
+
+@pytest.mark.parametrize(
+    "attempt",
+    [
+        lambda s: s.check(),
+        lambda s: s.raise_to(150),
+        lambda s: s.raise_to(1001),
+        lambda s: s.raise_to("300"),
+        lambda s: s.raise_to(300.0),
+        lambda s: s.raise_to(True),
+        lambda s: s.act(Action.check()),
+        lambda s: s.act("fold"),
+    ],
+)
+def test_illegal_actions_leave_state_unchanged(attempt) -> None:  # type: ignore[no-untyped-def]
+    s = make_state(4, sb=50, bb=100)
+    before = snapshot(s)
+    with pytest.raises(IllegalActionError):
+        attempt(s)
+    assert snapshot(s) == before
+
+
+def test_illegal_free_fold_and_call_leave_state_unchanged() -> None:
+    s = make_state(3)
+    s.call()
+    s.call()
+    before = snapshot(s)
+    with pytest.raises(IllegalActionError, match="fold is not offered"):
+        s.fold()
+    with pytest.raises(IllegalActionError, match="call is not allowed: nothing is owed"):
+        s.call()
+    assert snapshot(s) == before
+
+
+def test_wrong_types_raise_clear_errors() -> None:
+    s = make_state(3)
+    with pytest.raises(IllegalActionError, match="integer number of chips, got str '100'"):
+        s.raise_to("100")  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match="got float 100.5"):
+        s.raise_to(100.5)  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match="integer number of chips"):
+        Action.raise_to(1.5)  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match="unknown action kind 'shove'"):
+        Action("shove")  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match="takes no amount"):
+        Action(ActionKind.CALL, 5)
+    assert s.raise_to(np.int64(40)).to == 40  # numpy integers are chips too
+
+
+def test_acting_after_the_hand_ended_raises_hand_over_error() -> None:
+    s = make_state(3)
+    s.fold()
+    s.fold()
+    assert s.is_over and s.actor is None
+    for attempt in (s.fold, s.check, s.call, s.all_in, s.timeout, s.legal_actions, lambda: s.raise_to(100)):
+        with pytest.raises(HandOverError, match="the hand is over"):
+            attempt()
+    assert not (s.can_fold() or s.can_check() or s.can_call() or s.can_raise_to() or s.can_all_in())
+
+
+def test_constructor_rejects_bad_input_naming_the_field() -> None:
+    cfg = TableConfig(num_players=3)
+    with pytest.raises(ConfigError, match="stacks"):
+        HandState(cfg, stacks=[100, 100])
+    with pytest.raises(ConfigError, match="stacks"):
+        HandState(cfg, stacks=[100, -1, 100])
+    with pytest.raises(ConfigError, match="button"):
+        HandState(cfg, button=3)
+    with pytest.raises(ConfigError, match="button must be on a seat that is dealt in"):
+        HandState(cfg, button=1, dealt_in=[True, False, True])
+    with pytest.raises(ConfigError, match="at least two"):
+        HandState(cfg, stacks=[100, 0, 0])
+    with pytest.raises(ConfigError, match="dealt in but has no chips"):
+        HandState(cfg, stacks=[100, 0, 100], dealt_in=[True, True, True])
+    with pytest.raises(CardError, match="appears twice"):
+        HandState(cfg, deck=[0] + list(range(51)))
+    with pytest.raises(ConfigError, match="rng"):
+        HandState(cfg, rng=3)  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="antes"):
+        HandState(cfg, antes=[1, 2])
+    with pytest.raises(ConfigError, match="config"):
+        HandState({"num_players": 3})  # type: ignore[arg-type]
+
+
+def test_verify_can_and_do_agree() -> None:
+    s = make_state(4, sb=50, bb=100, stacks=[1000, 1000, 1000, 150])
+    la = s.legal_actions()
+    assert s.can_fold() == la.fold and s.can_check() == la.check and s.can_call() == (la.call > 0)
+    assert s.can_raise_to(150) and not s.can_raise_to(151) and not s.can_raise_to(149)
+    assert s.can_act(Action.raise_to(150)) and not s.can_act(Action.check())
+    assert la.allows(Action.raise_to(150)) and not la.allows(Action.check())
+
+
+def test_act_applies_every_kind_and_bet_means_raise_to() -> None:
+    s = make_state(3)
+    assert s.act(Action.call()).kind is ActionKind.CALL
+    assert s.act(Action.call()).kind is ActionKind.CALL
+    assert s.act(Action.check()).kind is ActionKind.CHECK
+    ev = s.act(Action(ActionKind.BET, 30))
+    assert (ev.kind, ev.to) == (ActionKind.BET, 30)
+    assert s.act(Action.raise_to(60)).kind is ActionKind.RAISE
+    assert s.act(Action.fold()).kind is ActionKind.FOLD
+
+
+def test_legal_actions_is_a_value_with_helpers() -> None:
+    s = make_state(3)
+    la = s.legal_actions()
+    assert la == LegalActions(seat=0, fold=True, check=False, call=10, min_raise_to=20, max_raise_to=1000)
+    assert la.can_raise and la.can_call
+    assert str(la) == "fold, call 10, raise to 20..1000"
+
+
+def test_copy_is_independent_and_plays_out_identically() -> None:
+    s = make_state(3, holes={0: "AsAd", 1: "KsKd", 2: "QsQd"}, board="2c7d9hTc3s")
+    s.raise_to(30)
+    c = s.copy()
+    c.fold()
+    assert s.actor == 1 and c.actor == 2
+    assert s.folded == (False, False, False)
+    c2 = s.copy()
+    for st in (s, c2):
+        st.call()
+        check_down(st)
+    assert s.payoffs == c2.payoffs and s.events == c2.events
+
+
+def test_events_since_reads_only_new_events() -> None:
+    s = make_state(3)
+    s.call()
+    k = s.num_events
+    s.call()
+    new = s.events_since(k)
+    assert len(new) == 1 and new[0].seat == 2 - 1 and s.events[-1] == new[0]
+
+
+def test_views_during_and_after_hand() -> None:
+    s = HandState(TableConfig(num_players=3), deck=new_deck())
+    assert (s.street, s.pot, s.current_bet, s.amount_to_call) == (Street.PREFLOP, 15, 10, 10)
+    assert s.payoffs is None and s.final_stacks is None and s.pots == ()
+    check_down(s)
+    assert s.pot == 0 and s.street is Street.SHOWDOWN and len(s.pots) == 1
+    assert s.final_stacks is not None and sum(s.final_stacks) == 3000
