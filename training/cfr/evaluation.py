@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from training.cfr.game import CHANCE, TERMINAL, GameError, GameTree
+from training.cfr.game import TERMINAL, GameError, GameTree
 
 __all__ = ["TreeEvaluator", "exploitability", "expected_values"]
 
@@ -152,6 +152,3 @@ def expected_values(tree: GameTree, policy: np.ndarray) -> np.ndarray:
     evaluator = TreeEvaluator(tree)
     evaluator.check_policy(policy)
     return evaluator.expected_values(policy)
-
-
-assert CHANCE < 0 and TERMINAL < 0  # owners >= 0 are players; the code above relies on it

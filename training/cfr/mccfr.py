@@ -34,7 +34,7 @@ import numpy as np
 
 from training.cfr.cfr import normalise_average, regret_matching
 from training.cfr.evaluation import TreeEvaluator
-from training.cfr.game import CHANCE, TERMINAL, ExtensiveFormGame, GameError, GameTree
+from training.cfr.game import CHANCE, ExtensiveFormGame, GameError, GameTree
 
 __all__ = [
     "AVERAGING",
@@ -240,7 +240,6 @@ class BatchedExternalSamplingMCCFR:
         first = np.full(n, n, dtype=np.int64)
         np.minimum.at(first, tree.parent[1:], np.arange(1, n))
         self._first_child[has] = first[has]
-        self._is_terminal = tree.player == TERMINAL
 
     def _traverse_batch(self, player: int, policy: np.ndarray, t: np.ndarray) -> None:
         tree = self.tree
