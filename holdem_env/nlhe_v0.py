@@ -125,11 +125,7 @@ from .config import BettingStructure, TableConfig
 from .errors import ConfigError, HandOverError, IllegalActionError
 from .record import ActionEvent, HandRecord
 from .state import HandState
-
-try:
-    from .table import Table
-except ImportError:  # pragma: no cover - transitional: the engine's Table lands separately
-    Table = None  # type: ignore[assignment,misc]
+from .table import Table
 
 __all__ = [
     "env",
@@ -405,10 +401,16 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         deck, button, stacks = self._parse_options(options)
         if seed is not None or self._table is None:
             rng = np.random.default_rng(seed)
-            table = Table(self.config, rng=rng) if Table is not None else _FallbackTable(self.config, rng)
+            table = Table(self.config, rng=rng)
             state = table.start_hand(deck=deck, button=button, stacks=stacks)
             self._table, self._np_random, self._np_random_seed = table, rng, seed
         else:
+            old = self._state
+            if old is not None and not old.is_over:
+                # The table deals only after a hand ends: an abandoned hand is finished by
+                # the clock (check if free, else fold), which its record shows.
+                while not old.is_over:
+                    old.timeout()
             state = self._table.start_hand(deck=deck, button=button, stacks=stacks)
         self._start(state)
 
@@ -830,26 +832,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
 
     def close(self) -> None:
         """Nothing to release; present because ``render`` is defined (PettingZoo convention)."""
-
-
-class _FallbackTable:  # pragma: no cover - transitional until holdem_env.table lands
-    def __init__(self, config: TableConfig, rng: np.random.Generator) -> None:
-        self.config, self.rng, self.button = config, rng, None
-
-    def start_hand(self, deck: Any = None, button: Any = None, stacks: Any = None) -> HandState:
-        n = self.config.num_players
-        st = list(stacks) if stacks is not None else [self.config.buy_in] * n
-        if button is None:
-            if self.button is None:
-                button = int(self.rng.integers(n))
-                while st[button] <= 0:
-                    button = (button + 1) % n
-            else:
-                button = (self.button + 1) % n
-                while st[button] <= 0:
-                    button = (button + 1) % n
-        self.button = button
-        return HandState(self.config, button=button, stacks=st, deck=deck, rng=self.rng)
 
 
 def _register() -> None:
