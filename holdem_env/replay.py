@@ -54,6 +54,13 @@ class ReplayResult:
     finishing_stacks: tuple[int, ...]
     unknown: tuple[str, ...]
     repairs: tuple[str, ...] = ()
+    #: Deck positions holding cards the file names (the rest were filled in by :func:`deck_order`).
+    known_positions: frozenset[int] = frozenset()
+
+    def hole_cards_known(self, player: int) -> tuple[bool, bool]:
+        """Whether each hole card of ``player`` (0-based) comes from the file."""
+        n = self.hand.num_players
+        return (player in self.known_positions, n + player in self.known_positions)
 
     @property
     def finishing_stacks_units(self) -> tuple[int | Decimal, ...]:
@@ -249,7 +256,7 @@ def replay(hand: PHHHand, *, repair: bool = True) -> ReplayResult:
             f"the actions end before the hand is over: p{state.actor + 1} is to act on the {_street_name(state)}"
         )
     final = tuple(int(s) for s in state.final_stacks)
-    return ReplayResult(hand, state, final, _unknown_reasons(hand, state, known), tuple(repairs))
+    return ReplayResult(hand, state, final, _unknown_reasons(hand, state, known), tuple(repairs), known)
 
 
 def _fill_missing(state: HandState, action: PHHAction, seat: int, repair: bool, repairs: list[str]) -> None:

@@ -79,6 +79,14 @@ def _cards(cards: Sequence[int] | None) -> str:
     return "??" if cards is None else " ".join(card_str(c) for c in cards)
 
 
+def _hole(result: ReplayResult, seat: int) -> str:
+    cards = result.state.hole_cards[seat]
+    if cards is None:
+        return "none"
+    known = result.hole_cards_known(seat)
+    return " ".join(card_str(c) if k else "??" for c, k in zip(cards, known))
+
+
 def format_hand(result: ReplayResult, path: str) -> str:
     """The replayed hand, street by street, as readable text (amounts in file units)."""
     from .actions import ActionKind
@@ -95,7 +103,8 @@ def format_hand(result: ReplayResult, path: str) -> str:
         return _units(hand, chips)
 
     record = state.record()
-    lines = [f"== {path} {hand.label()}: {hand.variant} {n} players, blinds {amt(hand.small_blind)}/{amt(hand.big_blind)}"]
+    label = "" if hand.label() == "hand" else f" ({hand.label()})"
+    lines = [f"== {path}{label}: {hand.variant} {n} players, blinds {amt(hand.small_blind)}/{amt(hand.big_blind)}"]
     for s in range(n):
         role = ["button"] if s == n - 1 else []
         if record.blinds[s]:
@@ -104,7 +113,7 @@ def format_hand(result: ReplayResult, path: str) -> str:
             role.append(f"ante {amt(record.antes[s])}")
         lines.append(
             f"  seat {s + 1}: {who(s)} stack {amt(hand.starting_stacks[s])}, "
-            f"cards {_cards(state.hole_cards[s])}" + (f" [{', '.join(role)}]" if role else "")
+            f"cards {_hole(result, s)}" + (f" [{', '.join(role)}]" if role else "")
         )
     street = -1
     board: list[int] = []
@@ -129,7 +138,7 @@ def format_hand(result: ReplayResult, path: str) -> str:
         elif isinstance(ev, UncalledBetReturned):
             lines.append(f"  uncalled {amt(ev.amount)} returned to {who(ev.seat)}")
         elif isinstance(ev, ShowEvent):
-            lines.append(f"  {who(ev.seat)} shows {_cards(ev.cards)}")
+            lines.append(f"  {who(ev.seat)} shows {_hole(result, ev.seat)}")
         elif isinstance(ev, MuckEvent):
             lines.append(f"  {who(ev.seat)} mucks")
     for i, pot in enumerate(state.pots):
@@ -193,7 +202,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             obj: dict[str, Any] = {"path": str(path), "hand": hand.name, **fields}
             if "error" in fields:
                 counts["errors"] += 1
-                text = f"== {path} {hand.label()}: error: {fields['error']}"
+                text = f"== {path} ({hand.label()}): error: {fields['error']}"
                 if result is not None and not args.json:
                     text = format_hand(result, str(path)) + f"\nerror: {fields['error']}"
                 emit(obj, text)

@@ -92,6 +92,8 @@ def test_text_output_reads_street_by_street(capsys: pytest.CaptureFixture[str]) 
     lines = out.splitlines()
     assert lines[0].endswith("NT 3 players, blinds 1000/2000")
     assert "  seat 3: Tom Dwan (p3) stack 553500, cards 7h 6h [button, ante 500]" in lines
+    # Antonius's cards are not in the file: shown as unknown, not as the filler cards.
+    assert "  seat 2: Patrik Antonius (p2) stack 2000000, cards ?? ?? [posts 2000, ante 500]" in lines
     order = [next(i for i, ln in enumerate(lines) if ln.startswith(h)) for h in ("Preflop:", "Flop: [Jc 3d 5c]",
              "Turn: [Jc 3d 5c 4h]", "River: [Jc 3d 5c 4h Jh]", "main pot", "Result:")]
     assert order == sorted(order)
