@@ -43,6 +43,9 @@ def atomic_write_bytes(path: str | Path, write: Any) -> None:
             write(fh)
             fh.flush()
             os.fsync(fh.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file the usual mode
         os.replace(tmp, p)
     except BaseException:
         try:

@@ -1,0 +1,440 @@
+"""League training: agents train, then every pair is evaluated in duplicate matches, logged to TensorBoard.
+
+A league run reads top to bottom (:func:`run_league`):
+
+1. the typed config (:mod:`training.config`), one seeding scheme, the run folder
+   ``<runs_dir>/<name>/`` and a ``SummaryWriter`` on it, the config logged as text;
+2. ``league.rounds`` rounds; in each, every training cfr-lite agent runs
+   ``cfr.iterations_per_round`` MCCFR iterations (:mod:`agents.cfr_lite.trainer`) and
+   writes its current average strategy as a policy file, then (every ``eval_every``
+   rounds, and after the last) every pair of agents plays a duplicate match of
+   ``eval_hands`` hands through :func:`training.arena.run_match`;
+3. scalars are logged against the global step = the round number, the checkpoint is
+   written atomically, the progress bar advances;
+4. at the end: the league table in the terminal and as ``league.json``, and ``league.png``
+   (each agent's mean result over the rounds).
+
+Everything random is derived from ``seed`` and the round number (never from wall time or
+scheduling), so a run resumed with ``--resume`` after a kill ends with exactly the table
+an uninterrupted run would have produced.
+
+TensorBoard scalars (step = round):
+
+=====================================  ==============================================
+``eval/<A>_vs_<B>/mbb_per_hand``       A's result against B (milli-big-blinds per hand)
+``eval/<A>_vs_<B>/ci95``               95% half-width of that result (duplicate groups)
+``eval/<A>_vs_<B>/ci95_low``, ``_high``  the interval's ends
+``eval/<A>/mbb_per_hand``              A's mean result over all its opponents
+``eval/<A>/vpip`` ``pfr`` ``three_bet``  HUD statistics of A over the round's matches
+``eval/<A>/af`` ``wtsd`` ``wsd``
+``train/<A>/cfr_iterations``           total MCCFR iterations of a training agent
+``train/<A>/infosets``                 information sets in its tables
+``train/<A>/avg_regret``               mean max positive regret / iterations (exploitability proxy)
+``train/<A>/strategy_entropy``         mean entropy of its average strategy (nats)
+``train/<A>/iterations_per_second``    training speed this round
+``charts/elapsed_seconds``             wall time of the run so far (all sessions)
+``charts/eval_hands_per_second``       evaluation speed this round
+=====================================  ==============================================
+
+plus the text ``config`` (the YAML). Run-folder layout: TensorBoard event files,
+``config.yaml``, ``checkpoint/state.json`` (the commit point of a checkpoint) with the
+trainers' tables next to it, ``policies/<agent>/round_NNNN.npz``, ``league.json``,
+``league.png``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+from holdem_env.errors import ConfigError, HoldemError
+
+from .config import LeagueConfig
+
+__all__ = ["LeagueResult", "run_league", "format_league_table", "scalar_names", "run_dir_of"]
+
+_STATE = "state.json"
+_HUD = ("vpip", "pfr", "three_bet", "af", "wtsd", "wsd")
+
+
+class _Killed(HoldemError):
+    """Raised internally to stop a run early (``stop_after_round``), as a kill would."""
+
+
+@dataclass
+class LeagueResult:
+    """What a finished (or stopped) league run produced."""
+
+    run_dir: Path
+    rounds_done: int
+    table: list[dict[str, Any]]
+    pairs: list[dict[str, Any]]
+    history: list[dict[str, Any]] = field(default_factory=list)
+    finished: bool = True
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The content of ``league.json``."""
+        return {"rounds": self.rounds_done, "table": self.table, "pairs": self.pairs, "history": self.history}
+
+
+def run_dir_of(config: LeagueConfig) -> Path:
+    """The run folder ``<runs_dir>/<name>``."""
+    return Path(config.logging.runs_dir) / config.name
+
+
+def scalar_names(config: LeagueConfig) -> list[str]:
+    """Every scalar tag the league writes for ``config`` (documented in the module docstring)."""
+    names: list[str] = []
+    agents = [a.name for a in config.agents]
+    for i, a in enumerate(agents):
+        for b in agents[i + 1 :]:
+            for x, y in ((a, b), (b, a)):
+                names += [f"eval/{x}_vs_{y}/{s}" for s in ("mbb_per_hand", "ci95", "ci95_low", "ci95_high")]
+    for a in agents:
+        names.append(f"eval/{a}/mbb_per_hand")
+        names += [f"eval/{a}/{h}" for h in _HUD]
+    for t in config.trainers:
+        names += [f"train/{t.name}/{s}" for s in ("cfr_iterations", "infosets", "avg_regret", "strategy_entropy", "iterations_per_second")]
+    names += ["charts/elapsed_seconds", "charts/eval_hands_per_second"]
+    return names
+
+
+# -- seeds -----------------------------------------------------------------------------------
+def _seed(config: LeagueConfig, *key: int) -> np.random.SeedSequence:
+    return np.random.SeedSequence(config.seed, spawn_key=tuple(key))
+
+
+def _int_seed(config: LeagueConfig, *key: int) -> int:
+    return int(_seed(config, *key).generate_state(1, dtype=np.uint32)[0])
+
+
+# -- jobs (top-level so that worker processes can run them) ----------------------------------
+def _make_trainer(config: LeagueConfig) -> Any:
+    from agents.cfr_lite.actions import ActionAbstraction
+    from agents.cfr_lite.buckets import CardAbstraction
+    from agents.cfr_lite.trainer import CfrLiteTrainer
+
+    c = config.cfr
+    actions = ActionAbstraction(c.pot_fractions, c.all_in, c.max_raises_per_street)
+    cards = CardAbstraction(c.preflop_buckets, c.postflop_buckets, c.rollouts, c.bucket_sample_size, 0)
+    return CfrLiteTrainer(config.table, actions, cards, averaging=c.averaging)
+
+
+def _train_job(job: tuple[Any, int, np.random.SeedSequence]) -> tuple[Any, Any]:
+    trainer, iterations, seed = job
+    stats = trainer.train(iterations, np.random.default_rng(seed))
+    return trainer, stats
+
+
+def _eval_job(job: dict[str, Any]) -> list[dict[str, Any]]:
+    import agents.cfr_lite  # noqa: F401  (registers cfr-lite in this process)
+    from training.arena import ArenaConfig, run_match
+
+    cfg = ArenaConfig(**job)
+    return run_match(cfg).rows
+
+
+# -- helpers ---------------------------------------------------------------------------------
+def _write_json_atomic(path: Path, data: Any) -> None:
+    from agents.cfr_lite.policy import atomic_write_bytes
+
+    atomic_write_bytes(path, lambda fh: fh.write(json.dumps(data, indent=1, sort_keys=True).encode()))
+
+
+def _comparable(config_dict: dict[str, Any]) -> dict[str, Any]:
+    d = json.loads(json.dumps(config_dict))
+    d["league"].pop("rounds", None)  # a resumed run may be extended
+    d.pop("backend", None)  # and may run elsewhere
+    return d
+
+
+def _spec_for(entry: Any, policy_path: Path | None) -> str:
+    if policy_path is not None:
+        return f"agents.cfr_lite:CfrLiteAgent(policy={str(policy_path)!r})"
+    return entry.spec
+
+
+def _write_checkpoint(run_dir: Path, state: dict[str, Any], trainers: dict[str, Any]) -> None:
+    """Trainer tables under round-stamped names, then ``state.json`` atomically (the commit point)."""
+    ck = run_dir / "checkpoint"
+    ck.mkdir(parents=True, exist_ok=True)
+    files = {}
+    for name, tr in trainers.items():
+        fname = f"{name}.r{state['round']:05d}.npz"
+        tr.save_checkpoint(ck / fname)
+        files[name] = fname
+    state = {**state, "trainer_files": files}
+    _write_json_atomic(ck / _STATE, state)
+    keep = set(files.values()) | {_STATE}
+    for p in ck.iterdir():
+        if p.name not in keep and not p.name.endswith(".tmp"):
+            p.unlink(missing_ok=True)
+
+
+def _aggregate(config: LeagueConfig, round_no: int, pair_rows: list[tuple[str, str, list[dict[str, Any]]]]) -> dict[str, Any]:
+    """One evaluation: per-pair results and per-agent means and HUD."""
+    pairs = []
+    per_agent: dict[str, list[float]] = {a.name: [] for a in config.agents}
+    ci_agent: dict[str, list[float]] = {a.name: [] for a in config.agents}
+    hud: dict[str, dict[str, list[tuple[float, int]]]] = {a.name: {h: [] for h in _HUD} for a in config.agents}
+    for a, b, rows in pair_rows:
+        by_role = {r["role"]: r for r in rows}
+        for me, other in ((a, b), (b, a)):
+            r = by_role[me]
+            pairs.append({"agent": me, "opponent": other, "mbb_per_hand": r["mbb_per_hand"], "ci95": r["ci95"], "hands": r["hands"]})
+            per_agent[me].append(r["mbb_per_hand"])
+            ci_agent[me].append(r["ci95"])
+            for h in _HUD:
+                v = r["stats"].get(h)
+                if v is not None:
+                    hud[me][h].append((float(v), int(r["hands"])))
+    agents = []
+    for e in config.agents:
+        vals = per_agent[e.name]
+        mean = float(np.mean(vals)) if vals else 0.0
+        ci = float(math.sqrt(sum(c * c for c in ci_agent[e.name])) / len(vals)) if vals else 0.0
+        h_out = {}
+        for h in _HUD:
+            items = hud[e.name][h]
+            w = sum(n for _, n in items)
+            h_out[h] = sum(v * n for v, n in items) / w if w else None
+        agents.append({"agent": e.name, "spec": e.spec, "mbb_per_hand": mean, "ci95": ci, "hud": h_out})
+    return {"round": round_no, "agents": agents, "pairs": pairs}
+
+
+def format_league_table(result: LeagueResult) -> str:
+    """The final league table as text (agents by mean mbb/hand, then every pair)."""
+    lines = [f"league table after {result.rounds_done} rounds ({result.run_dir})", ""]
+    lines.append(f"{'#':>2} {'agent':<16} {'mbb/hand':>10} {'±95%':>9} {'VPIP':>6} {'PFR':>6} {'AF':>6}")
+    for i, row in enumerate(result.table, 1):
+        hud = row["hud"]
+        f = lambda v, pct=True: "-" if v is None else (f"{100 * v:.1f}" if pct else f"{v:.2f}")  # noqa: E731
+        lines.append(
+            f"{i:>2} {row['agent']:<16} {row['mbb_per_hand']:>10.1f} {row['ci95']:>9.1f} {f(hud['vpip']):>6} {f(hud['pfr']):>6} {f(hud['af'], False):>6}"
+        )
+    lines += ["", f"{'agent':<16} {'vs':<16} {'mbb/hand':>10} {'±95%':>9} {'hands':>8}"]
+    for p in result.pairs:
+        lines.append(f"{p['agent']:<16} {p['opponent']:<16} {p['mbb_per_hand']:>10.1f} {p['ci95']:>9.1f} {p['hands']:>8}")
+    return "\n".join(lines)
+
+
+def _plot(run_dir: Path, config: LeagueConfig, history: list[dict[str, Any]]) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for e in config.agents:
+        xs = [h["round"] for h in history]
+        rows = [next(a for a in h["agents"] if a["agent"] == e.name) for h in history]
+        ys = np.array([r["mbb_per_hand"] for r in rows])
+        ci = np.array([r["ci95"] for r in rows])
+        ax.plot(xs, ys, marker="o", label=e.name)
+        ax.fill_between(xs, ys - ci, ys + ci, alpha=0.15)
+    ax.axhline(0.0, color="grey", linewidth=0.8)
+    ax.set_xlabel("league round")
+    ax.set_ylabel("mean mbb/hand vs the league")
+    ax.set_title(f"{config.name}: results over training")
+    ax.legend()
+    fig.tight_layout()
+    tmp = run_dir / "league.png.tmp.png"
+    fig.savefig(tmp, dpi=100)
+    plt.close(fig)
+    tmp.replace(run_dir / "league.png")
+
+
+# -- the run ---------------------------------------------------------------------------------
+def run_league(
+    config: LeagueConfig,
+    *,
+    resume: bool = False,
+    overwrite: bool = False,
+    progress: bool = False,
+    out: TextIO | None = None,
+    backend: Any = None,
+    stop_after_round: int | None = None,
+) -> LeagueResult:
+    """Run (or with ``resume`` continue) the league described by ``config``.
+
+    ``overwrite`` deletes an existing run folder first; without it, a folder that already
+    holds a run is a :class:`ConfigError` (pass ``resume`` to continue it). ``progress``
+    shows a tqdm bar with ETA on stderr; ``out`` receives the final table (text).
+    ``backend`` overrides the config's backend. ``stop_after_round`` stops after that
+    round's checkpoint, as if the process had been killed (for tests and time-boxing).
+    """
+    from torch.utils.tensorboard import SummaryWriter
+
+    from .backends import make_backend
+
+    run_dir = run_dir_of(config)
+    ck_state = run_dir / "checkpoint" / _STATE
+    if overwrite and resume:
+        raise ConfigError("resume", True, "cannot be combined with overwrite")
+    if resume:
+        if not ck_state.is_file():
+            raise ConfigError("resume", str(run_dir), "there is no checkpoint to resume in this run folder; start it without --resume")
+    elif run_dir.exists() and any(run_dir.iterdir()):
+        if not overwrite:
+            raise ConfigError(
+                "name", config.name, f"run folder {run_dir} already exists: pass --resume to continue it, --overwrite to start over, or use a new name"
+            )
+        shutil.rmtree(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+
+    trainers: dict[str, Any] = {}
+    for e in config.trainers:
+        trainers[e.name] = _make_trainer(config)
+    start_round, history, elapsed_before = 0, [], 0.0
+    if resume:
+        state = json.loads(ck_state.read_text())
+        if _comparable(state["config"]) != _comparable(config.to_dict()):
+            raise ConfigError("config", config.name, "differs from the checkpointed run's config (only league.rounds and backend may change on resume)")
+        start_round = int(state["round"])
+        history = state["history"]
+        elapsed_before = float(state["elapsed"])
+        for name, fname in state["trainer_files"].items():
+            trainers[name].load_checkpoint(run_dir / "checkpoint" / fname)
+    else:
+        (run_dir / "config.yaml").write_text(config.to_yaml())
+    for tr in trainers.values():
+        tr.game.cards.thresholds()  # compute/cache once here, not in every worker
+
+    writer = SummaryWriter(str(run_dir), purge_step=start_round + 1 if resume else None)
+    if not resume:
+        writer.add_text("config", "    " + config.to_yaml().replace("\n", "\n    "), 0)
+    own_backend = backend is None
+    if backend is None:
+        backend = make_backend(config.backend.kind, config.backend.workers, config.backend.address)
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=config.league.rounds, initial=start_round, unit="round", desc=f"holdem train {config.name}", dynamic_ncols=True, file=sys.stderr)
+    session_start = time.perf_counter()
+    policy_paths: dict[str, Path] = {}
+    try:
+        for r in range(start_round + 1, config.league.rounds + 1):
+            # 1. training
+            if trainers and config.cfr.iterations_per_round:
+                names = list(trainers)
+                agent_index = {a.name: i for i, a in enumerate(config.agents)}
+                jobs = [(trainers[n], config.cfr.iterations_per_round, _seed(config, 1, agent_index[n], r)) for n in names]
+                results = backend.map(_train_job, jobs)
+                for n, (tr, stats) in zip(names, results):
+                    trainers[n] = tr
+                    writer.add_scalar(f"train/{n}/cfr_iterations", tr.iterations, r)
+                    writer.add_scalar(f"train/{n}/infosets", stats.infosets, r)
+                    writer.add_scalar(f"train/{n}/avg_regret", stats.avg_positive_regret, r)
+                    writer.add_scalar(f"train/{n}/strategy_entropy", stats.strategy_entropy, r)
+                    writer.add_scalar(f"train/{n}/iterations_per_second", stats.iterations_per_second, r)
+            for n, tr in trainers.items():
+                p = run_dir / "policies" / n / f"round_{r:04d}.npz"
+                tr.policy({"league": config.name, "round": r}).save(p)
+                policy_paths[n] = p
+            # 2. evaluation
+            if r % config.league.eval_every == 0 or r == config.league.rounds:
+                t0 = time.perf_counter()
+                evaluation = _evaluate(config, r, backend, trainers, run_dir)
+                hands = sum(p["hands"] for p in evaluation["pairs"]) // 2
+                history.append(evaluation)
+                for p in evaluation["pairs"]:
+                    tag = f"eval/{p['agent']}_vs_{p['opponent']}"
+                    writer.add_scalar(f"{tag}/mbb_per_hand", p["mbb_per_hand"], r)
+                    writer.add_scalar(f"{tag}/ci95", p["ci95"], r)
+                    writer.add_scalar(f"{tag}/ci95_low", p["mbb_per_hand"] - p["ci95"], r)
+                    writer.add_scalar(f"{tag}/ci95_high", p["mbb_per_hand"] + p["ci95"], r)
+                for a in evaluation["agents"]:
+                    writer.add_scalar(f"eval/{a['agent']}/mbb_per_hand", a["mbb_per_hand"], r)
+                    for h, v in a["hud"].items():
+                        if v is not None:
+                            writer.add_scalar(f"eval/{a['agent']}/{h}", v, r)
+                dt = time.perf_counter() - t0
+                writer.add_scalar("charts/eval_hands_per_second", hands / dt if dt > 0 else 0.0, r)
+            elapsed = elapsed_before + time.perf_counter() - session_start
+            writer.add_scalar("charts/elapsed_seconds", elapsed, r)
+            writer.flush()
+            # 3. checkpoint (after the scalars: a kill in between is undone by purge_step on resume)
+            _write_checkpoint(run_dir, {"round": r, "history": history, "elapsed": elapsed, "config": config.to_dict()}, trainers)
+            for n in policy_paths:
+                for old in (run_dir / "policies" / n).glob("round_*.npz"):
+                    if old != policy_paths[n]:
+                        old.unlink(missing_ok=True)
+            if bar is not None:
+                bar.update(1)
+            if stop_after_round is not None and r >= stop_after_round and r < config.league.rounds:
+                raise _Killed(f"stopped after round {r}")
+    except _Killed:
+        last = history[-1] if history else {"agents": [], "pairs": []}
+        return LeagueResult(run_dir, r, _sorted_table(last["agents"]), last["pairs"], history, finished=False)
+    finally:
+        if bar is not None:
+            bar.close()
+        writer.close()
+        if own_backend:
+            backend.close()
+
+    last = history[-1] if history else {"agents": [], "pairs": []}
+    result = LeagueResult(run_dir, config.league.rounds, _sorted_table(last["agents"]), last["pairs"], history)
+    _write_json_atomic(run_dir / "league.json", result.to_json_dict())
+    for n, tr in trainers.items():
+        tr.policy({"league": config.name, "round": config.league.rounds}).save(run_dir / "policies" / f"{n}.npz")
+    if config.logging.plot and history:
+        _plot(run_dir, config, history)
+    if out is not None:
+        out.write(format_league_table(result) + "\n")
+    return result
+
+
+def _sorted_table(agents: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(agents, key=lambda a: (-a["mbb_per_hand"], a["agent"]))
+
+
+def _evaluate(config: LeagueConfig, round_no: int, backend: Any, trainers: dict[str, Any], run_dir: Path) -> dict[str, Any]:
+    entries = list(config.agents)
+    specs = {}
+    for e in entries:
+        path = run_dir / "policies" / e.name / f"round_{round_no:04d}.npz" if e.name in trainers else None
+        specs[e.name] = _spec_for(e, path)
+    t = config.table
+    jobs, pairs = [], []
+    for i, a in enumerate(entries):
+        for j in range(i + 1, len(entries)):
+            b = entries[j]
+            pairs.append((a.name, b.name))
+            jobs.append({
+                "agents": (specs[a.name], specs[b.name]),
+                "players": t.num_players,
+                "hands": config.league.eval_hands,
+                "seed": _int_seed(config, 2, i, j, round_no),
+                "workers": 1,
+                "small_blind": t.small_blind,
+                "big_blind": t.big_blind,
+                "buy_in": t.buy_in,
+                "betting": t.betting.value,
+            })
+    runnable = [k for k, job in enumerate(jobs) if job["agents"][0] != job["agents"][1]]
+    if len(runnable) == 1:
+        jobs[runnable[0]]["workers"] = backend.workers  # one match: let the arena use every core
+    outputs = backend.map(_eval_job, [jobs[k] for k in runnable])
+    rows_by_pair: list[tuple[str, str, list[dict[str, Any]]]] = []
+    for k, (a, b) in enumerate(pairs):
+        if k in runnable:
+            rows = outputs[runnable.index(k)]
+            sa, sb = jobs[k]["agents"]
+            for row in rows:
+                row["role"] = a if row["agent"] == sa else b
+        else:  # identical specs: a duplicate match between copies breaks even by construction
+            zero = {"mbb_per_hand": 0.0, "ci95": 0.0, "hands": 0, "stats": {}}
+            rows = [{**zero, "role": a}, {**zero, "role": b}]
+        rows_by_pair.append((a, b, rows))
+    return _aggregate(config, round_no, rows_by_pair)
