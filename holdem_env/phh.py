@@ -150,7 +150,7 @@ class PHHHand:
     finishing_stacks: tuple[Decimal, ...] | None = None
     players: tuple[str, ...] | None = None
     name: str | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
     @property
     def num_players(self) -> int:

@@ -213,10 +213,11 @@ def replay(hand: PHHHand, *, repair: bool = True) -> ReplayResult:
             board_in_file += len(action.cards)
             engine_board = tuple(state.board)
             if len(engine_board) < board_in_file:
-                who = f"p{state.actor + 1} is to act" if state.actor is not None else "the hand is over"
+                if state.is_over:
+                    raise PHHActionError(action.index, action.text, "board card dealt after the hand is over")
                 raise PHHActionError(
                     action.index, action.text,
-                    f"board card dealt before the {_street_name(state)} betting is over ({who})",
+                    f"board card dealt before the {_street_name(state)} betting is over (p{state.actor + 1} is to act)",
                 )
             expected = engine_board[board_in_file - len(action.cards) : board_in_file]
             for got, want in zip(action.cards, expected):

@@ -299,6 +299,8 @@ def test_result_depending_on_unknown_cards_is_reported() -> None:
         ('["d dh p1 AsKs", "d dh p2 ????", "d dh p3 2c7d", "p3 f", "p1 f", "p2 sm AsQh"]',
          "action 5 'p2 sm AsQh': card As was already dealt (action 0)"),
         ('["d dh p1 AsKs", "d dh p2 QsQh", "d dh p3 2c7d", "p3 f", "p1 f", "p2 f"]', "the hand is already over"),
+        ('["d dh p1 AsKs", "d dh p2 QsQh", "d dh p3 2c7d", "p3 f", "p1 f", "d db 2h3h4h"]',
+         "action 5 'd db 2h3h4h': board card dealt after the hand is over"),
     ],
 )
 def test_replay_errors_name_the_problem(actions: str, needle: str) -> None:
@@ -407,3 +409,18 @@ def test_written_hands_replay_in_pokerkit_to_the_same_stacks() -> None:
         assert [int(x) for x in final.stacks] == expected, (seed, text)
         compared += 1
     assert compared >= 200, (compared, skipped)
+
+
+def test_fixed_limit_fifth_preflop_bet_is_refused_by_the_cap() -> None:
+    # RULES.md caps fixed-limit betting at 4 bets a round (the big blind is the first
+    # preflop); PokerKit allows a fourth raise preflop, so such files do not replay here.
+    text = (DATA / "fixed_limit.phh").read_text().replace('"p3 f",', '"p3 cbr 10",').replace(
+        'finishing_stacks = [226, 178, 196]', '')
+    with pytest.raises(PHHActionError) as info:
+        replay(loads(text))
+    assert info.value.index == 6 and "cap of 4 bets" in info.value.reason
+
+
+def test_phh_hand_is_hashable_and_compares_by_value() -> None:
+    a, b = load_file(DATA / "pluribus_41_5.phh")[0], load_file(DATA / "pluribus_41_5.phh")[0]
+    assert a == b and hash(a) == hash(b)
