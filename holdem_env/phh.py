@@ -602,7 +602,8 @@ def from_record(
 
     Players are the seats dealt in, starting left of the button (``p1``) and ending with
     the button; ``seats`` (1-based engine seat numbers) and ``seat_count`` are recorded
-    so the table can be rebuilt. Pot-limit hands have no PHH hold'em variant and raise
+    so the table can be rebuilt. A hand still running is written without
+    ``finishing_stacks`` (its actions so far). Pot-limit hands have no PHH hold'em variant and raise
     :class:`~holdem_env.errors.PHHError`.
     """
     from .actions import ActionKind
@@ -668,7 +669,9 @@ def from_record(
         big_bet=config.big_bet if variant == "FT" else None,
         scale=1,
         ante_trimming_status=len(set(antes)) == 1,
-        finishing_stacks=tuple(Decimal(int(record.final_stacks[s])) for s in seats),
+        finishing_stacks=(
+            None if record.final_stacks is None else tuple(Decimal(int(record.final_stacks[s])) for s in seats)
+        ),
         players=tuple(players) if players is not None else None,
         name=name,
         extra=meta,

@@ -424,3 +424,16 @@ def test_fixed_limit_fifth_preflop_bet_is_refused_by_the_cap() -> None:
 def test_phh_hand_is_hashable_and_compares_by_value() -> None:
     a, b = load_file(DATA / "pluribus_41_5.phh")[0], load_file(DATA / "pluribus_41_5.phh")[0]
     assert a == b and hash(a) == hash(b)
+
+
+def test_unfinished_hand_is_written_without_finishing_stacks() -> None:
+    from holdem_env.config import TableConfig
+    from holdem_env.state import HandState
+
+    state = HandState(TableConfig(num_players=3), button=2, seed=7)
+    state.call()  # three-handed the button (seat 2, p3) acts first preflop
+    hand = loads(dumps(from_record(state.record())))
+    assert hand.finishing_stacks is None
+    assert [a.text for a in hand.actions if a.kind != "dh"] == ["p3 cc"]
+    with pytest.raises(PHHError, match="the actions end before the hand is over: p1 is to act on the preflop"):
+        replay(hand)
