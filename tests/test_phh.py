@@ -165,6 +165,12 @@ def test_written_phh_loads_in_pokerkit() -> None:
     hh = pokerkit.HandHistory.loads(dumps(hand))
     *_, final = iter(hh)
     assert [Decimal(s) for s in final.stacks] == [Decimal("58.75"), Decimal("37.25"), Decimal("51.85")]
+    # A .phhs written by us is read by PokerKit section by section (heads-up included).
+    finals = []
+    for hh in pokerkit.HandHistory.loads_all(dumps_all(load_file(DATA / "two_hands.phhs"))):
+        *_, last = iter(hh)
+        finals.append([int(x) for x in last.stacks])
+    assert finals == [[230, 0], [494, 489, 518, 499]]
 
 
 # --------------------------------------------------------------------------- replay
