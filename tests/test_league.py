@@ -1,0 +1,231 @@
+"""League training: config validation, end-to-end tiny run, TensorBoard scalars, resume after a kill."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from holdem_env.errors import ConfigError
+
+from training.config import LeagueConfig, load_config
+
+CONFIGS = Path(__file__).resolve().parent.parent / "configs"
+
+
+def _tiny(tmp_path: Path, **league: int) -> LeagueConfig:
+    cfg = load_config(CONFIGS / "tiny.yaml")
+    data = cfg.to_dict()
+    data["logging"]["runs_dir"] = str(tmp_path / "runs")
+    data["league"].update(league)
+    return LeagueConfig.from_dict(data)
+
+
+# -- config validation -------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["tiny", "quickstart", "six_max"])
+def test_shipped_configs_are_valid(name: str) -> None:
+    cfg = load_config(CONFIGS / f"{name}.yaml")
+    assert cfg.name == name
+    assert {a.spec.split("(")[0] for a in cfg.agents} >= {"random", "tag", "cfr-lite"}
+    assert LeagueConfig.from_dict(cfg.to_dict()) == cfg  # to_dict/from_dict round trip
+    if name == "six_max":
+        assert cfg.table.num_players == 6
+    else:
+        assert cfg.table.num_players == 2
+
+
+def _base() -> dict:
+    return {"name": "t", "agents": [{"name": "a", "spec": "random"}, {"name": "b", "spec": "tag"}]}
+
+
+@pytest.mark.parametrize(
+    "patch, field, fragment",
+    [
+        ({"rounds": 3}, "rounds", "unknown key; allowed: agents, backend"),
+        ({"league": {"round": 3}}, "league.round", "unknown key; allowed: eval_every, eval_hands, rounds"),
+        ({"league": {"rounds": 0}}, "league.rounds", "must be an integer in 1..1000000"),
+        ({"cfr": {"pot_fractions": [1.0, 0.5]}}, "cfr.pot_fractions", "strictly ascending"),
+        ({"cfr": {"postflop_buckets": [8, 8]}}, "cfr.postflop_buckets", "three integers"),
+        ({"cfr": {"averaging": "mean"}}, "cfr.averaging", "'linear' or 'uniform'"),
+        ({"table": {"num_players": 11}}, "table.num_players", "must be in 2..10"),
+        ({"table": {"seats": 2}}, "table.seats", "unknown table setting"),
+        ({"backend": {"kind": "slurm"}}, "backend.kind", "'local' or 'ray'"),
+        ({"logging": {"plot": "yes"}}, "logging.plot", "true or false"),
+        ({"name": "bad name!"}, "name", "letters, digits"),
+        ({"agents": [{"name": "a", "spec": "random"}]}, "agents", "at least two agents"),
+        ({"agents": [{"name": "a", "spec": "random"}, {"name": "a", "spec": "tag"}]}, "agents", "unique"),
+        ({"agents": [{"name": "a", "spec": "random", "train": True}, {"name": "b", "spec": "tag"}]}, "agents[0].train", "only cfr-lite"),
+        ({"agents": [{"name": "a", "spec": "nosuchbot"}, {"name": "b", "spec": "tag"}]}, "agents[0].spec", "unknown agent 'nosuchbot'"),
+        ({"agents": [{"name": "a", "spec": "random", "seat": 1}, {"name": "b", "spec": "tag"}]}, "agents[0].seat", "unknown key"),
+    ],
+)
+def test_bad_config_names_the_key(patch: dict, field: str, fragment: str) -> None:
+    data = {**_base(), **patch}
+    with pytest.raises(ConfigError) as err:
+        LeagueConfig.from_dict(data)
+    assert err.value.field == field
+    assert fragment in str(err.value)
+
+
+def test_load_config_errors(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="must be an existing YAML file"):
+        load_config(tmp_path / "nope.yaml")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: [unclosed\n")
+    with pytest.raises(ConfigError, match="is not valid YAML"):
+        load_config(bad)
+
+
+# -- end to end ----------------------------------------------------------------------------------
+def _scalars(run_dir: Path) -> dict[str, list[tuple[int, float]]]:
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    ea = EventAccumulator(str(run_dir), size_guidance={"scalars": 0, "tensors": 0})
+    ea.Reload()
+    return {tag: [(e.step, e.value) for e in ea.Scalars(tag)] for tag in ea.Tags()["scalars"]}
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory: pytest.TempPathFactory):
+    from training.league import run_league
+
+    tmp = tmp_path_factory.mktemp("full")
+    cfg = _tiny(tmp)
+    result = run_league(cfg)
+    return cfg, result
+
+
+def test_tiny_league_writes_documented_outputs(uninterrupted) -> None:
+    from training.league import scalar_names
+
+    cfg, result = uninterrupted
+    run_dir = result.run_dir
+    assert result.finished and result.rounds_done == 3
+    assert (run_dir / "league.png").stat().st_size > 1000
+    data = json.loads((run_dir / "league.json").read_text())
+    assert [row["agent"] for row in data["table"]] == [row["agent"] for row in result.table]
+    assert sorted(a["agent"] for a in data["table"]) == ["cfr", "random", "tag"]
+    # zero-sum per pair: A vs B is minus B vs A
+    by = {(p["agent"], p["opponent"]): p["mbb_per_hand"] for p in data["pairs"]}
+    for (a, b), v in by.items():
+        assert by[(b, a)] == pytest.approx(-v)
+    assert (run_dir / "policies" / "cfr.npz").is_file()
+    scalars = _scalars(run_dir)
+    missing = [n for n in scalar_names(cfg) if n not in scalars]
+    # HUD ratios can be undefined (e.g. AF with no postflop calls) and are then not logged
+    assert not [m for m in missing if not m.rsplit("/", 1)[-1] in ("three_bet", "af", "wtsd", "wsd")], missing
+    assert [s for s, _ in scalars["eval/cfr/mbb_per_hand"]] == [1, 2, 3]
+    assert [v for _, v in scalars["train/cfr/cfr_iterations"]] == [20, 40, 60]
+    final = {row["agent"]: row["mbb_per_hand"] for row in result.table}
+    assert scalars["eval/tag/mbb_per_hand"][-1][1] == pytest.approx(final["tag"], rel=1e-5)
+    lo = scalars["eval/cfr_vs_random/ci95_low"][-1][1]
+    hi = scalars["eval/cfr_vs_random/ci95_high"][-1][1]
+    mid = scalars["eval/cfr_vs_random/mbb_per_hand"][-1][1]
+    assert lo < mid < hi and math.isclose(hi - mid, mid - lo, rel_tol=1e-4)
+
+
+def test_existing_run_folder_needs_resume_or_overwrite(uninterrupted) -> None:
+    from training.league import run_league
+
+    cfg, _ = uninterrupted
+    with pytest.raises(ConfigError, match="pass --resume to continue it"):
+        run_league(cfg)
+
+
+def test_resume_after_kill_gives_same_table(uninterrupted, tmp_path: Path) -> None:
+    from training.league import run_league
+
+    _, full = uninterrupted
+    cfg = _tiny(tmp_path)
+    stopped = run_league(cfg, stop_after_round=1)
+    assert not stopped.finished and stopped.rounds_done == 1
+    assert not (stopped.run_dir / "league.json").exists()
+    resumed = run_league(cfg, resume=True)
+    assert resumed.table == full.table
+    assert resumed.pairs == full.pairs
+    assert resumed.history == full.history
+    scalars = _scalars(resumed.run_dir)
+    assert [s for s, _ in scalars["eval/cfr/mbb_per_hand"]] == [1, 2, 3]
+
+
+def test_kill_between_logging_and_checkpoint_leaves_no_duplicate_steps(uninterrupted, tmp_path: Path, monkeypatch) -> None:
+    import training.league as league
+
+    _, full = uninterrupted
+    cfg = _tiny(tmp_path)
+    real = league._write_checkpoint
+
+    def crash_on_round_2(run_dir, state, trainers):
+        if state["round"] == 2:
+            raise KeyboardInterrupt("simulated kill")
+        real(run_dir, state, trainers)
+
+    monkeypatch.setattr(league, "_write_checkpoint", crash_on_round_2)
+    with pytest.raises(KeyboardInterrupt):
+        league.run_league(cfg)
+    monkeypatch.setattr(league, "_write_checkpoint", real)
+    resumed = league.run_league(cfg, resume=True)
+    assert resumed.table == full.table and resumed.history == full.history
+    scalars = _scalars(resumed.run_dir)
+    for tag in ("eval/cfr/mbb_per_hand", "train/cfr/cfr_iterations", "charts/elapsed_seconds"):
+        assert [s for s, _ in scalars[tag]] == [1, 2, 3], tag
+    assert [v for _, v in scalars["train/cfr/cfr_iterations"]] == [20, 40, 60]
+
+
+def test_resume_rejects_changed_config(uninterrupted) -> None:
+    from training.league import run_league
+
+    cfg, _ = uninterrupted
+    data = cfg.to_dict()
+    data["cfr"]["iterations_per_round"] = 21
+    with pytest.raises(ConfigError, match="differs from the checkpointed run's config"):
+        run_league(LeagueConfig.from_dict(data), resume=True)
+
+
+def test_cli_train_json(tmp_path: Path, capsys) -> None:
+    from holdem_env.cli import main
+
+    rc = main(["train", "--config", str(CONFIGS / "tiny.yaml"), "--runs-dir", str(tmp_path), "--rounds", "1", "--json", "--no-progress"])
+    assert rc == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["rounds"] == 1 and len(out["table"]) == 3
+    rc = main(["train", "--config", str(tmp_path / "missing.yaml")])
+    assert rc == 2
+    assert "must be an existing YAML file" in capsys.readouterr().err
+
+
+def test_local_backend_keeps_input_order() -> None:
+    from training.backends import LocalBackend, make_backend
+
+    backend = LocalBackend(workers=2)
+    try:
+        assert backend.map(math.sqrt, [16.0, 1.0, 9.0, 4.0]) == [4.0, 1.0, 3.0, 2.0]
+    finally:
+        backend.close()
+    with pytest.raises(ConfigError, match="backend.kind"):
+        make_backend("slurm")
+
+
+def test_ray_backend_missing_is_clear_error() -> None:
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        from training.backends import RayBackend
+
+        with pytest.raises(ConfigError, match="needs the optional 'ray' package"):
+            RayBackend()
+    else:  # pragma: no cover - only where ray is installed
+        pytest.skip("ray is installed; see test_ray_backend_runs_a_league")
+
+
+@pytest.mark.ray
+def test_ray_backend_runs_a_league(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    from training.league import run_league
+
+    data = _tiny(tmp_path, rounds=1).to_dict()
+    data["backend"] = {"kind": "ray", "workers": 2, "address": None}
+    result = run_league(LeagueConfig.from_dict(data))
+    assert result.finished and len(result.table) == 3
