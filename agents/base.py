@@ -32,7 +32,7 @@ AgentSpec(target='agents.tag:TagAgent', kwargs={'tightness': 1.5}, text='tag(tig
 >>> parse_spec("nosuchbot")
 Traceback (most recent call last):
 ...
-agents.base.AgentSpecError: unknown agent 'nosuchbot': use a registered name (random, random-type, tag) or 'package.module:ClassName'
+agents.base.AgentSpecError: unknown agent 'nosuchbot': use a registered name (cfr-lite, random, random-type, tag) or 'package.module:ClassName'
 """
 
 from __future__ import annotations
@@ -94,6 +94,7 @@ REGISTRY: dict[str, str] = {
     "random": "agents.random_agent:RandomAgent",
     "random-type": "agents.random_agent:RandomTypeAgent",
     "tag": "agents.tag:TagAgent",
+    "cfr-lite": "agents.cfr_lite:CfrLiteAgent",
 }
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")

@@ -198,7 +198,7 @@ class TagAgent:
         opponents = max(1, min(opponents, 9))
         eq = equity(view["hole_cards"], view["board"], opponents=opponents, samples=self.samples, rng=self.rng)
         t, a = self.tightness, self.aggression
-        value = {1: 0.68, 2: 0.55}.get(opponents, 0.45) + 0.04 * (t - 1.0)
+        value = {1: 0.64, 2: 0.52}.get(opponents, 0.43) + 0.04 * (t - 1.0)
         pot = view["pot"]
         to_call = legal["call"]
         current = view["current_bet"]
@@ -206,6 +206,8 @@ class TagAgent:
 
         if to_call > 0:
             pot_odds = to_call / (pot + to_call)
+            # A bettor's hand is stronger than a random one: discount more for larger bets.
+            eq *= 1.0 - 0.2 * min(1.0, to_call / max(pot - to_call, 1))
             if eq >= value + 0.12 and u < min(1.0, 0.8 * a):
                 rid = self._raise_to(observation, info, current + 0.8 * (pot + to_call))
                 if rid is not None:
@@ -226,7 +228,7 @@ class TagAgent:
             and was_aggressor
             and first_bet_of_street
             and opponents <= 2
-            and u < min(1.0, 0.6 * a)
+            and u < min(1.0, 0.7 * a)
         ):
             rid = self._raise_to(observation, info, 0.5 * pot)
             if rid is not None:

@@ -152,3 +152,16 @@ def test_holdem_eval_cli_writes_json_and_phh_history(tmp_path, capsys) -> None:
 def test_holdem_eval_cli_unknown_agent_exits_2(capsys) -> None:
     assert main(["eval", "tag", "nosuchbot", "--no-progress"]) == 2
     assert "unknown agent 'nosuchbot'" in capsys.readouterr().err
+
+
+def test_holdem_eval_tensorboard_logs_running_results(tmp_path) -> None:
+    pytest.importorskip("torch")
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    logdir = tmp_path / "tb"
+    assert main(["eval", "random", "random", "--hands", "8", "--workers", "1", "--no-progress", "--tensorboard", str(logdir)]) == 0
+    acc = EventAccumulator(str(logdir))
+    acc.Reload()
+    tags = acc.Tags()["scalars"]
+    assert "eval/0_random/mbb_per_hand" in tags
+    assert acc.Scalars("eval/0_random/mbb_per_hand")[-1].value == 0.0  # mirrored duplicate: exactly even

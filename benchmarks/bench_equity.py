@@ -1,0 +1,74 @@
+"""Equity speed: ``holdem_env.equity`` against eval7's Monte Carlo equity, same spots, one run.
+
+Usage::
+
+    .venv/bin/python benchmarks/bench_equity.py [--samples 200000] [--repeat 3]
+
+Prints a markdown table: samples/s for each library on each spot, the ratio, and the two
+estimates (they must agree within Monte Carlo error). eval7 is a dev dependency only.
+Also prints the latency of the small call the ``tag`` agent makes (300 samples).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import time
+
+import numpy as np
+
+from holdem_env.equity import equity
+
+SPOTS = [
+    ("AsKs vs random, preflop", "AsKs", ""),
+    ("7h8h vs random, flop 9h Tc 2d", "7h8h", "9hTc2d"),
+    ("QdQc vs random, turn Js 4h 4c 9d", "QdQc", "Js4h4c9d"),
+]
+
+
+def _eval7_equity(hole: str, board: str, samples: int) -> float:
+    import eval7
+
+    hero = [eval7.Card(hole[i : i + 2]) for i in range(0, len(hole), 2)]
+    board_cards = [eval7.Card(board[i : i + 2]) for i in range(0, len(board), 2)]
+    known = {str(c) for c in hero + board_cards}
+    deck = [eval7.Card(r + s) for r in "23456789TJQKA" for s in "cdhs"]
+    villain = [((a, b), 1.0) for a, b in itertools.combinations(deck, 2) if str(a) not in known and str(b) not in known]
+    return eval7.py_hand_vs_range_monte_carlo(hero, villain, board_cards, samples)
+
+
+def _best_time(fn, repeat: int) -> tuple[float, float]:
+    best, value = float("inf"), 0.0
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        value = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, value
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=200_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    n = args.samples
+    print(f"| spot | samples | holdem_env samples/s | eval7 samples/s | ratio | holdem_env eq | eval7 eq |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for name, hole, board in SPOTS:
+        rng = np.random.default_rng(0)
+        ours_t, ours = _best_time(lambda: equity(hole, board, samples=n, rng=rng), args.repeat)
+        ref_t, ref = _best_time(lambda: _eval7_equity(hole, board, n), args.repeat)
+        print(
+            f"| {name} | {n} | {n / ours_t:,.0f} | {n / ref_t:,.0f} | {ref_t / ours_t:.2f}x | {ours:.4f} | {ref:.4f} |"
+        )
+    rng = np.random.default_rng(1)
+    calls = 200
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        equity("Th9h", "8h7c2d", opponents=2, samples=300, rng=rng)
+    per_call = (time.perf_counter() - t0) / calls
+    print(f"\ntag-sized call (300 samples, 2 opponents, flop): {per_call * 1e3:.2f} ms per call")
+
+
+if __name__ == "__main__":
+    main()
