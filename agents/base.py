@@ -79,6 +79,14 @@ class AgentError(HoldemError):
         self.hand = hand
         self.action = action
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Keep the fields when the error crosses from a worker process.
+        return (_rebuild_agent_error, (str(self), self.agent, self.hand, self.action))
+
+
+def _rebuild_agent_error(message: str, agent: str, hand: int | str, action: object) -> AgentError:
+    return AgentError(message, agent=agent, hand=hand, action=action)
+
 
 @runtime_checkable
 class Agent(Protocol):

@@ -88,10 +88,11 @@ def test_lineup_repeats_specs_and_rows_aggregate_by_spec() -> None:
     assert "tag" in format_table(result) and "mbb/hand" in format_table(result)
 
 
-def test_illegal_action_stops_the_match_naming_agent_hand_and_action() -> None:
+@pytest.mark.parametrize("workers", [1, 2])
+def test_illegal_action_stops_the_match_naming_agent_hand_and_action(workers: int) -> None:
     spec = f"{__name__}:CheckOrFold"
     with pytest.raises(AgentError, match=r"agent '.*CheckOrFold' \(seat \d\) returned action 9999, which is not legal .* in hand \d+") as info:
-        run_match(ArenaConfig(agents=(spec, "random"), hands=40, seed=1))
+        run_match(ArenaConfig(agents=(spec, "random"), hands=40, seed=1, workers=workers))
     assert info.value.action == 9999 and info.value.agent == spec
 
 

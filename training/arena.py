@@ -369,12 +369,17 @@ def run_match(
 
             with ProcessPoolExecutor(max_workers=workers) as pool:
                 futures = {pool.submit(_play_chunk, cfg, groups, keep_records): i for i, groups in enumerate(chunks)}
-                for fut in as_completed(futures):
-                    i = futures[fut]
-                    results[i] = fut.result()
-                    if bar is not None:
-                        bar.update(len(chunks[i]) * n)
-                    fold_in()
+                try:
+                    for fut in as_completed(futures):
+                        i = futures[fut]
+                        results[i] = fut.result()
+                        if bar is not None:
+                            bar.update(len(chunks[i]) * n)
+                        fold_in()
+                except BaseException:
+                    for fut in futures:  # stop at the first failure instead of playing on
+                        fut.cancel()
+                    raise
     finally:
         if bar is not None:
             bar.close()
