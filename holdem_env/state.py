@@ -340,12 +340,26 @@ class HandState:
         self._events.append(DealEvent(_STREETS[street], cards, burn))
 
     def _return_uncalled(self) -> None:
-        antes = self._antes
-        live = [c - a for c, a in zip(self._contrib, antes)]
-        found = uncalled_bet(live)
-        if found is None:
-            return
-        seat, amount = found
+        # Same basis as the pot layers: dead antes never count as matched chips.
+        contrib = self._contrib
+        if self._dead_antes:
+            basis = [c - a for c, a in zip(contrib, self._antes)]
+        else:
+            basis = contrib
+        found = uncalled_bet(basis)
+        if found is not None:
+            self._give_back(*found)
+            if basis is not contrib:
+                basis[found[0]] -= found[1]
+        # Chips above every remaining player's contribution (possible when players fold to a
+        # big blind nobody could post in full) cannot be won by anyone: they go back too.
+        folded = self._folded
+        reach = max(b for b, f in zip(basis, folded) if not f)
+        for seat, b in enumerate(basis):
+            if b > reach:
+                self._give_back(seat, b - reach)
+
+    def _give_back(self, seat: int, amount: int) -> None:
         self._contrib[seat] -= amount
         self._stacks[seat] += amount
         b = self._bets[seat]
@@ -366,6 +380,7 @@ class HandState:
                 final[w] += sh
         self._pots = tuple(pots)
         self._final = final
+        self._stacks = list(final)
         self._street = _SHOWDOWN
         self._actor = None
         assert sum(final) == sum(self._starting), "chips were created or destroyed"
@@ -557,7 +572,7 @@ class HandState:
 
     @property
     def stacks(self) -> tuple[int, ...]:
-        """Chips behind per seat (not counting chips in the middle)."""
+        """Chips behind per seat (not counting chips in the middle); the final stacks once over."""
         return tuple(self._stacks)
 
     @property
