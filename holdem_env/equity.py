@@ -9,8 +9,8 @@ dealt at random: wins count 1, an ``k``-way tie counts ``1/k``.
 - :func:`exact_equity` — the same by enumerating every run-out (small cases only).
 
 Cards are ids (``rank * 4 + suit``) or strings (``"As"``); a range is a collection of
-starting-hand classes (``"AKs"``, ``"QQ"``, ``"T9o"``) or explicit two-card hands, every
-combination equally likely. Only numpy and the standard library are used.
+starting-hand classes (``"AKs"``, ``"QQ"``, ``"T9o"``), ``+`` ranges (``"TT+"``, ``"ATs+"``)
+or explicit two-card hands, every combination equally likely. Only numpy and the standard library are used.
 
 >>> import numpy as np
 >>> round(equity("AsAh", opponents=1, samples=20000, rng=np.random.default_rng(1)), 2)
@@ -81,15 +81,20 @@ def _check_samples(samples: int) -> None:
 def range_combos(hand_range: RangeLike) -> np.ndarray:
     """The two-card combinations of a range as an ``(M, 2)`` int array (duplicates removed).
 
-    >>> range_combos(["AKs"]).shape, range_combos("QQ, AKo").shape
-    ((4, 2), (18, 2))
+    Entries: classes (``"AKs"``, ``"QQ"``, ``"T9o"``), ``+`` ranges (``"TT+"`` = TT..AA,
+    ``"ATs+"`` = ATs..AKs) or explicit hands (``"AsKd"``, ``("As", "Kd")``).
+
+    >>> range_combos(["AKs"]).shape, range_combos("QQ, AKo").shape, range_combos("QQ+, ATs+").shape
+    ((4, 2), (18, 2), (34, 2))
     """
     items: list = [t.strip() for t in hand_range.split(",")] if isinstance(hand_range, str) else list(hand_range)
     combos: set[tuple[int, int]] = set()
     for item in items:
-        if isinstance(item, str) and len(item) in (2, 3) and item[0] in RANKS and item[1] in RANKS and (
-            len(item) == 2 or item[2] in "so"
-        ):
+        if isinstance(item, str) and item.endswith("+") and _is_class(item[:-1]):
+            for cls in _plus_classes(item[:-1]):
+                combos.update(_class_combos(cls))
+            continue
+        if isinstance(item, str) and _is_class(item):
             combos.update(_class_combos(item))
             continue
         cards = _cards(item, f"range entry {item!r}")
@@ -99,6 +104,20 @@ def range_combos(hand_range: RangeLike) -> np.ndarray:
     if not combos:
         raise CardError("a range must hold at least one hand")
     return np.array(sorted(combos), dtype=np.int64)
+
+
+def _is_class(item: str) -> bool:
+    return len(item) in (2, 3) and item[0] in RANKS and item[1] in RANKS and (len(item) == 2 or item[2] in "so")
+
+
+def _plus_classes(cls: str) -> list[str]:
+    """``"TT+"`` -> TT..AA; ``"ATs+"`` -> AT..AK suited (the kicker climbs to one below the top card)."""
+    hi, lo = RANKS.index(cls[0]), RANKS.index(cls[1])
+    if len(cls) == 2:
+        return [RANKS[r] * 2 for r in range(hi, 13)]
+    if lo >= hi:
+        raise CardError(f"{cls + '+'!r} is not a range: write the higher card first, e.g. 'ATs+'")
+    return [cls[0] + RANKS[k] + cls[2] for k in range(lo, hi)]
 
 
 def _class_combos(cls: str) -> list[tuple[int, int]]:

@@ -118,3 +118,11 @@ def test_range_combos_counts_and_mixed_entries() -> None:
 def test_bad_input_raises_clear_errors(call, error, message) -> None:
     with pytest.raises(error, match=message):
         call()
+
+
+def test_plus_ranges_expand_to_the_classes_above() -> None:
+    assert range_combos("TT+").shape == (5 * 6, 2)
+    assert range_combos("ATs+").shape == (4 * 4, 2)  # ATs AJs AQs AKs
+    np.testing.assert_array_equal(range_combos("KQo+"), range_combos("KQo"))
+    with pytest.raises(CardError, match="higher card first"):
+        range_combos("TAs+")
