@@ -157,9 +157,12 @@ class TagAgent:
             return self._passive(legal, mask)
 
         to_call = legal["call"]
+        # Cheap calls (small raises, fixed-limit, big pots) widen the calling ranges.
+        price = to_call / (view["pot"] + to_call) if to_call else 0.0
+        cheap = 1.0 + 5.0 * max(0.0, 0.3 - price)
         if raises == 1:
             three_bet = (0.09 if heads_up else 0.035) * a / t
-            call = (0.30 if heads_up else 0.09) / t + (0.06 if is_big_blind else 0.0)
+            call = ((0.30 if heads_up else 0.09) / t + (0.06 if is_big_blind else 0.0)) * cheap
             if to_call > 0.25 * stack_total:
                 call *= 0.4
             if pct <= three_bet:
@@ -176,7 +179,7 @@ class TagAgent:
                     target = stack_total
                 rid = self._raise_to(observation, info, target)
                 return rid if rid is not None else _CHECK_CALL
-            if pct <= 0.06 / t and to_call <= 0.35 * stack_total:
+            if pct <= 0.06 * cheap / t and to_call <= 0.35 * stack_total:
                 return _CHECK_CALL
             return self._passive(legal, mask)
 
