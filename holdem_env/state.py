@@ -781,9 +781,9 @@ class HandState:
 
     def fold(self, *, _timeout: bool = False) -> ActionEvent:
         """Fold; returns the event."""
-        if not _timeout:
+        s = self._actor
+        if s is None or not (_timeout or self._bets[s] < self._current_bet or self.config.allow_free_fold):
             self.verify_fold()
-        s: int = self._actor  # type: ignore[assignment]
         self._folded[s] = True
         self._active[s] = False
         self._n_live -= 1
