@@ -39,7 +39,9 @@ class Spy:
         self.seen: list[tuple[np.ndarray, np.ndarray, dict]] = []
 
     def act(self, observation, info) -> int:
-        self.seen.append((observation["observation"].copy(), observation["action_mask"].copy(), info))
+        # Views may be live (read the hand as it is now): keep a snapshot of this moment.
+        snapshot = {"legal": dict(info["legal"]), "view": dict(info["view"])}
+        self.seen.append((observation["observation"].copy(), observation["action_mask"].copy(), snapshot))
         return self.inner.act(observation, info)
 
 
