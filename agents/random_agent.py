@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from holdem_env.errors import IllegalActionError
+from holdem_env.errors import ConfigError, IllegalActionError
 
 __all__ = ["RandomAgent", "RandomTypeAgent"]
 
@@ -24,9 +24,18 @@ def _legal_ids(observation: Mapping[str, Any]) -> np.ndarray:
 
 
 class RandomAgent:
-    """Uniform over every legal action id (``random``)."""
+    """Uniform over every legal action id (``random``).
 
-    def __init__(self, rng: np.random.Generator | None = None, seed: int | None = None) -> None:
+    ``by_type=True`` (spec ``random(by_type=True)``, or the name ``random-type``) first
+    draws a uniform legal action *type* -- fold, check/call, bet/raise -- then a uniform
+    legal size of that type: the workload used in the benchmarks. Fold is a type only
+    when it is offered (when facing a bet, by default).
+    """
+
+    def __init__(self, by_type: bool = False, rng: np.random.Generator | None = None, seed: int | None = None) -> None:
+        if not isinstance(by_type, bool):
+            raise ConfigError("by_type", by_type, "must be True or False")
+        self.by_type = by_type
         self.rng = rng if rng is not None else np.random.default_rng(seed)
 
     def set_rng(self, rng: np.random.Generator) -> None:
@@ -34,21 +43,16 @@ class RandomAgent:
         self.rng = rng
 
     def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> int:
-        """A uniformly random legal action id."""
+        """A random legal action id."""
         ids = _legal_ids(observation)
+        if self.by_type:
+            groups = [g for g in (ids[ids == 0], ids[ids == 1], ids[ids >= 2]) if g.size]
+            ids = groups[self.rng.integers(len(groups))]
         return int(ids[self.rng.integers(ids.size)])
 
 
 class RandomTypeAgent(RandomAgent):
-    """Uniform over the legal action *types* (fold, check/call, bet/raise), then a
-    uniform legal size (``random-type``; the benchmarks' workload).
+    """``random-type``: :class:`RandomAgent` with ``by_type=True``."""
 
-    Fold is a type only when it is offered (when facing a bet, by default).
-    """
-
-    def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> int:
-        """A random legal type, then a random legal id of that type."""
-        ids = _legal_ids(observation)
-        groups = [g for g in (ids[ids == 0], ids[ids == 1], ids[ids >= 2]) if g.size]
-        group = groups[self.rng.integers(len(groups))]
-        return int(group[self.rng.integers(group.size)])
+    def __init__(self, by_type: bool = True, rng: np.random.Generator | None = None, seed: int | None = None) -> None:
+        super().__init__(by_type=by_type, rng=rng, seed=seed)

@@ -167,6 +167,7 @@ def test_random_type_agent_picks_types_uniformly_then_sizes() -> None:
     assert abs((picks == 0).mean() - 1 / 3) < 0.03
     assert abs((picks == 1).mean() - 1 / 3) < 0.03
     assert abs((picks == 8).mean() - 1 / 21) < 0.015
+    assert make_agent("random(by_type=True)").by_type is True
     uniform = RandomAgent(rng=np.random.default_rng(1))
     picks = np.array([uniform.act({"action_mask": mask}, {}) for _ in range(6000)])
     assert abs((picks == 0).mean() - 1 / 9) < 0.02
