@@ -109,7 +109,7 @@ Version history
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +117,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from . import _obs
 from .actions import ActionKind, LegalActions
@@ -136,6 +137,7 @@ __all__ = [
     "exact_action_id",
     "exact_raise_to",
     "discrete_raise_amounts",
+    "PlayerView",
 ]
 
 ENV_ID = "holdem_env/nlhe-v0"
@@ -146,6 +148,7 @@ CHECK_CALL = 1
 _STREET_NAMES = ("preflop", "flop", "turn", "river", "showdown")
 _KIND_COLUMN = {ActionKind.CHECK: 0, ActionKind.CALL: 1, ActionKind.BET: 2, ActionKind.RAISE: 2}
 _PAD_SEATS = 10
+_CARD_STRS = tuple(card_str(c) for c in range(52))
 _ALL_IN_IS_VIEW = isinstance(getattr(HandState, "all_in", None), property)
 
 
@@ -217,7 +220,38 @@ def env(**kwargs: Any) -> AECEnv:
     Illegal actions are handled by the env itself (``illegal_action``), so PettingZoo's
     ``TerminateIllegalWrapper`` is not used.
     """
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    return _OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+def _forwarded(name: str) -> property:
+    def get(self: "_OrderEnforcingWrapper") -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    return property(get)
+
+
+class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with direct accessors for the per-step attributes.
+
+    Same checks and errors; it only skips the ``__getattr__`` fallback that PettingZoo's
+    wrapper pays on every ``agents`` / ``agent_selection`` / ``last`` access.
+    """
+
+    agents = _forwarded("agents")
+    agent_selection = _forwarded("agent_selection")
+    rewards = _forwarded("rewards")
+    terminations = _forwarded("terminations")
+    truncations = _forwarded("truncations")
+    infos = _forwarded("infos")
+    _cumulative_rewards = _forwarded("_cumulative_rewards")
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``(observation, cumulative reward, terminated, truncated, info)`` of the agent to act."""
+        if observe and not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.last(observe)
 
 
 def _legal_dict(legal: LegalActions | None) -> dict[str, Any]:
@@ -230,6 +264,93 @@ def _legal_dict(legal: LegalActions | None) -> dict[str, Any]:
         "min_raise_to": legal.min_raise_to,
         "max_raise_to": legal.max_raise_to,
     }
+
+
+class _HandContext:
+    """What the views of one hand read: the engine state plus the env's per-hand bookkeeping."""
+
+    __slots__ = ("state", "env", "hole_strs", "dealt", "history", "folded", "all_in", "small_blind", "big_blind")
+
+    def __init__(self, env: "raw_env", state: HandState) -> None:
+        self.state = state
+        self.env = env
+        self.hole_strs = env._hole_strs
+        self.dealt = env._dealt
+        self.history: list[tuple[int, str, str, int]] = []
+        self.folded = env._folded
+        self.all_in = env._all_in
+        self.small_blind = env.config.small_blind
+        self.big_blind = env.config.big_blind
+
+
+def _shown(ctx: _HandContext, seat: int) -> dict[int, tuple[str, ...]]:
+    st = ctx.state
+    if not st.is_over:
+        return {}
+    return {int(s): tuple(card_str(c) for c in cards) for s, cards in st.shown.items()}
+
+
+_VIEW_KEYS: dict[str, Callable[[_HandContext, int], Any]] = {
+    "seat": lambda c, s: s,
+    "hole_cards": lambda c, s: c.hole_strs[s],
+    "street": lambda c, s: _STREET_NAMES[min(int(c.state.street), 4)],
+    "board": lambda c, s: tuple(card_str(x) for x in c.state.board),
+    "pot": lambda c, s: c.state.pot,
+    "current_bet": lambda c, s: c.state.current_bet,
+    "button": lambda c, s: c.state.button,
+    "actor": lambda c, s: c.state.actor,
+    "stacks": lambda c, s: c.state.stacks,
+    "street_bets": lambda c, s: c.state.street_bets,
+    "folded": lambda c, s: tuple(c.folded),
+    "all_in": lambda c, s: tuple(c.all_in),
+    "dealt_in": lambda c, s: c.dealt,
+    "small_blind": lambda c, s: c.small_blind,
+    "big_blind": lambda c, s: c.big_blind,
+    "history": lambda c, s: tuple(c.history),
+    "shown": _shown,
+    "payoffs": lambda c, s: c.state.payoffs,
+}
+
+
+class PlayerView(Mapping):
+    """What one seat can see, as a read-only mapping (``info["view"]``).
+
+    Keys: ``seat``, ``hole_cards`` (own cards only), ``street``, ``board``, ``pot``,
+    ``current_bet``, ``button``, ``actor`` (seat to act or None), ``stacks``,
+    ``street_bets``, ``folded``, ``all_in``, ``dealt_in``, ``small_blind``, ``big_blind``,
+    ``history`` (``(seat, street, kind, to)`` per action), ``shown`` (seat -> cards shown at
+    showdown, once the hand is over) and ``payoffs`` (chips per seat once over, else None).
+    Chips are ints; cards are strings like ``"As"``.
+
+    The view is *live*: it reads the hand as it is now, so building infos costs nothing per
+    step. Keep ``view.snapshot()`` (a plain dict) to remember a moment.
+    """
+
+    __slots__ = ("_ctx", "_seat")
+
+    def __init__(self, ctx: _HandContext, seat: int) -> None:
+        self._ctx = ctx
+        self._seat = seat
+
+    def __getitem__(self, key: str) -> Any:
+        try:
+            fn = _VIEW_KEYS[key]
+        except KeyError:
+            raise KeyError(f"{key!r} is not in a player view; keys: {', '.join(_VIEW_KEYS)}") from None
+        return fn(self._ctx, self._seat)
+
+    def __iter__(self):  # noqa: ANN204 - Mapping protocol
+        return iter(_VIEW_KEYS)
+
+    def __len__(self) -> int:
+        return len(_VIEW_KEYS)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The view's current contents as a plain dict."""
+        return {k: fn(self._ctx, self._seat) for k, fn in _VIEW_KEYS.items()}
+
+    def __repr__(self) -> str:
+        return f"PlayerView({self.snapshot()!r})"
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
@@ -429,47 +550,73 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         dealt = tuple(bool(x) for x in state.dealt_in)
         self._dealt = dealt
         self._hole_ids = [state.hole_cards[s] if dealt[s] else None for s in range(n)]
-        self._hole_strs = [tuple(card_str(c) for c in h) if h else () for h in self._hole_ids]
+        self._hole_strs = [(_CARD_STRS[h[0]], _CARD_STRS[h[1]]) if h else () for h in self._hole_ids]
+        # Fold and all-in flags follow the action events (the engine's tuple views are
+        # rebuilt on every read); they start from the state after blinds and antes.
+        self._folded = list(state.folded)
+        self._all_in = list(self._all_in_flags())
+        ctx = _HandContext(self, state)
+        self._ctx = ctx
+        self.infos = {a: {"legal": _legal_dict(None), "view": PlayerView(ctx, s)} for s, a in enumerate(self.agents)}
+        self._actor = None
         nf = len(_obs.SEAT_FEATURES)
         self._dyn = np.zeros(self._dyn_size, dtype=np.float32)
         self._seat_abs = self._dyn[: nf * n].reshape(nf, n)
         self._hist_abs = self._dyn[nf * n : -1].reshape(_obs.STREETS, n, len(_obs.HISTORY_FEATURES))
         self._seat_abs[4] = dealt
         self._seat_abs[5, state.button] = 1.0
+        self._seat_abs[2] = self._folded
+        self._seat_abs[3] = self._all_in
         # Per-observer rows of what changes at most once a street: hole, board, street.
         self._base = np.zeros((n, _obs.OFF_SCALARS), dtype=np.float32)
         for seat, hole in enumerate(self._hole_ids):
             if hole:
                 self._base[seat, list(hole)] = 1.0
         self._street = -1
-        self._history: list[tuple[int, str, str, int]] = []
+        self._history = ctx.history
         self._n_events = 0
         self._advance()
 
     # ------------------------------------------------------------------ stepping
-    def _consume_events(self) -> None:
+    def _consume_events(self) -> bool:
+        """Fold new events into the history and flags; True if the money rows need a full refresh."""
         state = self._state
         new = state.events_since(self._n_events)
         if not new:
-            return
+            return False
         self._n_events += len(new)
         hist = self._hist_abs
+        sa = self._seat_abs
+        refresh = len(new) > 1 or type(new[0]) is not ActionEvent
+        if not refresh:
+            # one action: only that seat's stack and street bet moved
+            ev = new[0]
+            sa[0, ev.seat] = state.stacks[ev.seat] * self._inv_bb
+            sa[1, ev.seat] = ev.to * self._inv_bb
         for ev in new:
             if type(ev) is ActionEvent:
                 street = int(ev.street)
-                self._history.append((ev.seat, _STREET_NAMES[street], ev.kind.value, ev.to))
-                col = _KIND_COLUMN.get(ev.kind)
-                if col is None:
+                seat = ev.seat
+                kind = ev.kind
+                self._history.append((seat, _STREET_NAMES[street], kind.value, ev.to))
+                if ev.all_in:
+                    self._all_in[seat] = True
+                    sa[3, seat] = 1.0
+                col = _KIND_COLUMN.get(kind)
+                if col is None:  # fold
+                    self._folded[seat] = True
+                    sa[2, seat] = 1.0
                     continue
-                row = hist[street, ev.seat]
+                row = hist[street, seat]
                 row[col] += 1.0
                 if col:
                     row[3] = ev.to * self._inv_bb
+        return refresh
 
     def _advance(self) -> None:
         """Bring bookkeeping up to date after the engine moved (new events, actor or end)."""
         state = self._state
-        self._consume_events()
+        refresh = self._consume_events()
         street = int(state.street)
         if street != self._street:
             self._street = street
@@ -480,16 +627,17 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
             board = state.board
             if board:
                 base[:, [_obs.OFF_BOARD + c for c in board]] = 1.0
-        stacks = state.stacks
-        bets = state.street_bets
-        folded = state.folded
-        all_in = self._all_in_flags()
-        self._views = (stacks, bets, folded, all_in)
-        sa = self._seat_abs
-        sa[:4] = self._views
-        sa[:2] *= self._inv_bb
-        self._mask_cache: np.ndarray | None = None
+        if refresh or self._n_events == 0 or state.is_over:
+            sa = self._seat_abs
+            sa[0] = state.stacks
+            sa[1] = state.street_bets
+            sa[:2] *= self._inv_bb
         self._amounts: list[int | None] | None = None
+        prev = self._actor
+        infos = self.infos
+        agents = self.possible_agents
+        if prev is not None:
+            infos[agents[prev]] = {"legal": _legal_dict(None), "view": infos[agents[prev]]["view"]}
         if state.is_over:
             self._legal = None
             self._actor = None
@@ -497,9 +645,18 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
             return
         seat = state.actor
         self._actor = seat
-        self._legal = state.legal_actions()
-        self.agent_selection = self.possible_agents[seat]
-        self._update_infos()
+        legal = self._legal = state.legal_actions()
+        agent = self.agent_selection = agents[seat]
+        infos[agent] = {
+            "legal": {
+                "fold": legal.fold,
+                "check": legal.check,
+                "call": legal.call,
+                "min_raise_to": legal.min_raise_to,
+                "max_raise_to": legal.max_raise_to,
+            },
+            "view": infos[agent]["view"],
+        }
 
     def _finish(self) -> None:
         state = self._state
@@ -510,35 +667,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         for a in self.agents:
             self.terminations[a] = True
         self._accumulate_rewards()
-        self._update_infos()
         self.agent_selection = self._agent_selector.reset()
-
-    def _public_view(self) -> dict[str, Any]:
-        state = self._state
-        street = int(state.street)
-        board = state.board
-        view = {
-            "street": _STREET_NAMES[min(street, 4)],
-            "board": tuple(card_str(c) for c in board),
-            "pot": state.pot,
-            "current_bet": state.current_bet,
-            "button": state.button,
-            "actor": self._actor,
-            "stacks": self._views[0],
-            "street_bets": self._views[1],
-            "folded": self._views[2],
-            "all_in": self._views[3],
-            "dealt_in": self._dealt,
-            "small_blind": self.config.small_blind,
-            "big_blind": self._bb,
-            "history": tuple(self._history),
-        }
-        if state.is_over:
-            view["shown"] = {int(s): tuple(card_str(c) for c in cards) for s, cards in state.shown.items()}
-            view["payoffs"] = tuple(state.payoffs)
-        else:
-            view["shown"] = {}
-        return view
 
     def _all_in_flags(self) -> Sequence[bool]:
         state = self._state
@@ -548,17 +677,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         # read the flags from public views instead: in the hand, no chips behind.
         stacks, folded, dealt = state.stacks, state.folded, self._dealt
         return tuple(dealt[i] and not folded[i] and stacks[i] == 0 for i in range(len(stacks)))
-
-    def _update_infos(self) -> None:
-        public = self._public_view()
-        actor = self._actor
-        infos = {}
-        for a, seat in self.agent_name_mapping.items():
-            view = dict(public)
-            view["seat"] = seat
-            view["hole_cards"] = self._hole_strs[seat]
-            infos[a] = {"legal": _legal_dict(self._legal if seat == actor else None), "view": view}
-        self.infos = infos
 
     def _action_id(self, action: Any) -> int:
         if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
@@ -661,9 +779,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         obs = np.empty(self._obs_len, dtype=np.float32)
         obs[: _obs.OFF_SCALARS] = self._base[seat]
         inv = self._inv_bb
-        stacks, bets = self._views[0], self._views[1]
-        bet = bets[seat]
-        stack = stacks[seat]
+        bet = state.street_bets[seat]
+        stack = state.stacks[seat]
         current = state.current_bet
         if seat == self._actor:
             legal = self._legal
@@ -674,27 +791,31 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
             to_call = min(max(current - bet, 0), stack)
             lo = hi = 0
         o = _obs.OFF_SCALARS
-        obs[o : o + 6] = (state.pot * inv, to_call * inv, lo * inv, hi * inv, stack * inv, current * inv)
-        np.take(self._dyn, self._gather[seat], out=obs[_obs.OFF_SEATS :])
+        obs[o] = state.pot * inv
+        obs[o + 1] = to_call * inv
+        obs[o + 2] = lo * inv
+        obs[o + 3] = hi * inv
+        obs[o + 4] = stack * inv
+        obs[o + 5] = current * inv
+        self._dyn.take(self._gather[seat], out=obs[_obs.OFF_SEATS :])
         return {"observation": obs, "action_mask": self._mask(seat)}
 
     def _mask(self, seat: int) -> np.ndarray:
+        mask = np.zeros(self.num_actions, dtype=np.int8)
         if seat != self._actor:
-            return self._zero_mask.copy()
-        if self._mask_cache is None:
-            legal = self._legal
-            mask = np.zeros(self.num_actions, dtype=np.int8)
-            mask[FOLD] = legal.fold
-            mask[CHECK_CALL] = legal.check or legal.call > 0
-            if legal.min_raise_to is not None:
-                if self._exact:
-                    mask[legal.min_raise_to + 1 : legal.max_raise_to + 2] = 1
-                else:
-                    for i, amount in enumerate(self._discrete_amounts()):
-                        if amount is not None:
-                            mask[i + 2] = 1
-            self._mask_cache = mask
-        return self._mask_cache.copy()
+            return mask
+        legal = self._legal
+        mask[FOLD] = legal.fold
+        mask[CHECK_CALL] = legal.check or legal.call > 0
+        lo = legal.min_raise_to
+        if lo is not None:
+            if self._exact:
+                mask[lo + 1 : legal.max_raise_to + 2] = 1  # raise-to k has id k + 1
+            else:
+                for i, amount in enumerate(self._discrete_amounts()):
+                    if amount is not None:
+                        mask[i + 2] = 1
+        return mask
 
     # ------------------------------------------------------------------ helpers
     def action_amount(self, action: int) -> int | None:

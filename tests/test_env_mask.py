@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from holdem_env import nlhe_v0
+from holdem_env._obs import observation_view
 from holdem_env.errors import IllegalActionError
 
 
@@ -30,6 +31,25 @@ def _assert_mask_is_engine_legality(env: nlhe_v0.raw_env, mask: np.ndarray) -> N
         if 1 <= amount <= env.max_stack:
             assert not state.can_raise_to(int(amount))
             assert mask[amount + 1] == 0
+
+
+def _assert_observation_matches_engine(env: nlhe_v0.raw_env, agent: str, observation: np.ndarray) -> None:
+    """The env keeps the seat rows incrementally: they must equal the engine's views."""
+    state = env.state_object
+    n = env.config.num_players
+    seat = env.agent_name_mapping[agent]
+    order = [(seat + r) % n for r in range(n)]
+    v = observation_view(observation, n)
+    bb = env.config.big_blind
+    np.testing.assert_allclose(v["stacks"], [state.stacks[s] / bb for s in order], rtol=1e-6)
+    np.testing.assert_allclose(v["street_bets"], [state.street_bets[s] / bb for s in order], rtol=1e-6)
+    assert v["folded"].tolist() == [float(state.folded[s]) for s in order]
+    in_hand_no_chips = [state.dealt_in[s] and not state.folded[s] and state.stacks[s] == 0 for s in order]
+    if not state.is_over:
+        assert v["all_in"].tolist() == [float(x) for x in in_hand_no_chips]
+    assert v["scalars"][0] == pytest.approx(state.pot / bb)
+    assert v["scalars"][4] == pytest.approx(state.stacks[seat] / bb)
+    assert v["board"].sum() == len(state.board)
 
 
 def _random_stacks(rng: np.random.Generator, n: int, max_stack: int) -> list[int]:
@@ -58,6 +78,7 @@ def _play_and_check(num_players: int, betting: str, decisions: int, seed: int) -
                 if other != agent:
                     assert not env.observe(other)["action_mask"].any()
             _assert_mask_is_engine_legality(env, mask)
+            _assert_observation_matches_engine(env, agent, obs["observation"])
             # a masked-out action is rejected and changes nothing
             illegal = np.flatnonzero(mask == 0)
             bad = int(illegal[rng.integers(illegal.size)])
@@ -75,6 +96,8 @@ def _play_and_check(num_players: int, betting: str, decisions: int, seed: int) -
             env.step(action)
             assert env.state_object.num_events > n_events
             checked += 1
+        for agent in env.agents:  # the final observations too
+            _assert_observation_matches_engine(env, agent, env.observe(agent)["observation"])
     return checked
 
 
