@@ -286,8 +286,9 @@ def test_batched_mccfr_converges_on_kuhn(kuhn_tree: game.GameTree, averaging: st
     assert solver.game_value() == pytest.approx(KUHN_GAME_VALUE, abs=0.01)
 
 
-def test_callback_mccfr_converges_on_kuhn(kuhn_tree: game.GameTree) -> None:
-    solver = ExternalSamplingMCCFR(KuhnPoker(), rng=np.random.default_rng(0))
+@pytest.mark.parametrize("averaging", ["linear", "uniform", "discounted"])
+def test_callback_mccfr_converges_on_kuhn(kuhn_tree: game.GameTree, averaging: str) -> None:
+    solver = ExternalSamplingMCCFR(KuhnPoker(), rng=np.random.default_rng(0), averaging=averaging)
     solver.run(5000)
     assert set(solver.average_policy_dict()) == KUHN_INFOSETS
     policy = solver.average_policy_array(kuhn_tree)

