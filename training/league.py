@@ -153,7 +153,7 @@ def _write_json_atomic(path: Path, data: Any) -> None:
 def _comparable(config_dict: dict[str, Any]) -> dict[str, Any]:
     d = json.loads(json.dumps(config_dict))
     d["league"].pop("rounds", None)  # a resumed run may be extended
-    d.pop("backend", None)  # and may run elsewhere
+    d["backend"] = {"workers": d["backend"]["workers"]}  # may run elsewhere, but on as many workers
     return d
 
 
@@ -298,7 +298,9 @@ def run_league(
     if resume:
         state = json.loads(ck_state.read_text())
         if _comparable(state["config"]) != _comparable(config.to_dict()):
-            raise ConfigError("config", config.name, "differs from the checkpointed run's config (only league.rounds and backend may change on resume)")
+            raise ConfigError(
+                "config", config.name, "differs from the checkpointed run's config (only league.rounds, backend.kind and backend.address may change on resume)"
+            )
         start_round = int(state["round"])
         history = state["history"]
         elapsed_before = float(state["elapsed"])
@@ -328,8 +330,15 @@ def run_league(
             if trainers and config.cfr.iterations_per_round:
                 names = list(trainers)
                 agent_index = {a.name: i for i, a in enumerate(config.agents)}
-                jobs = [(trainers[n], config.cfr.iterations_per_round, _seed(config, 1, agent_index[n], r)) for n in names]
-                results = backend.map(_train_job, jobs)
+                if len(names) == 1 and backend.workers > 1:  # one learner: its sampling runs on every worker
+                    from agents.cfr_lite.trainer import train_parallel
+
+                    tr = trainers[names[0]]
+                    stats = train_parallel(tr, config.cfr.iterations_per_round, _seed(config, 1, agent_index[names[0]], r), backend.workers, backend.map)
+                    results = [(tr, stats)]
+                else:
+                    jobs = [(trainers[n], config.cfr.iterations_per_round, _seed(config, 1, agent_index[n], r)) for n in names]
+                    results = backend.map(_train_job, jobs)
                 for n, (tr, stats) in zip(names, results):
                     trainers[n] = tr
                     writer.add_scalar(f"train/{n}/cfr_iterations", tr.iterations, r)

@@ -34,7 +34,7 @@ from .buckets import CardAbstraction
 from .game import AbstractHoldem, Node
 from .policy import CfrLitePolicy, atomic_write_bytes
 
-__all__ = ["InfosetTable", "TrainStats", "CfrLiteTrainer"]
+__all__ = ["InfosetTable", "TrainStats", "CfrLiteTrainer", "merge_trainers", "train_parallel"]
 
 
 class InfosetTable:
@@ -47,6 +47,7 @@ class InfosetTable:
         self.regret = np.zeros((capacity, num_actions))
         self.strategy_sum = np.zeros((capacity, num_actions))
         self.legal = np.zeros((capacity, num_actions), dtype=bool)
+        self.visits = np.zeros(capacity, dtype=np.int64)
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -62,6 +63,7 @@ class InfosetTable:
             self.regret = np.concatenate([self.regret, np.zeros((grow, self.num_actions))])
             self.strategy_sum = np.concatenate([self.strategy_sum, np.zeros((grow, self.num_actions))])
             self.legal = np.concatenate([self.legal, np.zeros((grow, self.num_actions), dtype=bool)])
+            self.visits = np.concatenate([self.visits, np.zeros(grow, dtype=np.int64)])
         self.index[key] = r
         self.keys.append(key)
         for m in moves:
@@ -72,7 +74,7 @@ class InfosetTable:
         """The used part of the tables (for checkpoints)."""
         n = len(self.keys)
         keys = np.array([k.encode("ascii") for k in self.keys], dtype=bytes) if n else np.zeros(0, dtype="S1")
-        return {"keys": keys, "regret": self.regret[:n], "strategy_sum": self.strategy_sum[:n], "legal": self.legal[:n]}
+        return {"keys": keys, "regret": self.regret[:n], "strategy_sum": self.strategy_sum[:n], "legal": self.legal[:n], "visits": self.visits[:n]}
 
     @classmethod
     def from_arrays(cls, num_actions: int, data: dict[str, np.ndarray]) -> "InfosetTable":
@@ -84,6 +86,7 @@ class InfosetTable:
         t.regret[:n] = data["regret"]
         t.strategy_sum[:n] = data["strategy_sum"]
         t.legal[:n] = data["legal"]
+        t.visits[:n] = data["visits"]
         return t
 
 
@@ -155,14 +158,13 @@ class CfrLiteTrainer:
             strategy_entropy=self.strategy_entropy(),
         )
 
-    def _sigma(self, row: int) -> np.ndarray:
-        reg = self.table.regret[row]
-        legal = self.table.legal[row]
-        pos = np.where(legal, np.maximum(reg, 0.0), 0.0)
+    def _probs(self, row: int, idx: list[int]) -> np.ndarray:
+        """Regret matching over the offered actions ``idx`` of information set ``row``."""
+        pos = np.maximum(self.table.regret[row, idx], 0.0)
         total = pos.sum()
         if total > 0.0:
             return pos / total
-        return legal / legal.sum()
+        return np.full(len(idx), 1.0 / len(idx))
 
     def _traverse(self, node: Node, traverser: int, rng: np.random.Generator) -> float:
         game = self.game
@@ -172,11 +174,9 @@ class CfrLiteTrainer:
             moves = game.moves(node)
             key = game.key(node, seat)
             row = self.table.row(key, moves)
-            sigma = self._sigma(row)
+            idx = [m.index for m in moves]
+            probs = self._probs(row, idx)
             if seat == traverser:
-                idx = [m.index for m in moves]
-                probs = sigma[idx]
-                probs = probs / probs.sum()
                 values = np.zeros(len(moves))
                 for i, m in enumerate(moves):
                     child = node.copy()
@@ -186,9 +186,16 @@ class CfrLiteTrainer:
                 self.table.regret[row, idx] += values - v
                 return v
             weight = float(self.iterations) if self.averaging == "linear" else 1.0
-            self.table.strategy_sum[row] += weight * sigma
-            probs = sigma[[m.index for m in moves]]
-            choice = int(rng.choice(len(moves), p=probs / probs.sum()))
+            self.table.strategy_sum[row, idx] += weight * probs
+            self.table.visits[row] += 1
+            u = rng.random()
+            choice = len(moves) - 1
+            acc = 0.0
+            for i, p in enumerate(probs.tolist()):
+                acc += p
+                if u < acc:
+                    choice = i
+                    break
             game.play(node, moves[choice])
         return float(st.payoffs[traverser]) / self._bb  # type: ignore[attr-defined]
 
@@ -221,11 +228,22 @@ class CfrLiteTrainer:
         return float(ent.mean())
 
     # -- policy and checkpoints --------------------------------------------------------
-    def policy(self, info: dict[str, Any] | None = None) -> CfrLitePolicy:
-        """The average strategy as a :class:`CfrLitePolicy` (what the agent plays)."""
+    def policy(self, info: dict[str, Any] | None = None, *, min_visits: int = 0) -> CfrLitePolicy:
+        """The average strategy as a :class:`CfrLitePolicy` (what the agent plays).
+
+        ``min_visits`` > 0 leaves out information sets whose average strategy was updated
+        fewer times than that (their strategy is mostly noise; the agent's fallback plays
+        them), which keeps shipped files small.
+        """
         g = self.game
-        meta = {"iterations": self.iterations, "averaging": self.averaging, **(info or {})}
-        return CfrLitePolicy(g.table, g.actions, g.cards, list(self.table.keys), self.average_strategy(), meta)
+        meta = {"iterations": self.iterations, "averaging": self.averaging, "min_visits": min_visits, **(info or {})}
+        avg = self.average_strategy()
+        keys = list(self.table.keys)
+        if min_visits > 0:
+            keep = np.flatnonzero(self.table.visits[: len(keys)] >= min_visits)
+            keys = [keys[i] for i in keep]
+            avg = avg[keep]
+        return CfrLitePolicy(g.table, g.actions, g.cards, keys, avg, meta)
 
     def save_checkpoint(self, path: str | Path) -> None:
         """Write the tables and iteration count atomically (``.npz``)."""
@@ -239,6 +257,84 @@ class CfrLiteTrainer:
             meta = json.loads(str(data["meta"]))
             if meta["num_actions"] != self.game.actions.num_actions:
                 raise ConfigError("checkpoint", str(path), f"has {meta['num_actions']} actions; this abstraction has {self.game.actions.num_actions}")
-            self.table = InfosetTable.from_arrays(meta["num_actions"], {k: data[k] for k in ("keys", "regret", "strategy_sum", "legal")})
+            self.table = InfosetTable.from_arrays(meta["num_actions"], {k: data[k] for k in ("keys", "regret", "strategy_sum", "legal", "visits")})
         self.iterations = int(meta["iterations"])
         self.averaging = meta["averaging"]
+
+
+def _train_copy(job: tuple["CfrLiteTrainer", int, np.random.SeedSequence]) -> "CfrLiteTrainer":
+    import copy
+
+    trainer, iterations, seed = job
+    trainer = copy.deepcopy(trainer)  # in-process maps must not share the base tables
+    trainer.train(iterations, np.random.default_rng(seed))
+    return trainer
+
+
+def merge_trainers(base: "CfrLiteTrainer", copies: list["CfrLiteTrainer"]) -> "CfrLiteTrainer":
+    """Fold copies of ``base`` that each trained on their own into ``base`` (in list order).
+
+    Every copy's regret, strategy-sum and visit increments are added to ``base``; rows new
+    in a copy are appended in the copy's order. Iterations add up.
+    """
+    n0 = len(base.table)
+    reg0 = base.table.regret[:n0].copy()
+    ss0 = base.table.strategy_sum[:n0].copy()
+    vis0 = base.table.visits[:n0].copy()
+    iters0 = base.iterations
+    added = 0
+    for c in copies:
+        t = c.table
+        if t.keys[:n0] != base.table.keys[:n0]:
+            raise ConfigError("copies", "trainer", "every copy must start from the base trainer's tables")
+        base.table.regret[:n0] += t.regret[:n0] - reg0
+        base.table.strategy_sum[:n0] += t.strategy_sum[:n0] - ss0
+        base.table.visits[:n0] += t.visits[:n0] - vis0
+        for r in range(n0, len(t)):
+            row = base.table.row(t.keys[r], [])
+            base.table.legal[row] |= t.legal[r]
+            base.table.regret[row] += t.regret[r]
+            base.table.strategy_sum[row] += t.strategy_sum[r]
+            base.table.visits[row] += t.visits[r]
+        added += c.iterations - iters0
+    base.iterations = iters0 + added
+    return base
+
+
+def train_parallel(
+    trainer: "CfrLiteTrainer",
+    iterations: int,
+    seed: np.random.SeedSequence,
+    workers: int,
+    map_fn: Any = map,
+    sync_every: int = 2000,
+) -> TrainStats:
+    """Train with ``workers`` copies in parallel, merging every ``sync_every`` iterations per copy.
+
+    ``map_fn(fn, jobs)`` runs the copies (a backend's ``map``; the builtin ``map`` runs them
+    here). The result depends on ``seed``, ``iterations``, ``workers`` and ``sync_every``,
+    never on scheduling. With one worker this is plain :meth:`CfrLiteTrainer.train`.
+    """
+    start = time.perf_counter()
+    if workers <= 1:
+        stats = trainer.train(iterations, np.random.default_rng(seed))
+        return stats
+    trainer.game.cards.thresholds()
+    done, sync = 0, 0
+    while done < iterations:
+        per = min(sync_every, -(-(iterations - done) // workers))
+        counts = [min(per, max(0, iterations - done - w * per)) for w in range(workers)]
+        counts = [c for c in counts if c > 0]
+        children = np.random.SeedSequence(seed.entropy, spawn_key=tuple(seed.spawn_key) + (sync,)).spawn(len(counts))
+        copies = list(map_fn(_train_copy, [(trainer, c, s) for c, s in zip(counts, children)]))
+        merge_trainers(trainer, copies)
+        done += sum(counts)
+        sync += 1
+    return TrainStats(
+        iterations=iterations,
+        total_iterations=trainer.iterations,
+        seconds=time.perf_counter() - start,
+        infosets=len(trainer.table),
+        avg_positive_regret=trainer.average_positive_regret(),
+        strategy_entropy=trainer.strategy_entropy(),
+    )

@@ -1,0 +1,132 @@
+"""Build a cfr-lite policy file by self-play MCCFR (the shipped policies are built with this).
+
+Heads-up (the shipped ``agents/data/cfr_lite_hu.npz``)::
+
+    python -m agents.cfr_lite.build --players 2 --out agents/data/cfr_lite_hu.npz
+
+6-max (``agents/data/cfr_lite_6max.npz``, a coarser abstraction)::
+
+    python -m agents.cfr_lite.build --players 6 --out agents/data/cfr_lite_6max.npz
+
+The result depends only on the options (``--seed``, ``--iterations``, ``--workers``,
+``--sync-every`` and the abstraction), never on timing, so the command reproduces the
+file bit for bit. Progress (iterations, information sets, speed) goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+
+import numpy as np
+
+from holdem_env.config import TableConfig
+from holdem_env.errors import HoldemError
+
+from .actions import ActionAbstraction
+from .buckets import CardAbstraction
+from .trainer import CfrLiteTrainer, train_parallel
+
+__all__ = ["PRESETS", "build_policy", "main"]
+
+#: Default abstraction and budget per table size (``2`` heads-up, ``6`` for 3-6 players).
+PRESETS: dict[int, dict[str, object]] = {
+    2: {
+        "pot_fractions": (0.5, 1.0),
+        "max_raises_per_street": 2,
+        "preflop_buckets": 169,
+        "postflop_buckets": (8, 8, 8),
+        "iterations": 60_000,
+        "min_visits": 3,
+    },
+    6: {
+        "pot_fractions": (1.0,),
+        "max_raises_per_street": 1,
+        "preflop_buckets": 20,
+        "postflop_buckets": (5, 5, 5),
+        "iterations": 6_000,
+        "min_visits": 3,
+    },
+}
+
+
+def build_policy(
+    players: int,
+    out: str,
+    *,
+    iterations: int | None = None,
+    seed: int = 0,
+    workers: int = 2,
+    sync_every: int = 2000,
+    chunk: int = 1000,
+    log: bool = True,
+) -> dict[str, object]:
+    """Train and save a policy for a ``players``-seat table (blinds 5/10, 100 big blinds)."""
+    preset = PRESETS[2 if players == 2 else 6]
+    actions = ActionAbstraction(tuple(preset["pot_fractions"]), True, int(preset["max_raises_per_street"]))  # type: ignore[arg-type]
+    cards = CardAbstraction(int(preset["preflop_buckets"]), tuple(preset["postflop_buckets"]), 0, 4000, 0)  # type: ignore[arg-type]
+    trainer = CfrLiteTrainer(TableConfig(num_players=players), actions, cards, averaging="linear")
+    total = int(preset["iterations"]) if iterations is None else iterations
+    backend = None
+    map_fn = map
+    if workers > 1:
+        from training.backends import LocalBackend
+
+        backend = LocalBackend(workers)
+        map_fn = backend.map
+    start = time.perf_counter()
+    done, part = 0, 0
+    try:
+        cards.thresholds()
+        while done < total:
+            step = min(chunk * max(1, workers), total - done)
+            seed_seq = np.random.SeedSequence(seed, spawn_key=(part,))
+            train_parallel(trainer, step, seed_seq, workers, map_fn, sync_every=min(sync_every, chunk))
+            done += step
+            part += 1
+            if log:
+                dt = time.perf_counter() - start
+                print(f"cfr-lite build: {done}/{total} iterations, {len(trainer.table)} infosets, {done / dt:.1f} it/s", file=sys.stderr)
+    finally:
+        if backend is not None:
+            backend.close()
+    seconds = time.perf_counter() - start
+    policy = trainer.policy({"seed": seed, "workers": workers, "sync_every": min(sync_every, chunk), "chunk": chunk}, min_visits=int(preset["min_visits"]))  # type: ignore[arg-type]
+    policy.save(out)
+    return {
+        "out": out,
+        "players": players,
+        "iterations": trainer.iterations,
+        "infosets_trained": len(trainer.table),
+        "infosets_saved": len(policy),
+        "seconds": round(seconds, 1),
+        "iterations_per_second": round(trainer.iterations / seconds, 1) if seconds else None,
+        "avg_regret": trainer.average_positive_regret(),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line: see the module docstring."""
+    parser = argparse.ArgumentParser(prog="python -m agents.cfr_lite.build", description=__doc__.split("\n")[0])
+    parser.add_argument("--players", type=int, default=2, choices=range(2, 7), metavar="{2..6}")
+    parser.add_argument("--out", required=True, help="policy file to write (.npz)")
+    parser.add_argument("--iterations", type=int, default=None, help="MCCFR iterations (default: the preset's)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=2, help="processes sampling in parallel (part of the result)")
+    parser.add_argument("--sync-every", type=int, default=2000, help="iterations per worker between merges")
+    parser.add_argument("--chunk", type=int, default=1000, help="iterations per worker between progress lines")
+    args = parser.parse_args(argv)
+    try:
+        info = build_policy(args.players, args.out, iterations=args.iterations, seed=args.seed, workers=args.workers, sync_every=args.sync_every, chunk=args.chunk)
+    except HoldemError as exc:
+        print(f"cfr-lite build: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(info, indent=1))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
