@@ -397,3 +397,56 @@ def test_policy_dict_round_trip(leduc_tree: game.GameTree) -> None:
     table = leduc_tree.policy_to_dict(policy)
     assert len(table["K:"]) == 2 and len(table["K:cr"]) == 3 and len(table["K:rr"]) == 2
     assert np.array_equal(leduc_tree.policy_from_dict(table), policy)
+
+
+class _ThreePlayerTargets(ExtensiveFormGame[tuple[int, ...]]):
+    """Chance draws a bit b (sampled only); player p scores by choosing (p + b) % 2.
+
+    Utility: own hit minus the mean hit, so a dominant action exists for everyone.
+    ``chance_outcomes`` is deliberately unavailable, as for a full deck of cards.
+    """
+
+    name = "targets3"
+    num_players = 3
+    num_actions = 2
+    action_names = ("0", "1")
+
+    def initial_state(self) -> tuple[int, ...]:
+        return ()
+
+    def is_terminal(self, state: tuple[int, ...]) -> bool:
+        return len(state) == 4
+
+    def current_player(self, state: tuple[int, ...]) -> int:
+        return game.CHANCE if not state else len(state) - 1
+
+    def chance_outcomes(self, state: tuple[int, ...]) -> Sequence[tuple[int, float]]:
+        raise NotImplementedError("sample_chance only")
+
+    def sample_chance(self, state: tuple[int, ...], rng: np.random.Generator) -> int:
+        return int(rng.integers(2))
+
+    def legal_actions(self, state: tuple[int, ...]) -> Sequence[int]:
+        return (0, 1)
+
+    def apply(self, state: tuple[int, ...], action: int) -> tuple[int, ...]:
+        return state + (action,)
+
+    def infoset_key(self, state: tuple[int, ...]) -> str:
+        return f"P{len(state) - 1}:{state[0]}"
+
+    def utility(self, state: tuple[int, ...], player: int) -> float:
+        hits = [float(state[1 + p] == (p + state[0]) % 2) for p in range(3)]
+        return hits[player] - sum(hits) / 3
+
+
+def test_callback_mccfr_runs_three_players_with_sampled_chance_only() -> None:
+    solver = ExternalSamplingMCCFR(_ThreePlayerTargets(), rng=np.random.default_rng(0))
+    solver.run(300)
+    policy = solver.average_policy_dict()
+    assert set(policy) == {f"P{p}:{b}" for p in range(3) for b in range(2)}
+    for p in range(3):
+        for b in range(2):
+            assert policy[f"P{p}:{b}"][(p + b) % 2] > 0.95
+    with pytest.raises(GameError, match="2-player"):
+        compile_game(_ThreePlayerTargets())  # the exact tools are two-player only

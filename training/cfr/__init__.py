@@ -17,9 +17,12 @@ about immutable states (any hashable value; ``apply`` returns a new one):
 ``utility(s, player)``      chips won at a terminal state (zero-sum)
 ==========================  ========================================================
 
-plus the class constants ``name``, ``num_players`` (2), ``num_actions`` and
-``action_names``. Perfect recall is assumed; all states of one information set must have
-the same legal actions (and, for the exact solvers, the same depth in the tree).
+plus the class constants ``name``, ``num_players``, ``num_actions`` and
+``action_names``. The sampling solver needs only ``sample_chance`` (a game whose chance
+events are too many to list may raise ``NotImplementedError`` from ``chance_outcomes``)
+and accepts 2 or more players; the exact tools need 2 players and enumerable chance.
+Perfect recall is assumed; all states of one information set must have the same legal
+actions (and, for the exact solvers, the same depth in the tree).
 
 Solvers
 -------

@@ -9,8 +9,11 @@ strategy ("simple" averaging, as OpenSpiel's ``ExternalSamplingSolver``).
 Two implementations share these semantics:
 
 * :class:`ExternalSamplingMCCFR` calls the game's callbacks directly, so it works on games
-  far too big to enumerate (an abstracted hold'em game). Regrets and average strategy
-  live in numpy tables whose rows are allocated as information sets are first met.
+  far too big to enumerate (an abstracted hold'em game): it needs only ``sample_chance``,
+  never ``chance_outcomes``, and it also runs games of 3 or more players (utilities need
+  not sum to zero; the usual guarantees then weaken to coarse-correlated equilibria).
+  Regrets and average strategy live in numpy tables whose rows are allocated as
+  information sets are first met.
 * :class:`BatchedExternalSamplingMCCFR` runs on a compiled :class:`GameTree` and does
   ``batch_size`` traversals at once, level by level with numpy. All traversals of a
   batch use the policy from the start of the batch (``batch_size=1`` is plain MCCFR).
@@ -106,8 +109,8 @@ class ExternalSamplingMCCFR:
     ) -> None:
         if not isinstance(rng, np.random.Generator):
             raise GameError(f"rng={rng!r} is invalid: pass a numpy.random.Generator (e.g. default_rng(seed))")
-        if game.num_players != 2:
-            raise GameError(f"num_players={game.num_players} is unsupported: the solver needs a 2-player game")
+        if not isinstance(game.num_players, int) or game.num_players < 2:
+            raise GameError(f"num_players={game.num_players!r} is unsupported: the solver needs 2 or more players")
         self.game = game
         self.rng = rng
         self.averaging = averaging if isinstance(averaging, Averaging) else Averaging(averaging)
@@ -170,11 +173,11 @@ class ExternalSamplingMCCFR:
         return self._traverse(game.apply(state, actions[choice]), player, weight)
 
     def iterate(self) -> None:
-        """One iteration: a traversal for player 0, then one for player 1."""
+        """One iteration: a traversal for each player in turn."""
         self.iteration += 1
         weight = float(self.averaging.weight(self.iteration))
         root = self.game.initial_state()
-        for player in range(2):
+        for player in range(self.game.num_players):
             self._traverse(root, player, weight)
         used = len(self._keys)
         self.averaging.discount(self.regrets[:used], self.average[:used], self.iteration - 1, self.iteration)
