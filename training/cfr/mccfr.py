@@ -11,7 +11,7 @@ Two implementations share these semantics:
 * :class:`ExternalSamplingMCCFR` calls the game's callbacks directly, so it works on games
   far too big to enumerate (an abstracted hold'em game): it needs only ``sample_chance``,
   never ``chance_outcomes``, and it also runs games of 3 or more players (utilities need
-  not sum to zero; the usual guarantees then weaken to coarse-correlated equilibria).
+  not sum to zero, but then no CFR variant guarantees convergence to a Nash equilibrium).
   Regrets and average strategy live in numpy tables whose rows are allocated as
   information sets are first met.
 * :class:`BatchedExternalSamplingMCCFR` runs on a compiled :class:`GameTree` and does
