@@ -149,7 +149,6 @@ _STREET_NAMES = ("preflop", "flop", "turn", "river", "showdown")
 _KIND_COLUMN = {ActionKind.CHECK: 0, ActionKind.CALL: 1, ActionKind.BET: 2, ActionKind.RAISE: 2}
 _PAD_SEATS = 10
 _CARD_STRS = tuple(card_str(c) for c in range(52))
-_ALL_IN_IS_VIEW = isinstance(getattr(HandState, "all_in", None), property)
 
 
 def exact_action_id(raise_to: int) -> int:
@@ -541,20 +540,22 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         self._hands += 1
         self.agents = self.possible_agents[:]
         self._agent_selector.reinit(self.agents)
-        self.rewards = {a: 0 for a in self.agents}
-        self._cumulative_rewards = {a: 0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self._skip_agent_selection = None
 
-        dealt = tuple(bool(x) for x in state.dealt_in)
+        dealt = state.dealt_in
         self._dealt = dealt
-        self._hole_ids = [state.hole_cards[s] if dealt[s] else None for s in range(n)]
-        self._hole_strs = [(_CARD_STRS[h[0]], _CARD_STRS[h[1]]) if h else () for h in self._hole_ids]
+        holes = state.hole_cards
+        self._hole_ids = holes
+        self._hole_strs = [(_CARD_STRS[h[0]], _CARD_STRS[h[1]]) if h else () for h in holes]
         # Fold and all-in flags follow the action events (the engine's tuple views are
-        # rebuilt on every read); they start from the state after blinds and antes.
-        self._folded = list(state.folded)
-        self._all_in = list(self._all_in_flags())
+        # rebuilt on every read). Before anyone acts nobody has folded, and the seats
+        # dealt in with no chips behind went all-in posting antes or blinds.
+        self._folded = [False] * n
+        self._all_in = [d and c == 0 for d, c in zip(dealt, state.stacks)]
         ctx = _HandContext(self, state)
         self._ctx = ctx
         self.infos = {a: {"legal": _legal_dict(None), "view": PlayerView(ctx, s)} for s, a in enumerate(self.agents)}
@@ -569,9 +570,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         self._seat_abs[3] = self._all_in
         # Per-observer rows of what changes at most once a street: hole, board, street.
         self._base = np.zeros((n, _obs.OFF_SCALARS), dtype=np.float32)
-        for seat, hole in enumerate(self._hole_ids):
-            if hole:
-                self._base[seat, list(hole)] = 1.0
+        rows = [s for s in range(n) if holes[s] for _ in (0, 1)]
+        self._base[rows, [c for h in holes if h for c in h]] = 1.0
         self._street = -1
         self._history = ctx.history
         self._n_events = 0
@@ -668,15 +668,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
             self.terminations[a] = True
         self._accumulate_rewards()
         self.agent_selection = self._agent_selector.reset()
-
-    def _all_in_flags(self) -> Sequence[bool]:
-        state = self._state
-        if _ALL_IN_IS_VIEW:
-            return state.all_in
-        # HandState.all_in is the all-in *action* (its flag view is shadowed by the method):
-        # read the flags from public views instead: in the hand, no chips behind.
-        stacks, folded, dealt = state.stacks, state.folded, self._dealt
-        return tuple(dealt[i] and not folded[i] and stacks[i] == 0 for i in range(len(stacks)))
 
     def _action_id(self, action: Any) -> int:
         if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
@@ -919,7 +910,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         elif len(dealt) > 2:
             order = [s for s in [(state.button + k) % n for k in range(1, n + 1)] if self._dealt[s]]
             sb_seat, bb_seat = order[0], order[1]
-        all_in = self._all_in_flags()
+        all_in = self._all_in
         for s in range(n):
             tags = []
             if s == state.button:
