@@ -46,7 +46,10 @@ same seed and options give the identical hand, card for card. ``reset(options=..
 accepts ``"deck"`` (52 card strings or ids, dealt exactly as RULES.md: one card at a
 time from the seat left of the button, burns included), ``"button"`` (seat) and
 ``"stacks"`` (per-seat starting stacks, each ``0..max_stack``; seats with 0 sit out).
-Other keys are ignored (PettingZoo's ``api_test`` passes ``{"options": 1}``).
+Other keys are ignored (PettingZoo's ``api_test`` passes ``{"options": 1}``). A bad
+option raises :class:`~holdem_env.errors.ConfigError` before anything changes. Resetting
+in the middle of a hand (without a new seed) first finishes that hand by the clock
+(check if free, otherwise fold), because the engine's table deals only after a hand ends.
 
 Actions (``Discrete``; identical for every agent)
 -------------------------------------------------
@@ -71,7 +74,9 @@ All zeros for an agent that is not to act. Exact mode: exactly the engine's lega
 assignment. Discrete mode: a size is masked when it is outside the legal interval or
 maps to the same chip amount as an action kept before it (priority: all-in, min-raise,
 then the fractions in order); pot- and fixed-limit limits come from the engine's
-interval. A masked id is an illegal action (see ``illegal_action``).
+interval. A masked id is an illegal action (see ``illegal_action``); an id outside
+``0 .. num_actions - 1`` or a non-integer always raises
+:class:`~holdem_env.errors.IllegalActionError`.
 
 Observation (``observation["observation"]``, float32)
 ----------------------------------------------------
@@ -89,7 +94,9 @@ False/0/None for an agent not to act. ``infos[agent]["view"]``: what the seat ca
 (``seat``, ``hole_cards``, ``board``, ``street``, ``pot``, ``current_bet``, ``button``,
 ``actor``, ``stacks``, ``street_bets``, ``folded``, ``all_in``, ``dealt_in``, blinds,
 ``history`` as ``(seat, street, kind, to)`` tuples, and after the hand ``shown``
-(seat -> cards shown at showdown) and ``payoffs``). Chips are ints here.
+(seat -> cards shown at showdown) and ``payoffs``). Chips are ints here. The view is a
+live read-only :class:`PlayerView` mapping of the hand (so infos cost nothing per step);
+``view.snapshot()`` returns a plain dict to keep.
 
 Rewards
 -------

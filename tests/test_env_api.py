@@ -30,7 +30,7 @@ def test_pettingzoo_api_test(num_players: int, action_mode: str, betting: str) -
     ("num_players", "action_mode", "betting"), list(itertools.product(SIZES, MODES, BETTINGS))
 )
 def test_pettingzoo_seed_test(num_players: int, action_mode: str, betting: str) -> None:
-    seed_test(lambda: nlhe_v0.env(num_players=num_players, action_mode=action_mode, betting=betting), num_cycles=100)
+    seed_test(lambda: nlhe_v0.env(num_players=num_players, action_mode=action_mode, betting=betting), num_cycles=500)
 
 
 @pytest.mark.parametrize("action_mode", MODES)
