@@ -200,7 +200,7 @@ class _Player:
     def _play_hand(self, deck: Sequence[int], contestant_at: list[int], hand_id: str, out: _GroupResult) -> Any:
         env = self.env
         # A seed on every reset starts a fresh table: each hand stands alone (deck and button given).
-        env.reset(seed=self.cfg.seed, options={"deck": [card_str(c) for c in deck], "button": 0})
+        env.reset(seed=self.cfg.seed, options={"deck": list(deck), "button": 0})
         for s in range(self.n):
             hook = getattr(self.agents[contestant_at[s]], "start_hand", None)
             if hook is not None:

@@ -81,13 +81,13 @@ class HudCounts:
 
     def merge(self, other: "HudCounts") -> "HudCounts":
         """Add ``other``'s counters into this one (returns self)."""
-        for f in fields(self):
-            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
+        for name in _COUNTERS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
         return self
 
     def to_dict(self) -> dict[str, int]:
         """The raw counters."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {name: getattr(self, name) for name in _COUNTERS}
 
     def summary(self) -> dict[str, float | None]:
         """VPIP, PFR, 3-bet, WTSD, W$SD as fractions; AF as a ratio (``None`` when undefined)."""
@@ -103,6 +103,9 @@ class HudCounts:
             "wtsd": ratio(self.showdowns, self.saw_flop),
             "wsd": ratio(self.showdowns_won, self.showdowns),
         }
+
+
+_COUNTERS = tuple(f.name for f in fields(HudCounts))
 
 
 def hud_counts_for_hand(record: Any, seats: Iterable[int] | None = None) -> dict[int, HudCounts]:
