@@ -260,9 +260,12 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         return self.env.last(observe)
 
 
+_NO_LEGAL: dict[str, Any] = {"fold": False, "check": False, "call": 0, "min_raise_to": None, "max_raise_to": None}
+
+
 def _legal_dict(legal: LegalActions | None) -> dict[str, Any]:
     if legal is None:
-        return {"fold": False, "check": False, "call": 0, "min_raise_to": None, "max_raise_to": None}
+        return _NO_LEGAL.copy()
     return {
         "fold": legal.fold,
         "check": legal.check,

@@ -306,3 +306,35 @@ def test_render_ansi_shows_table_and_only_viewers_cards() -> None:
 def test_state_object_before_reset_is_an_error() -> None:
     with pytest.raises(HandOverError, match="reset"):
         nlhe_v0.raw_env().state_object
+
+
+def test_render_human_prints_and_returns_none(capsys) -> None:
+    env = nlhe_v0.env(num_players=3, render_mode="human")
+    env.reset(seed=0, options={"button": 0})
+    assert env.render() is None
+    out = capsys.readouterr().out
+    assert "to act: player_0" in out and "seat 2" in out
+
+
+def test_player_view_is_a_live_mapping_with_snapshot() -> None:
+    env = nlhe_v0.raw_env(num_players=3)
+    env.reset(seed=0, options={"button": 0})
+    view = env.infos["player_1"]["view"]
+    assert set(view) >= {"seat", "hole_cards", "board", "pot", "stacks", "street_bets", "history", "shown"}
+    before = view.snapshot()
+    assert before["pot"] == 15 and before["actor"] == 0 and before["history"] == ()
+    env.step(1)  # button calls
+    assert view["pot"] == 25 and view["history"] == ((0, "preflop", "call", 10),)
+    assert before["pot"] == 15  # the snapshot kept its moment
+    with pytest.raises(KeyError, match="not in a player view"):
+        view["opponent_cards"]
+
+
+def test_antes_are_posted_and_rewards_still_sum_to_zero() -> None:
+    env = nlhe_v0.raw_env(num_players=4, ante=2, reward_unit="chips")
+    env.reset(seed=5, options={"button": 0})
+    assert env.infos["player_0"]["view"]["pot"] == 4 * 2 + 5 + 10
+    while not env.terminations[env.agent_selection]:
+        env.step(0 if env.infos[env.agent_selection]["legal"]["fold"] else 1)
+    assert sum(env.rewards.values()) == 0
+    assert env.rewards["player_2"] == 3 * 2 + 5  # all fold to the big blind: 3 other antes + the small blind
