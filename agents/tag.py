@@ -26,12 +26,15 @@ from holdem_env.equity import equity
 from holdem_env.errors import ConfigError
 
 from .base import legal_of
-from .preflop import class_percentile, hand_class, open_fraction
+from .preflop import class_percentile, hand_class, open_fraction, top_range
 
 __all__ = ["TagAgent", "raise_options"]
 
 _FOLD, _CHECK_CALL = 0, 1
 _DEFAULT_BET_SIZES = (0.33, 0.5, 0.75, 1.0, 1.5, 2.0)
+#: Postflop guesses at what an opponent holds after raising / only calling preflop.
+_RAISER_RANGE = top_range(0.30)
+_CALLER_RANGE = top_range(0.55)
 
 
 def raise_options(
@@ -77,7 +80,11 @@ class TagAgent:
     Parameters: ``tightness`` (default 1.0; larger = tighter), ``aggression`` (default
     1.0; larger = more bets/raises), ``samples`` (Monte Carlo deals per postflop
     decision, default 300), ``bet_sizes`` (the env's discrete pot fractions, if not the
-    default), ``rng`` (a ``numpy.random.Generator``; the arena reseeds it every hand).
+    default), ``read_ranges`` (default False; True: postflop equity against ranges read
+    from each opponent's preflop actions -- raisers hold the top 30%, callers the top 55%,
+    others any two cards -- instead of random hands; measured slower and more passive),
+    ``rng`` (a
+    ``numpy.random.Generator``; the arena reseeds it every hand).
     """
 
     def __init__(
@@ -86,6 +93,7 @@ class TagAgent:
         aggression: float = 1.0,
         samples: int = 300,
         bet_sizes: Sequence[float] = _DEFAULT_BET_SIZES,
+        read_ranges: bool = False,
         rng: np.random.Generator | None = None,
         seed: int | None = None,
     ) -> None:
@@ -95,6 +103,9 @@ class TagAgent:
             raise ConfigError("samples", samples, "must be an integer >= 10")
         self.samples = samples
         self.bet_sizes = tuple(float(f) for f in bet_sizes)
+        if not isinstance(read_ranges, bool):
+            raise ConfigError("read_ranges", read_ranges, "must be True or False")
+        self.read_ranges = read_ranges
         self.rng = rng if rng is not None else np.random.default_rng(seed)
 
     def set_rng(self, rng: np.random.Generator) -> None:
@@ -190,16 +201,32 @@ class TagAgent:
             return _CHECK_CALL
         return self._passive(legal, mask)
 
+    @staticmethod
+    def _ranges(view: Mapping[str, Any], others: list[int]) -> list[frozenset[str] | None] | None:
+        """Each opponent's preflop range read from its own actions (None = any two cards)."""
+        raised: set[int] = set()
+        called: set[int] = set()
+        for seat, street, kind, _ in view["history"]:
+            if street != "preflop":
+                break
+            if kind in ("bet", "raise"):
+                raised.add(seat)
+            elif kind == "call":
+                called.add(seat)
+        out: list[frozenset[str] | None] = []
+        for s in others[:9]:
+            out.append(_RAISER_RANGE if s in raised else (_CALLER_RANGE if s in called else None))
+        return out if any(r is not None for r in out) else None
+
     def _postflop(self, observation: Mapping[str, Any], info: Mapping[str, Any], view: Mapping[str, Any], legal: Mapping[str, Any]) -> int:
         mask = np.asarray(observation["action_mask"])
         seat = view["seat"]
-        opponents = sum(
-            1
-            for s, d in enumerate(view["dealt_in"])
-            if d and s != seat and not view["folded"][s]
+        others = [s for s, d in enumerate(view["dealt_in"]) if d and s != seat and not view["folded"][s]]
+        opponents = max(1, min(len(others), 9))
+        ranges = self._ranges(view, others) if self.read_ranges and others else None
+        eq = equity(
+            view["hole_cards"], view["board"], opponents=opponents, ranges=ranges, samples=self.samples, rng=self.rng
         )
-        opponents = max(1, min(opponents, 9))
-        eq = equity(view["hole_cards"], view["board"], opponents=opponents, samples=self.samples, rng=self.rng)
         t, a = self.tightness, self.aggression
         value = {1: 0.64, 2: 0.52}.get(opponents, 0.43) + 0.04 * (t - 1.0)
         pot = view["pot"]

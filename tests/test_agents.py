@@ -150,7 +150,7 @@ def _decisions(env, agents, hands: int, seed: int):
 def test_random_and_tag_agents_choose_only_masked_in_actions(mode: str) -> None:
     env = nlhe_v0.raw_env(num_players=3, action_mode=mode)
     rng = np.random.default_rng(0)
-    agents = [RandomAgent(rng=rng), RandomTypeAgent(rng=rng), TagAgent(rng=rng, samples=50)]
+    agents = [RandomAgent(rng=rng), TagAgent(rng=rng, samples=50, read_ranges=True), TagAgent(rng=rng, samples=50)]
     count = 0
     for _, obs, _, action in _decisions(env, agents, 60, seed=5):
         assert obs["action_mask"][action] == 1
