@@ -270,8 +270,10 @@ class MatchResult:
     records: list[Any] = field(default_factory=list)
 
     def to_json_dict(self) -> dict[str, Any]:
-        """``{"results": [...], "config": {...}}`` as written by ``--json``."""
-        return {"results": self.rows, "config": self.config.to_dict()}
+        """``{"results": [...], "config": {...}}`` as written by ``--json`` (an infinite
+        interval, from a single group, is ``None``)."""
+        rows = [dict(r, ci95=None if math.isinf(r["ci95"]) else r["ci95"]) for r in self.rows]
+        return {"results": rows, "config": self.config.to_dict()}
 
 
 def _rows(cfg: ArenaConfig, group_net: np.ndarray, hud: list[HudCounts], timeouts: list[int]) -> list[dict[str, Any]]:

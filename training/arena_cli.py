@@ -100,11 +100,6 @@ def run(args: argparse.Namespace) -> int:
             writer.close()
     print(format_table(result))
     if args.json:
-        Path(args.json).write_text(json.dumps(result.to_json_dict(), indent=2, default=_json_default) + "\n")
+        Path(args.json).write_text(json.dumps(result.to_json_dict(), indent=2, allow_nan=False) + "\n")
     return 0
 
-
-def _json_default(value: object) -> object:
-    if value == float("inf"):
-        return None
-    raise TypeError(f"cannot write {type(value).__name__} as JSON")
