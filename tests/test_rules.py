@@ -660,3 +660,42 @@ def test_action_event_records_chips_added_and_street_total() -> None:
     s = make_state(3)
     ev = s.raise_to(25)
     assert ev == ActionEvent(0, Street.PREFLOP, ActionKind.RAISE, 25, 25, False, False)
+
+
+def test_short_all_in_opening_bet_keeps_big_blind_increment() -> None:
+    s = make_state(3, stacks=[1000, 1000, 14])
+    s.call()
+    s.call()
+    s.check()  # the big blind (seat 2) has 4 chips left
+    s.check()
+    ev = s.raise_to(4)  # all-in bet below one big blind
+    assert (ev.kind, ev.all_in) == (ActionKind.BET, True)
+    la = s.legal_actions()
+    assert (la.call, la.min_raise_to) == (4, 14)
+
+
+def test_chips_no_remaining_player_can_match_are_returned() -> None:
+    # The big blind is all-in on the ante and posts no blind; the others fold to the
+    # unposted big blind: their antes above the big blind's are returned to them.
+    s = make_state(3, stacks=[1000, 1000, 1], ante=3, sb=0)
+    assert s.is_all_in == (False, False, True) and s.blinds == (0, 0, 0)
+    s.fold()
+    s.fold()
+    returned = sorted((e.seat, e.amount) for e in s.events if isinstance(e, UncalledBetReturned))
+    assert returned == [(0, 2), (1, 2)]
+    assert s.payoffs == (-1, -1, 2)
+
+
+def test_engine_modules_import_only_numpy_and_the_standard_library() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "import holdem_env.actions, holdem_env.pots, holdem_env.state, holdem_env.record, holdem_env.table\n"
+        "allowed = set(sys.stdlib_module_names) | {'numpy', 'holdem_env', '_distutils_hack'}\n"
+        "mods = {m.split('.')[0] for m in sys.modules if not m.startswith(('__', '_distutils'))}\n"
+        "print(','.join(sorted(mods - allowed)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
