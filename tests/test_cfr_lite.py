@@ -263,3 +263,39 @@ def test_agent_spec_registered() -> None:
     import agents.cfr_lite  # noqa: F401
 
     assert parse_spec("cfr-lite").target == "agents.cfr_lite:CfrLiteAgent"
+
+
+def test_parallel_training_is_deterministic_and_merges_every_copy(small_cards: CardAbstraction) -> None:
+    from agents.cfr_lite.trainer import CfrLiteTrainer, merge_trainers, train_parallel
+
+    make = lambda: CfrLiteTrainer(TableConfig(num_players=2), ActionAbstraction(pot_fractions=(1.0,), max_raises_per_street=1), small_cards)  # noqa: E731
+    a, b = make(), make()
+    train_parallel(a, 30, np.random.SeedSequence(4), 2, map, sync_every=10)
+    train_parallel(b, 30, np.random.SeedSequence(4), 2, map, sync_every=10)
+    assert a.iterations == 30 and a.table.keys == b.table.keys
+    np.testing.assert_array_equal(a.table.regret[: len(a.table)], b.table.regret[: len(b.table)])
+    # merging two copies adds both copies' increments to the base
+    base = make()
+    base.train(5, np.random.default_rng(1))
+    import copy
+
+    c1, c2 = copy.deepcopy(base), copy.deepcopy(base)
+    c1.train(5, np.random.default_rng(2))
+    c2.train(5, np.random.default_rng(3))
+    n0 = len(base.table)
+    expect = c1.table.visits[:n0] + c2.table.visits[:n0] - base.table.visits[:n0]
+    merged = merge_trainers(copy.deepcopy(base), [c1, c2])
+    assert merged.iterations == 15
+    np.testing.assert_array_equal(merged.table.visits[:n0], expect)
+    assert set(merged.table.keys) == set(c1.table.keys) | set(c2.table.keys)
+
+
+def test_pruned_policy_and_threshold_agent(trained) -> None:
+    from agents.cfr_lite.agent import CfrLiteAgent
+
+    full = trained.policy()
+    pruned = trained.policy(min_visits=3)
+    assert 0 < len(pruned) < len(full)
+    assert all(trained.table.visits[trained.table.index[k]] >= 3 for k in pruned.keys)
+    with pytest.raises(ConfigError, match="threshold"):
+        CfrLiteAgent(full, threshold=1.5)

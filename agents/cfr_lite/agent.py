@@ -61,6 +61,9 @@ class CfrLiteAgent:
     for sampling actions and translating bets (the arena resets it via ``set_rng``).
     ``action_mode``: ``"auto"`` (told apart by the mask), ``"exact"`` or ``"discrete"``.
     ``bet_sizes``: the discrete mode's pot fractions (default: the env's default).
+    ``threshold``: actions the policy plays with a lower probability are dropped and the
+    rest renormalised ("thresholding", which removes the noise of rarely updated
+    information sets; 0 plays the stored mix as it is).
     """
 
     def __init__(
@@ -70,7 +73,11 @@ class CfrLiteAgent:
         seed: int | None = None,
         action_mode: str = "auto",
         bet_sizes: Sequence[float] | None = None,
+        threshold: float = 0.0,
     ) -> None:
+        if not isinstance(threshold, (int, float)) or isinstance(threshold, bool) or not 0.0 <= threshold < 1.0:
+            raise ConfigError("threshold", threshold, "must be a number in [0, 1)")
+        self.threshold = float(threshold)
         if action_mode not in ("auto", "exact", "discrete"):
             raise ConfigError("action_mode", action_mode, "must be 'auto', 'exact' or 'discrete'")
         self.rng = rng if rng is not None else np.random.default_rng(seed)
@@ -176,6 +183,10 @@ class CfrLiteAgent:
             probs = policy.lookup(infoset_key(pos, bucket, node.history))
             if probs is not None and moves:
                 p = np.array([probs[m.index] for m in moves], dtype=np.float64)
+                if self.threshold > 0.0 and p.sum() > 0:
+                    kept = np.where(p >= self.threshold * p.sum(), p, 0.0)
+                    if kept.sum() > 0:
+                        p = kept
                 if p.sum() > 0:
                     self.lookups += 1
                     return moves[int(self.rng.choice(len(moves), p=p / p.sum()))]
