@@ -134,6 +134,8 @@ class HandState:
         "_final",
         "_betting",
         "_bb",
+        "_legal_cache",
+        "_la_cache",
     )
 
     def __init__(
@@ -214,6 +216,8 @@ class HandState:
         self._shown: dict[int, tuple[int, ...]] = {}
         self._mucked: tuple[int, ...] = ()
         self._final: list[int] | None = None
+        self._legal_cache: tuple | None = None
+        self._la_cache: LegalActions | None = None
 
         # Seats in deal order: first seat left of the button ... the button.
         order = [(button + k) % n for k in range(1, n + 1)]
@@ -443,6 +447,9 @@ class HandState:
 
     def _legal(self) -> tuple[int, bool, bool, int, int | None, int | None, str]:
         """(seat, fold, check, call, min_raise_to, max_raise_to, why-no-raise) for the actor."""
+        cached = self._legal_cache
+        if cached is not None:
+            return cached
         s = self._actor
         if s is None:
             raise HandOverError(self._over_message())
@@ -494,7 +501,9 @@ class HandState:
                         pot_max = cb + sum(self._contrib) + owed
                         if pot_max < hi:
                             hi = pot_max if pot_max > lo else lo
-        return s, fold, check, call, lo, hi, why
+        cached = (s, fold, check, call, lo, hi, why)
+        self._legal_cache = cached
+        return cached
 
     def _over_message(self) -> str:
         return f"the hand is over; no more actions are possible (final stacks {self._final})"
@@ -503,6 +512,8 @@ class HandState:
         return IllegalActionError(f"{what} (legal: {LegalActions(*legal[:6])})")
 
     def _after(self, s: int) -> None:
+        self._legal_cache = None
+        self._la_cache = None
         if self._n_live == 1:
             self._win_by_fold()
         else:
@@ -676,7 +687,10 @@ class HandState:
 
     def legal_actions(self) -> LegalActions:
         """The legal actions of the player on turn (raises :class:`HandOverError` when over)."""
-        return LegalActions(*self._legal()[:6])
+        la = self._la_cache
+        if la is None:
+            la = self._la_cache = LegalActions(*self._legal()[:6])
+        return la
 
     def verify_fold(self) -> None:
         """Raise :class:`IllegalActionError` unless the actor may fold."""
