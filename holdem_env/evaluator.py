@@ -1,0 +1,406 @@
+"""Poker hand evaluation: the best five-card hand out of 5, 6 or 7 cards.
+
+Every hand maps to one of the 7,462 standard equivalence classes of five-card poker
+hands, numbered so that a stronger hand has a larger value: ``1`` is 7-5-4-3-2 high
+card (no flush) and ``7462`` is the royal flush. Suits never break ties; ace plays
+high or low (5-4-3-2-A is the lowest straight) and straights never wrap around.
+
+========================  ===========  =========
+category                  values       classes
+========================  ===========  =========
+``HIGH_CARD``             1–1277       1,277
+``PAIR``                  1278–4137    2,860
+``TWO_PAIR``              4138–4995    858
+``THREE_OF_A_KIND``       4996–5853    858
+``STRAIGHT``              5854–5863    10
+``FLUSH``                 5864–7140    1,277
+``FULL_HOUSE``            7141–7296    156
+``FOUR_OF_A_KIND``        7297–7452    156
+``STRAIGHT_FLUSH``        7453–7462    10
+========================  ===========  =========
+
+The royal flush is the ace-high straight flush: its category is ``STRAIGHT_FLUSH``
+(``category_name`` says ``"straight flush"``) and :attr:`HandValue.is_royal` is true.
+
+Three entry points share the same tables and the same scale:
+
+* :func:`evaluate` — validated, for strings or ids, returns a :class:`HandValue`;
+* :func:`hand_strength` — the fast scalar path (ids, no validation), returns ``int``;
+* :func:`evaluate_batch` — vectorised over an ``(N, k)`` array of ids, ``k`` in 5..7.
+
+How it works: each card has a 64-bit key, the sum of a rank key (the 13 rank keys are
+chosen so that sums of up to seven of them, at most four per rank, are all distinct)
+and a 4-bit counter for its suit. Summing the keys of a hand gives the rank multiset,
+which indexes a table of the best non-flush value, and the four suit counts, which say
+whether there is a flush; only flush hands then look up the 13-bit rank mask of the
+flush suit in an 8,192-entry table. Tables are built at import with numpy (no cache).
+
+>>> evaluate("AsKsQsJsTs2c3d")
+HandValue(value=7462)
+>>> evaluate(["5d", "4c", "3h", "2s", "Ad"]).category_name
+'straight'
+>>> hand_strength([51, 47, 43, 39, 35]) == 7462
+True
+>>> evaluate("AsKsQsJs")
+Traceback (most recent call last):
+...
+holdem_env.errors.CardError: a hand must have 5 to 7 cards, got 4
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
+
+import numpy as np
+
+from .cards import DECK_SIZE, card_str, parse_cards
+from .errors import CardError, HoldemError
+
+__all__ = [
+    "NUM_HAND_VALUES",
+    "HandCategory",
+    "HandValue",
+    "evaluate",
+    "hand_strength",
+    "evaluate_batch",
+    "category_of",
+    "categories_of",
+    "CATEGORY_FIRST_VALUE",
+]
+
+NUM_HAND_VALUES = 7462
+"""Number of distinct five-card hand classes; values run from 1 to this number."""
+
+
+class HandCategory(IntEnum):
+    """The nine hand categories, weakest first."""
+
+    HIGH_CARD = 0
+    PAIR = 1
+    TWO_PAIR = 2
+    THREE_OF_A_KIND = 3
+    STRAIGHT = 4
+    FLUSH = 5
+    FULL_HOUSE = 6
+    FOUR_OF_A_KIND = 7
+    STRAIGHT_FLUSH = 8
+
+    @property
+    def label(self) -> str:
+        """Human-readable name, e.g. ``"full house"``."""
+        return self.name.lower().replace("_", " ")
+
+
+CATEGORY_FIRST_VALUE: tuple[int, ...] = (1, 1278, 4138, 4996, 5854, 5864, 7141, 7297, 7453)
+"""The smallest value of each :class:`HandCategory`, indexed by category."""
+
+_MIN_CARDS = 5
+_MAX_CARDS = 7
+
+# Rank keys (2..A) whose sums over multisets of at most 7 ranks, each rank at most 4
+# times, are distinct for a fixed number of cards; verified when the tables are built.
+_RANK_KEYS = (0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181)
+_SUIT_SHIFT = 32
+_RANK_MASK = (1 << _SUIT_SHIFT) - 1
+# Four 4-bit suit counters: adding 3 to each sets its top bit exactly when it is >= 5.
+_FLUSH_ADD = 0x3333 << _SUIT_SHIFT
+_FLUSH_TEST = 0x8888 << _SUIT_SHIFT
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def _five_card_order() -> tuple[dict[tuple[int, ...], int], dict[int, int]]:
+    """Number the 7,462 five-card classes; return (non-flush by sorted ranks, flush by mask)."""
+    entries: list[tuple[tuple[int, tuple[int, ...]], bool, Any]] = []
+    for ranks in itertools.combinations_with_replacement(range(13), 5):
+        counts = {r: ranks.count(r) for r in set(ranks)}
+        if max(counts.values()) > 4:
+            continue
+        ordered = tuple(sorted(counts, key=lambda r: (counts[r], r), reverse=True))
+        shape = tuple(sorted(counts.values(), reverse=True))
+        if shape == (1, 1, 1, 1, 1):
+            high = _straight_high(ordered)
+            mask = sum(1 << r for r in ordered)
+            if high is not None:
+                entries.append(((HandCategory.STRAIGHT, (high,)), False, ranks))
+                entries.append(((HandCategory.STRAIGHT_FLUSH, (high,)), True, mask))
+            else:
+                entries.append(((HandCategory.HIGH_CARD, ordered), False, ranks))
+                entries.append(((HandCategory.FLUSH, ordered), True, mask))
+            continue
+        category = {
+            (4, 1): HandCategory.FOUR_OF_A_KIND,
+            (3, 2): HandCategory.FULL_HOUSE,
+            (3, 1, 1): HandCategory.THREE_OF_A_KIND,
+            (2, 2, 1): HandCategory.TWO_PAIR,
+            (2, 1, 1, 1): HandCategory.PAIR,
+        }[shape]
+        entries.append(((category, ordered), False, ranks))
+    entries.sort(key=lambda e: e[0])
+    plain: dict[tuple[int, ...], int] = {}
+    flush: dict[int, int] = {}
+    for value, (_, is_flush, what) in enumerate(entries, start=1):
+        (flush if is_flush else plain)[what] = value
+    assert len(entries) == NUM_HAND_VALUES
+    return plain, flush
+
+
+def _straight_high(distinct_desc: tuple[int, ...]) -> int | None:
+    """High rank of a straight made by five distinct ranks (descending), or None."""
+    if distinct_desc[0] - distinct_desc[4] == 4:
+        return distinct_desc[0]
+    if distinct_desc == (12, 3, 2, 1, 0):  # the wheel: 5-4-3-2-A, five high
+        return 3
+    return None
+
+
+def _rank_multisets(size: int) -> np.ndarray:
+    """All multisets of ``size`` ranks with each rank at most 4 times, as sorted rows."""
+    rows = np.array(list(itertools.combinations_with_replacement(range(13), size)), dtype=np.int64)
+    # A rank appearing 5 times in a sorted row means row[i] == row[i + 4].
+    return rows[~(rows[:, 4:] == rows[:, :-4]).any(axis=1)]
+
+
+def _build_tables() -> tuple[dict[int, np.ndarray], np.ndarray]:
+    """Build the non-flush tables by card count (indexed by rank-key sum) and the flush table."""
+    keys = np.array(_RANK_KEYS, dtype=np.int64)
+    plain5, flush5 = _five_card_order()
+
+    rows5 = np.array(list(plain5), dtype=np.int64)
+    sums5 = keys[rows5].sum(axis=1)
+    table5 = np.zeros(int(sums5.max()) + 1, dtype=np.int16)
+    table5[sums5] = np.fromiter(plain5.values(), dtype=np.int16, count=len(plain5))
+    assert len(np.unique(sums5)) == len(rows5)
+    tables = {5: table5}
+    for size in (6, 7):
+        rows = _rank_multisets(size)
+        sums = keys[rows].sum(axis=1)
+        assert len(np.unique(sums)) == len(rows), "rank keys are not a perfect hash"
+        smaller = tables[size - 1]
+        best = np.zeros(len(rows), dtype=np.int16)
+        for col in range(size):  # drop one card, keep the best of what is left
+            best = np.maximum(best, smaller[sums - keys[rows[:, col]]])
+        table = np.zeros(int(sums.max()) + 1, dtype=np.int16)
+        table[sums] = best
+        tables[size] = table
+
+    flush = np.zeros(1 << 13, dtype=np.int16)
+    flush[np.fromiter(flush5.keys(), dtype=np.int64)] = np.fromiter(flush5.values(), dtype=np.int16)
+    masks = np.arange(1 << 13)
+    popcount = np.zeros(1 << 13, dtype=np.int64)
+    for bit in range(13):
+        popcount += (masks >> bit) & 1
+    for count in (6, 7):
+        wide = masks[popcount == count]
+        for bit in range(13):
+            has = (wide >> bit) & 1 == 1
+            sub = wide[has]
+            flush[sub] = np.maximum(flush[sub], flush[sub ^ (1 << bit)])
+    return tables, flush
+
+
+_PLAIN_TABLES, _FLUSH_TABLE = _build_tables()
+for _t in (*_PLAIN_TABLES.values(), _FLUSH_TABLE):
+    _t.flags.writeable = False
+
+_CARD_KEYS = np.array(
+    [_RANK_KEYS[c >> 2] + (1 << (_SUIT_SHIFT + 4 * (c & 3))) for c in range(DECK_SIZE)], dtype=np.int64
+)
+_CARD_KEYS.flags.writeable = False
+_CARD_KEY_LIST: tuple[int, ...] = tuple(int(k) for k in _CARD_KEYS)
+# Scalar path: dicts from rank-key sum to value (tiny next to the dense numpy tables).
+_PLAIN_DICTS: dict[int, dict[int, int]] = {
+    size: {int(s): int(table[s]) for s in np.flatnonzero(table)} for size, table in _PLAIN_TABLES.items()
+}
+_FLUSH_LIST: list[int] = _FLUSH_TABLE.tolist()
+_RANK_BIT: tuple[int, ...] = tuple(1 << (c >> 2) for c in range(DECK_SIZE))
+# Suit of a flush from the four counters after adding 3: the one nibble whose top bit is set.
+_FLUSH_SUIT = {0x8 << (_SUIT_SHIFT + 4 * s): s for s in range(4)}
+
+
+# --------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True, order=True)
+class HandValue:
+    """The strength of a poker hand: stronger hands compare greater.
+
+    >>> HandValue(7462).category_name, HandValue(7462).is_royal
+    ('straight flush', True)
+    >>> HandValue(1) < HandValue(1278)
+    True
+    >>> HandValue(0)
+    Traceback (most recent call last):
+    ...
+    holdem_env.errors.HoldemError: hand value 0 is out of range: values are 1..7462
+    """
+
+    value: int
+    """Equivalence class, 1 (7-5-4-3-2 high) .. 7462 (royal flush)."""
+
+    def __post_init__(self) -> None:
+        v = self.value
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 1 <= v <= NUM_HAND_VALUES:
+            raise HoldemError(f"hand value {v!r} is out of range: values are 1..{NUM_HAND_VALUES}")
+        object.__setattr__(self, "value", int(v))
+
+    @property
+    def category(self) -> HandCategory:
+        """The hand's :class:`HandCategory`."""
+        return HandCategory(bisect.bisect_right(CATEGORY_FIRST_VALUE, self.value) - 1)
+
+    @property
+    def category_name(self) -> str:
+        """The category in words, e.g. ``"two pair"`` (royal flush: ``"straight flush"``)."""
+        return self.category.label
+
+    @property
+    def is_royal(self) -> bool:
+        """True for the ace-high straight flush."""
+        return self.value == NUM_HAND_VALUES
+
+    def __str__(self) -> str:
+        return f"{'royal flush' if self.is_royal else self.category_name} ({self.value})"
+
+
+def category_of(value: int) -> HandCategory:
+    """The category of a hand value in ``1..7462``.
+
+    >>> category_of(7141)
+    <HandCategory.FULL_HOUSE: 6>
+    >>> category_of(7463)
+    Traceback (most recent call last):
+    ...
+    holdem_env.errors.HoldemError: hand value 7463 is out of range: values are 1..7462
+    """
+    return HandValue(value).category
+
+
+def categories_of(values: np.ndarray) -> np.ndarray:
+    """Vectorised :func:`category_of`: an int8 array of categories (values not checked).
+
+    >>> categories_of(np.array([1, 5863, 7462])).tolist()
+    [0, 4, 8]
+    """
+    bounds = np.asarray(CATEGORY_FIRST_VALUE)
+    return (np.searchsorted(bounds, np.asarray(values), side="right") - 1).astype(np.int8)
+
+
+# --------------------------------------------------------------------------- evaluation
+
+
+def hand_strength(ids: Sequence[int]) -> int:
+    """Value (1..7462) of the best five-card hand in 5–7 card ids; no validation.
+
+    The fast path the engine calls at showdown; equals ``evaluate(ids).value``.
+
+    >>> hand_strength([48, 49, 50, 51, 0])  # four aces, deuce kicker
+    7441
+    """
+    key = 0
+    for c in ids:
+        key += _CARD_KEY_LIST[c]
+    flush = (key + _FLUSH_ADD) & _FLUSH_TEST
+    if flush:
+        suit = _FLUSH_SUIT[flush]
+        mask = 0
+        for c in ids:
+            if c & 3 == suit:
+                mask |= _RANK_BIT[c]
+        return _FLUSH_LIST[mask]
+    return _PLAIN_DICTS[len(ids)][key & _RANK_MASK]
+
+
+def evaluate(cards: str | Iterable[str | int]) -> HandValue:
+    """Evaluate 5–7 distinct cards (ids, strings, or one string like ``"AsKd..."``).
+
+    Raises :class:`~holdem_env.errors.CardError` for a bad card, a repeated card or a
+    card count outside 5..7.
+
+    >>> evaluate("Ah Kh 5c 4d 3s 2c 9h").category_name
+    'straight'
+    >>> evaluate("AsAsKdQh2c")
+    Traceback (most recent call last):
+    ...
+    holdem_env.errors.CardError: card As appears twice in the hand
+    """
+    ids = parse_cards(cards)
+    if not _MIN_CARDS <= len(ids) <= _MAX_CARDS:
+        raise CardError(f"a hand must have {_MIN_CARDS} to {_MAX_CARDS} cards, got {len(ids)}")
+    if len(set(ids)) != len(ids):
+        seen: set[int] = set()
+        dup = next(c for c in ids if c in seen or seen.add(c))  # type: ignore[func-returns-value]
+        raise CardError(f"card {card_str(dup)} appears twice in the hand")
+    return HandValue(hand_strength(ids))
+
+
+_CHUNK_ROWS = 1 << 15  # rows per inner step: keeps every temporary in cache
+
+
+def evaluate_batch(ids: np.ndarray, *, validate: bool = True) -> np.ndarray:
+    """Values (int32, 1..7462) of each row of an ``(N, k)`` integer array of card ids, k in 5..7.
+
+    With ``validate`` (the default) the array is checked first — 2-D, integer dtype,
+    5..7 columns, ids in 0..51, no card twice in a row — and a
+    :class:`~holdem_env.errors.CardError` names the first problem. ``validate=False``
+    skips the checks for trusted input (bad ids then give wrong values or IndexError).
+
+    >>> evaluate_batch(np.array([[51, 47, 43, 39, 35, 0, 1], [0, 1, 2, 3, 4, 5, 6]])).tolist()
+    [7462, 7297]
+    >>> evaluate_batch(np.array([[0, 0, 1, 2, 3]]))
+    Traceback (most recent call last):
+    ...
+    holdem_env.errors.CardError: row 0 of the batch repeats a card: [0, 0, 1, 2, 3]
+    """
+    if validate:
+        _validate_batch(ids)
+    n, k = ids.shape
+    plain = _PLAIN_TABLES[k]
+    out = np.empty(n, dtype=np.int32)
+    for start in range(0, n, _CHUNK_ROWS):
+        chunk = ids[start : start + _CHUNK_ROWS]
+        cols = np.ascontiguousarray(chunk.T)
+        key = _CARD_KEYS[cols[0]]
+        for j in range(1, k):
+            key += _CARD_KEYS[cols[j]]
+        res = out[start : start + _CHUNK_ROWS]
+        res[:] = plain[key & _RANK_MASK]
+        flush = (key + _FLUSH_ADD) & _FLUSH_TEST
+        rows = np.flatnonzero(flush)
+        if rows.size:
+            bits = flush[rows] >> (_SUIT_SHIFT + 3)
+            suit = (bits > 0x1).astype(np.int64) + (bits > 0x10) + (bits > 0x100)
+            fcols = cols[:, rows]
+            on_suit = (fcols & 3) == suit
+            mask = np.where(on_suit, 1 << (fcols >> 2).astype(np.int64), 0).sum(axis=0)
+            res[rows] = _FLUSH_TABLE[mask]
+    return out
+
+
+def _validate_batch(ids: Any) -> None:
+    """Raise CardError if ``ids`` is not a valid (N, 5..7) batch of distinct card ids."""
+    if not isinstance(ids, np.ndarray):
+        raise CardError(f"a batch must be a numpy array of card ids, got {type(ids).__name__}")
+    if ids.ndim != 2 or not _MIN_CARDS <= ids.shape[1] <= _MAX_CARDS:
+        raise CardError(f"a batch must have shape (N, k) with k in 5..7, got shape {ids.shape}")
+    if not np.issubdtype(ids.dtype, np.integer) or ids.dtype == np.bool_:
+        raise CardError(f"a batch must have an integer dtype, got {ids.dtype}")
+    if ids.size == 0:
+        return
+    low, high = int(ids.min()), int(ids.max())
+    if low < 0 or high >= DECK_SIZE:
+        bad = low if low < 0 else high
+        row = int(np.flatnonzero((ids == bad).any(axis=1))[0])
+        raise CardError(f"row {row} of the batch has card id {bad}: ids are 0..{DECK_SIZE - 1}")
+    # Distinct cards <=> the sum of their bits has one set bit per card (no carries).
+    bits = np.left_shift(np.uint64(1), ids.astype(np.uint64)).sum(axis=1, dtype=np.uint64)
+    dup = np.bitwise_count(bits) != ids.shape[1]
+    if dup.any():
+        row = int(np.flatnonzero(dup)[0])
+        raise CardError(f"row {row} of the batch repeats a card: {ids[row].tolist()}")
