@@ -125,6 +125,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from . import _obs
 from .actions import ActionKind, LegalActions
@@ -258,6 +259,44 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         if observe and not self._has_reset:
             EnvLogger.error_observe_before_reset()
         return self.env.last(observe)
+
+    def step(self, action: Any) -> None:
+        """Step the wrapped env (errors before ``reset``, warns once every hand is over)."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> "_AgentIterable":
+        """Yield the agent to act until every agent is done (PettingZoo's order checks kept)."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
+
+class _AgentIterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> "_AgentIterator":
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):
+    def __init__(self, env: _OrderEnforcingWrapper, max_iter: int) -> None:
+        super().__init__(env, max_iter)
+        self._raw = env.env
+
+    def __next__(self) -> str:
+        raw = self._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        env = self.env
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        return raw.agent_selection
 
 
 _NO_LEGAL: dict[str, Any] = {"fold": False, "check": False, "call": 0, "min_raise_to": None, "max_raise_to": None}
@@ -716,14 +755,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
             )
         return self._amounts
 
-    def _is_legal(self, a: int) -> bool:
-        legal = self._legal
-        if a == FOLD:
-            return legal.fold
-        if a == CHECK_CALL:
-            return legal.check or legal.call > 0
-        return self._raise_amount(a) is not None
-
     def _describe_legal(self) -> str:
         legal = self._legal
         parts = []
@@ -751,24 +782,33 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        a = self._action_id(action)
+        a = action if type(action) is int and 0 <= action < self.num_actions else self._action_id(action)
         state = self._state
-        if not self._is_legal(a):
+        legal = self._legal
+        amount = None
+        if a == FOLD:
+            ok = legal.fold
+        elif a == CHECK_CALL:
+            ok = legal.check or legal.call > 0
+        else:
+            amount = self._raise_amount(a)
+            ok = amount is not None
+        if not ok:
             if self.illegal_action == "raise":
                 raise IllegalActionError(
                     f"{agent} (seat {self._actor}) chose action {a} ({self.describe_action(a)}), which is "
                     f"masked out; legal now: {self._describe_legal()}"
                 )
             state.timeout()
-        elif a == FOLD:
-            state.fold()
         elif a == CHECK_CALL:
-            if self._legal.check:
+            if legal.check:
                 state.check()
             else:
                 state.call()
+        elif a == FOLD:
+            state.fold()
         else:
-            state.raise_to(self._raise_amount(a))
+            state.raise_to(amount)
         self._cumulative_rewards[agent] = 0
         self._advance()
 
