@@ -608,7 +608,7 @@ class HandState:
 
     @property
     def folded(self) -> tuple[bool, ...]:
-        """Seats out of the hand (folded, or never dealt in)."""
+        """Per seat: folded this hand (seats not dealt in are ``False``; see :attr:`dealt_in`)."""
         return tuple(self._folded[i] and self._dealt_in[i] for i in range(self._n))
 
     @property
@@ -793,30 +793,36 @@ class HandState:
 
     # ------------------------------------------------------------------ actions
 
-    def fold(self, *, _timeout: bool = False) -> ActionEvent:
+    def fold(self) -> ActionEvent:
         """Fold; returns the event."""
         s = self._actor
-        if s is None or not (_timeout or self._bets[s] < self._current_bet or self.config.allow_free_fold):
+        if s is None or not (self._bets[s] < self._current_bet or self.config.allow_free_fold):
             self.verify_fold()
+        return self._fold(s, False)  # type: ignore[arg-type]
+
+    def _fold(self, s: int, timeout: bool) -> ActionEvent:
         self._folded[s] = True
         self._active[s] = False
         self._n_live -= 1
         self._n_active -= 1
-        ev = ActionEvent(s, _STREETS[self._street], _FOLD, 0, self._bets[s], False, _timeout)
+        ev = ActionEvent(s, _STREETS[self._street], _FOLD, 0, self._bets[s], False, timeout)
         self._events.append(ev)
         self._after(s)
         return ev
 
-    def check(self, *, _timeout: bool = False) -> ActionEvent:
+    def check(self) -> ActionEvent:
         """Check; returns the event."""
         s = self._actor
         if s is None or self._bets[s] < self._current_bet:
             self.verify_check()
-        self._acted[s] = True  # type: ignore[index]
-        self._faced[s] = self._current_bet  # type: ignore[index]
-        ev = ActionEvent(s, _STREETS[self._street], _CHECK, 0, self._bets[s], False, _timeout)  # type: ignore
+        return self._check(s, False)  # type: ignore[arg-type]
+
+    def _check(self, s: int, timeout: bool) -> ActionEvent:
+        self._acted[s] = True
+        self._faced[s] = self._current_bet
+        ev = ActionEvent(s, _STREETS[self._street], _CHECK, 0, self._bets[s], False, timeout)
         self._events.append(ev)
-        self._after(s)  # type: ignore[arg-type]
+        self._after(s)
         return ev
 
     def call(self) -> ActionEvent:
@@ -900,8 +906,8 @@ class HandState:
         if s is None:
             raise HandOverError(self._over_message())
         if self._bets[s] >= self._current_bet:
-            return self.check(_timeout=True)
-        return self.fold(_timeout=True)
+            return self._check(s, True)
+        return self._fold(s, True)
 
     # ------------------------------------------------------------------ whole-hand
 
