@@ -1,12 +1,13 @@
-"""Equity speed: ``holdem_env.equity`` against eval7's Monte Carlo equity, same spots, one run.
+"""Equity speed: ``holdem_env.equity`` against eval7's and PokerKit's Monte Carlo equity.
 
 Usage::
 
-    .venv/bin/python benchmarks/bench_equity.py [--samples 200000] [--repeat 3]
+    .venv/bin/python benchmarks/bench_equity.py [--samples 200000] [--pokerkit-samples 2000] [--repeat 3]
 
-Prints a markdown table: samples/s for each library on each spot, the ratio, and the two
-estimates (they must agree within Monte Carlo error). eval7 is a dev dependency only.
-Also prints the latency of the small call the ``tag`` agent makes (300 samples).
+Prints a markdown table: samples/s for each library on each spot (hero vs one random
+hand), the ratios, and the estimates (they must agree within Monte Carlo error). eval7
+(compiled Cython) and PokerKit (pure Python) are dev dependencies only. Also prints the
+latency of the small call the ``tag`` agent makes (300 samples).
 """
 
 from __future__ import annotations
@@ -37,6 +38,16 @@ def _eval7_equity(hole: str, board: str, samples: int) -> float:
     return eval7.py_hand_vs_range_monte_carlo(hero, villain, board_cards, samples)
 
 
+def _pokerkit_equity(hole: str, board: str, samples: int) -> float:
+    from pokerkit import Card, Deck, StandardHighHand, calculate_equities, parse_range
+
+    any_two = {frozenset(pair) for pair in itertools.combinations(Deck.STANDARD, 2)}
+    board_cards = tuple(Card.parse(board)) if board else ()
+    return calculate_equities(
+        (parse_range(hole), any_two), board_cards, 2, 5, Deck.STANDARD, (StandardHighHand,), sample_count=samples
+    )[0]
+
+
 def _best_time(fn, repeat: int) -> tuple[float, float]:
     best, value = float("inf"), 0.0
     for _ in range(repeat):
@@ -49,17 +60,26 @@ def _best_time(fn, repeat: int) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=200_000)
+    parser.add_argument("--pokerkit-samples", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     n = args.samples
-    print(f"| spot | samples | holdem_env samples/s | eval7 samples/s | ratio | holdem_env eq | eval7 eq |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print(
+        "| spot | holdem_env samples/s | eval7 samples/s | PokerKit samples/s | vs eval7 | vs PokerKit "
+        "| holdem_env eq | eval7 eq | PokerKit eq |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, hole, board in SPOTS:
         rng = np.random.default_rng(0)
         ours_t, ours = _best_time(lambda: equity(hole, board, samples=n, rng=rng), args.repeat)
         ref_t, ref = _best_time(lambda: _eval7_equity(hole, board, n), args.repeat)
+        m = args.pokerkit_samples
+        pk_t, pk = _best_time(lambda: _pokerkit_equity(hole, board, m), 1)
+        ours_rate, ref_rate, pk_rate = n / ours_t, n / ref_t, m / pk_t
         print(
-            f"| {name} | {n} | {n / ours_t:,.0f} | {n / ref_t:,.0f} | {ref_t / ours_t:.2f}x | {ours:.4f} | {ref:.4f} |"
+            f"| {name} | {ours_rate:,.0f} | {ref_rate:,.0f} | {pk_rate:,.0f} | {ours_rate / ref_rate:.2f}x "
+            f"| {ours_rate / pk_rate:,.0f}x | {ours:.4f} | {ref:.4f} | {pk:.4f} |",
+            flush=True,
         )
     rng = np.random.default_rng(1)
     calls = 200

@@ -147,7 +147,8 @@ def _values(holes: np.ndarray, boards: np.ndarray) -> np.ndarray:
     seven = np.empty((s, p, 7), dtype=np.int64)
     seven[:, :, :2] = holes
     seven[:, :, 2:] = boards[:, None, :]
-    return np.asarray(evaluate_batch(seven.reshape(s * p, 7))).reshape(s, p)
+    # Rows are built here from distinct cards: skip the batch validation.
+    return np.asarray(evaluate_batch(seven.reshape(s * p, 7), validate=False)).reshape(s, p)
 
 
 def equity(
@@ -209,14 +210,38 @@ def equity(
     boards = np.empty((samples, 5), dtype=np.int64)
     boards[:, : len(board_ids)] = board_ids
     if k:
-        keys = gen.random((samples, 52))
-        keys[used] = 2.0
-        picks = np.argpartition(keys, k - 1, axis=1)[:, :k] if k < 52 else np.argsort(keys, axis=1)
+        if ranged:
+            keys = gen.random((samples, 52))
+            keys[used] = 2.0
+            picks = np.argpartition(keys, k - 1, axis=1)[:, :k]
+        else:
+            picks = _draw_distinct(gen, np.setdiff1d(np.arange(52), known_arr), samples, k)
         for n, i in enumerate(random_seats):
             holes[:, i + 1] = picks[:, 2 * n : 2 * n + 2]
         boards[:, len(board_ids) :] = picks[:, 2 * len(random_seats) : k]
     shares = _showdown_shares(_values(holes, boards))
     return float(shares[0] / samples)
+
+
+def _draw_distinct(gen: np.random.Generator, rest: np.ndarray, samples: int, k: int) -> np.ndarray:
+    """``(samples, k)`` cards from ``rest``, distinct within each row, uniformly (ordered).
+
+    Independent uniform draws with the rows that repeat a card drawn again (rejection
+    sampling keeps the result uniform); when repeats would be too frequent, a random-key
+    partition is used instead.
+    """
+    r = len(rest)
+    accept = math.prod((r - i) / r for i in range(k))
+    if accept < 0.2:
+        keys = gen.random((samples, r))
+        return rest[np.argpartition(keys, k - 1, axis=1)[:, :k]]
+    idx = gen.integers(0, r, size=(samples, k))
+    todo = np.arange(samples)
+    while k > 1 and todo.size:
+        block = np.sort(idx[todo], axis=1)
+        todo = todo[(block[:, 1:] == block[:, :-1]).any(axis=1)]
+        idx[todo] = gen.integers(0, r, size=(todo.size, k))
+    return rest[idx]
 
 
 def _draw_ranged(
@@ -277,10 +302,8 @@ def equity_vs_hands(
     boards = np.empty((samples, 5), dtype=np.int64)
     boards[:, : len(board_ids)] = board_ids
     if missing:
-        keys = gen.random((samples, 52))
-        keys[:, hole_arr.ravel()] = 2.0
-        keys[:, list(board_ids)] = 2.0
-        boards[:, len(board_ids) :] = np.argpartition(keys, missing - 1, axis=1)[:, :missing]
+        rest = np.setdiff1d(np.arange(52), np.concatenate([hole_arr.ravel(), np.array(board_ids, dtype=np.int64)]))
+        boards[:, len(board_ids) :] = _draw_distinct(gen, rest, samples, missing)
     holes = np.broadcast_to(hole_arr, (samples,) + hole_arr.shape)
     return _showdown_shares(_values(np.ascontiguousarray(holes), boards)) / samples
 
