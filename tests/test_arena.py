@@ -166,3 +166,13 @@ def test_holdem_eval_tensorboard_logs_running_results(tmp_path) -> None:
     tags = acc.Tags()["scalars"]
     assert "eval/0_random/mbb_per_hand" in tags
     assert acc.Scalars("eval/0_random/mbb_per_hand")[-1].value == 0.0  # mirrored duplicate: exactly even
+
+
+def test_history_falls_back_to_json_records_for_pot_limit(tmp_path) -> None:
+    from holdem_env.record import HandRecord
+
+    cfg = ArenaConfig(agents=("random", "random"), hands=4, seed=2, betting="pot-limit", history_dir=str(tmp_path))
+    result = run_match(cfg, keep_records=True)
+    files = sorted(tmp_path.glob("hand_*.json"))
+    assert len(files) == 4 and not list(tmp_path.glob("*.phh"))
+    assert HandRecord.from_json(files[0].read_text()).payoffs == result.records[0].payoffs

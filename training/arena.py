@@ -52,7 +52,8 @@ class ArenaConfig:
     ``workers``: processes (``None`` = ``os.cpu_count()``; 1 = in this process).
     ``on_illegal``: ``"raise"`` stops the match with :class:`agents.base.AgentError`;
     ``"timeout"`` turns an illegal action (or an exception in ``act``) into a timed-out
-    turn (check if free, else fold), counted per agent.
+    turn (check if free, else fold), counted per agent. ``history_dir``: every hand as
+    ``hand_<n>.phh`` (``.json`` hand records for pot-limit, which PHH cannot express).
     """
 
     agents: tuple[str, ...]
@@ -189,13 +190,23 @@ class _Player:
             if self.keep_records:
                 out.records.append(record)
             if self.history is not None:
-                from holdem_env.phh import record_to_phh
-
-                names = [self.lineup[contestant_at[s]] for s in range(n)]
-                seats = [(record.button + k) % n for k in range(1, n + 1)]
-                text = record_to_phh(record, players=[names[s] for s in seats if record.dealt_in[s]])
-                (self.history / f"hand_{group * n + rotation:07d}.phh").write_text(text)
+                self._write_history(record, contestant_at, group * n + rotation)
         return out
+
+    def _write_history(self, record: Any, contestant_at: list[int], index: int) -> None:
+        """``hand_<index>.phh`` (players named by spec); ``.json`` where PHH has no variant (pot-limit)."""
+        from holdem_env.errors import PHHError
+        from holdem_env.phh import record_to_phh
+
+        n = self.n
+        names = [self.lineup[contestant_at[s]] for s in range(n)]
+        order = [(record.button + k) % n for k in range(1, n + 1)]
+        try:
+            text = record_to_phh(record, players=[names[s] for s in order if record.dealt_in[s]])
+        except PHHError:
+            (self.history / f"hand_{index:07d}.json").write_text(record.to_json())  # type: ignore[operator]
+            return
+        (self.history / f"hand_{index:07d}.phh").write_text(text)  # type: ignore[operator]
 
     def _play_hand(self, deck: Sequence[int], contestant_at: list[int], hand_id: str, out: _GroupResult) -> Any:
         env = self.env
