@@ -230,14 +230,14 @@ def replay(hand: PHHHand, *, repair: bool = True) -> ReplayResult:
             continue
         if state.is_over:
             raise PHHActionError(action.index, action.text, "the hand is already over")
-        if state.actor != seat:
-            _fill_missing(state, action, seat, repair, repairs)
         if len(state.board) != board_in_file:
             raise PHHActionError(
                 action.index, action.text,
                 f"the engine has dealt {len(state.board)} board cards but the file only {board_in_file}: "
                 f"a 'd db' action is missing before this action",
             )
+        if state.actor != seat:
+            _fill_missing(state, action, seat, repair, repairs)
         try:
             if action.kind == "f":
                 state.fold()
