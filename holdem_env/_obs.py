@@ -12,7 +12,9 @@ slice                 length      content
 ``board``             52          board cards, one-hot by card id
 ``street``            4           preflop, flop, turn, river (all zero when over)
 ``scalars``           6           pot, amount to call, min raise-to, max raise-to,
-                                  own stack, current bet (BB; raise-to 0 if none)
+                                  own stack, current bet (BB). Raise-to bounds are
+                                  0 unless the observer is to act and may raise;
+                                  a seat not to act sees what it would owe now
 ``stacks``            S           chips behind per seat (BB)
 ``street_bets``       S           each seat's bet this street (BB)
 ``folded``            S           1 if the seat folded

@@ -490,16 +490,26 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         self.action_spaces = {a: self._act_space for a in self.possible_agents}
 
         self._offsets = _obs.obs_offsets(self.num_seats)
-        # The per-seat blocks of every observation are gathered with one np.take from a
-        # buffer in absolute seat order (seat features, then history, then one zero for
-        # padded seats); _gather[o] holds observer o's indices into it.
+        # Every observation is gathered with one np.take from a buffer kept up to date
+        # event by event, in absolute seat order: seat features, history, each seat's
+        # hole one-hot, the board one-hot, the street one-hot, pot, current bet, and a
+        # zero (padded seats, and the scalars written per observer). _gather[o] holds
+        # observer o's indices into it.
         nf, nh = len(_obs.SEAT_FEATURES), len(_obs.HISTORY_FEATURES)
-        self._dyn_size = nf * n + _obs.STREETS * n * nh + 1
+        off_hole = nf * n + _obs.STREETS * n * nh
+        off_board = off_hole + 52 * n
+        off_street = off_board + 52
+        self._dyn_pot = off_street + _obs.STREETS
+        self._dyn_size = self._dyn_pot + 3
+        self._dyn_layout = (off_hole, off_board, off_street)
         zero = self._dyn_size - 1
         S = self.num_seats
         self._gather = []
         for o in range(n):
-            idx = []
+            idx = list(range(off_hole + 52 * o, off_hole + 52 * (o + 1)))
+            idx += list(range(off_board, off_board + 52)) + list(range(off_street, off_street + _obs.STREETS))
+            # pot, to call, min raise-to, max raise-to, own stack, current bet
+            idx += [self._dyn_pot, zero, zero, zero, o, self._dyn_pot + 1]
             for f in range(nf):
                 idx += [f * n + (o + r) % n if r < n else zero for r in range(S)]
             for t in range(_obs.STREETS):
@@ -610,17 +620,17 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         self.infos = {a: {"legal": _legal_dict(None), "view": PlayerView(ctx, s)} for s, a in enumerate(self.agents)}
         self._actor = None
         nf = len(_obs.SEAT_FEATURES)
-        self._dyn = np.zeros(self._dyn_size, dtype=np.float32)
-        self._seat_abs = self._dyn[: nf * n].reshape(nf, n)
-        self._hist_abs = self._dyn[nf * n : -1].reshape(_obs.STREETS, n, len(_obs.HISTORY_FEATURES))
+        dyn = self._dyn = np.zeros(self._dyn_size, dtype=np.float32)
+        off_hole, off_board, off_street = self._dyn_layout
+        self._seat_abs = dyn[: nf * n].reshape(nf, n)
+        self._hist_abs = dyn[nf * n : off_hole].reshape(_obs.STREETS, n, len(_obs.HISTORY_FEATURES))
+        self._board_row = dyn[off_board:off_street]
+        self._street_row = dyn[off_street : self._dyn_pot]
         self._seat_abs[4] = dealt
         self._seat_abs[5, state.button] = 1.0
         self._seat_abs[2] = self._folded
         self._seat_abs[3] = self._all_in
-        # Per-observer rows of what changes at most once a street: hole, board, street.
-        self._base = np.zeros((n, _obs.OFF_SCALARS), dtype=np.float32)
-        rows = [s for s in range(n) if holes[s] for _ in (0, 1)]
-        self._base[rows, [c for h in holes if h for c in h]] = 1.0
+        dyn[[off_hole + 52 * s + c for s in range(n) if holes[s] for c in holes[s]]] = 1.0
         self._street = -1
         self._history = ctx.history
         self._n_events = 0
@@ -669,13 +679,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         street = int(state.street)
         if street != self._street:
             self._street = street
-            base = self._base
-            base[:, _obs.OFF_STREET : _obs.OFF_SCALARS] = 0.0
+            self._street_row[:] = 0.0
             if street < 4:
-                base[:, _obs.OFF_STREET + street] = 1.0
+                self._street_row[street] = 1.0
             board = state.board
             if board:
-                base[:, [_obs.OFF_BOARD + c for c in board]] = 1.0
+                self._board_row[list(board)] = 1.0
+        dyn = self._dyn
+        dyn[self._dyn_pot] = state.pot * self._inv_bb
+        dyn[self._dyn_pot + 1] = state.current_bet * self._inv_bb
         if refresh or self._n_events == 0 or state.is_over:
             sa = self._seat_abs
             sa[0] = state.stacks
@@ -816,29 +828,20 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The observation dict (``observation`` float32 vector, ``action_mask`` int8) of ``agent``."""
         seat = self.agent_name_mapping[agent]
-        state = self._state
-        obs = np.empty(self._obs_len, dtype=np.float32)
-        obs[: _obs.OFF_SCALARS] = self._base[seat]
+        obs = self._dyn.take(self._gather[seat])
         inv = self._inv_bb
-        bet = state.street_bets[seat]
-        stack = state.stacks[seat]
-        current = state.current_bet
+        o = _obs.OFF_SCALARS
         if seat == self._actor:
             legal = self._legal
-            to_call = legal.call
-            lo = legal.min_raise_to or 0
-            hi = legal.max_raise_to or 0
-        else:
-            to_call = min(max(current - bet, 0), stack)
-            lo = hi = 0
-        o = _obs.OFF_SCALARS
-        obs[o] = state.pot * inv
-        obs[o + 1] = to_call * inv
-        obs[o + 2] = lo * inv
-        obs[o + 3] = hi * inv
-        obs[o + 4] = stack * inv
-        obs[o + 5] = current * inv
-        self._dyn.take(self._gather[seat], out=obs[_obs.OFF_SEATS :])
+            obs[o + 1] = legal.call * inv
+            if legal.min_raise_to is not None:
+                obs[o + 2] = legal.min_raise_to * inv
+                obs[o + 3] = legal.max_raise_to * inv
+        elif self._actor is not None:  # a seat waiting for its turn: what it would owe now
+            state = self._state
+            owed = state.current_bet - state.street_bets[seat]
+            if owed > 0 and not self._folded[seat]:
+                obs[o + 1] = min(owed, state.stacks[seat]) * inv
         return {"observation": obs, "action_mask": self._mask(seat)}
 
     def _mask(self, seat: int) -> np.ndarray:

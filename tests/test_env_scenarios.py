@@ -165,6 +165,10 @@ def test_observation_values_are_relative_to_the_observer() -> None:
     assert v["board"].sum() == 0 and v["street"].tolist() == [1, 0, 0, 0]
     # pot 45, seat 1 owes 25, min raise-to 50, max 800, own stack 795, current bet 30 (in BB)
     np.testing.assert_allclose(v["scalars"], [4.5, 2.5, 5.0, 80.0, 79.5, 3.0])
+    # seat 2 (big blind) is not to act: it sees what it would owe (20) and no raise bounds
+    v2 = observation_view(env.observe("player_2")["observation"], 3)
+    np.testing.assert_allclose(v2["scalars"], [4.5, 2.0, 0.0, 0.0, 59.0, 3.0])
+    assert not env.observe("player_2")["action_mask"].any()
     # relative order for seat 1: itself, seat 2, seat 0
     np.testing.assert_allclose(v["stacks"], [79.5, 59.0, 97.0])
     np.testing.assert_allclose(v["street_bets"], [0.5, 1.0, 3.0])
