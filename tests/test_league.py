@@ -15,6 +15,20 @@ from training.config import LeagueConfig, load_config
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _bucket_cache(tmp_path_factory: pytest.TempPathFactory):
+    """Keep the card-abstraction cache of these tests out of ~/.cache."""
+    import os
+
+    old = os.environ.get("HOLDEM_ENV_CACHE")
+    os.environ["HOLDEM_ENV_CACHE"] = str(tmp_path_factory.mktemp("bucket-cache"))
+    yield
+    if old is None:
+        os.environ.pop("HOLDEM_ENV_CACHE", None)
+    else:
+        os.environ["HOLDEM_ENV_CACHE"] = old
+
+
 def _tiny(tmp_path: Path, **league: int) -> LeagueConfig:
     cfg = load_config(CONFIGS / "tiny.yaml")
     data = cfg.to_dict()
