@@ -316,6 +316,9 @@ class HandState:
         if self._street == _RIVER:
             self._showdown()
             return
+        run_out = self._n_active <= 1
+        if run_out:
+            self._return_uncalled()  # before the rest of the board is dealt
         n = self._n
         self._bets = [0] * n
         self._acted = [False] * n
@@ -323,7 +326,7 @@ class HandState:
         self._current_bet = 0
         self._lfr = 2 * self._bb if self._street >= _FLOP and self._betting is BettingStructure.FIXED_LIMIT else self._bb
         self._num_bets = 0
-        if self._n_active <= 1:
+        if run_out:
             while self._street < _RIVER:
                 self._deal_next_street()
             self._showdown()

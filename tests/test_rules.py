@@ -699,3 +699,13 @@ def test_engine_modules_import_only_numpy_and_the_standard_library() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_uncalled_bet_returned_before_the_run_out_is_dealt() -> None:
+    s = make_state(2, stacks=[1000, 300], holes={0: "AsAd", 1: "KsKd"}, board="2c7d9hTc3s")
+    s.raise_to(1000)
+    s.call()
+    kinds = [type(e).__name__ for e in s.events]
+    assert kinds.index("UncalledBetReturned") < kinds.index("DealEvent")
+    assert UncalledBetReturned(0, 700) in s.events
+    assert s.payoffs == (300, -300)
