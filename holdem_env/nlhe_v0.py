@@ -502,6 +502,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         self._dyn_pot = off_street + _obs.STREETS
         self._dyn_size = self._dyn_pot + 3
         self._dyn_layout = (off_hole, off_board, off_street)
+        self._n = n
+        self._hist_off = nf * n
+        assert nh == 4 and _obs.SEAT_FEATURES[:4] == ("stacks", "street_bets", "folded", "all_in")
         zero = self._dyn_size - 1
         S = self.num_seats
         self._gather = []
@@ -644,14 +647,18 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         if not new:
             return False
         self._n_events += len(new)
-        hist = self._hist_abs
-        sa = self._seat_abs
+        # flat offsets into the buffer (see __init__): seat rows are feature-major,
+        # history is [street, seat, feature]
+        dyn = self._dyn
+        n = self._n
+        inv = self._inv_bb
+        hist0 = self._hist_off
         refresh = len(new) > 1 or type(new[0]) is not ActionEvent
         if not refresh:
             # one action: only that seat's stack and street bet moved
             ev = new[0]
-            sa[0, ev.seat] = state.stacks[ev.seat] * self._inv_bb
-            sa[1, ev.seat] = ev.to * self._inv_bb
+            dyn[ev.seat] = state.stacks[ev.seat] * inv
+            dyn[n + ev.seat] = ev.to * inv
         for ev in new:
             if type(ev) is ActionEvent:
                 street = int(ev.street)
@@ -660,16 +667,16 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
                 self._history.append((seat, _STREET_NAMES[street], kind.value, ev.to))
                 if ev.all_in:
                     self._all_in[seat] = True
-                    sa[3, seat] = 1.0
+                    dyn[3 * n + seat] = 1.0
                 col = _KIND_COLUMN.get(kind)
                 if col is None:  # fold
                     self._folded[seat] = True
-                    sa[2, seat] = 1.0
+                    dyn[2 * n + seat] = 1.0
                     continue
-                row = hist[street, seat]
-                row[col] += 1.0
+                at = hist0 + (street * n + seat) * 4
+                dyn[at + col] += 1.0
                 if col:
-                    row[3] = ev.to * self._inv_bb
+                    dyn[at + 3] = ev.to * inv
         return refresh
 
     def _advance(self) -> None:
