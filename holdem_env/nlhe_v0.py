@@ -831,6 +831,22 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         self._cumulative_rewards[agent] = 0
         self._advance()
 
+    def _was_dead_step(self, action: Any) -> None:
+        """Remove the selected (finished) agent; every agent's hand ends at once, so the next is the first left."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        del self.terminations[agent]
+        del self.truncations[agent]
+        del self.rewards[agent]
+        del self._cumulative_rewards[agent]
+        del self.infos[agent]
+        self.agents.remove(agent)
+        if self.agents:
+            self.agent_selection = self.agents[0]
+        for a in self.rewards:
+            self.rewards[a] = 0
+
     # ------------------------------------------------------------------ observing
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The observation dict (``observation`` float32 vector, ``action_mask`` int8) of ``agent``."""
