@@ -234,15 +234,17 @@ class TagAgent:
         current = view["current_bet"]
         u = self.rng.random()
 
+        street = {"flop": 1, "turn": 2, "river": 3}.get(view["street"], 1)
         if to_call > 0:
             pot_odds = to_call / (pot + to_call)
-            # A bettor's hand is stronger than a random one: discount more for larger bets.
-            eq *= 1.0 - 0.2 * min(1.0, to_call / max(pot - to_call, 1))
+            # A bettor's hand is stronger than a random one, the more so for larger bets and
+            # later streets: discount the equity accordingly.
+            eq *= 1.0 - (0.15 + 0.08 * street) * min(1.0, to_call / max(pot - to_call, 1))
             if eq >= value + 0.12 and u < min(1.0, 0.8 * a):
                 rid = self._raise_to(observation, info, current + 0.8 * (pot + to_call))
                 if rid is not None:
                     return rid
-            if eq >= pot_odds + 0.04 * t or (eq >= value and to_call <= pot):
+            if eq >= pot_odds + (0.04 + 0.03 * street) * t:
                 return _CHECK_CALL
             return self._passive(legal, mask)
 
@@ -260,6 +262,11 @@ class TagAgent:
             and opponents <= 2
             and u < min(1.0, 0.7 * a)
         ):
+            rid = self._raise_to(observation, info, 0.5 * pot)
+            if rid is not None:
+                return rid
+        elif first_bet_of_street and opponents == 1 and eq >= 0.35 and u < min(1.0, 0.3 * a):
+            # A stab heads-up when nobody has bet: a medium hand or a draw takes the pot often.
             rid = self._raise_to(observation, info, 0.5 * pot)
             if rid is not None:
                 return rid
