@@ -173,6 +173,10 @@ class PokerKitHand:
             max_raise_to=st.max_completion_betting_or_raising_to_amount if can_raise else None,
         )
 
+    def allows_raise_to(self, amount: int) -> bool:
+        """Whether PokerKit would accept a bet/raise to ``amount`` (street total) now."""
+        return bool(self.state.can_complete_bet_or_raise_to(amount))
+
     # -- actions ---------------------------------------------------------------------------
 
     def act(self, seat: int, kind: str, to: int = 0) -> None:

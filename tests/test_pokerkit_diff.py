@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pytest
@@ -386,6 +386,17 @@ def compare_hand(seed: int) -> Outcome:
                 out.failure = f"decision #{i}: legal actions differ\n{_legal_diff_text(ours, theirs)}\n{hand.describe()}"
                 return out
             out.reasons.add(reason)
+        elif ours.min_raise_to is not None:
+            # Probe amounts around both ends of the interval with PokerKit's own verifier.
+            lo, hi = ours.min_raise_to, ours.max_raise_to
+            assert hi is not None
+            for amount in {lo - 1, lo, (lo + hi) // 2, hi, hi + 1}:
+                if amount > 0 and ours.allows(Action.raise_to(amount)) != pk.allows_raise_to(amount):
+                    out.failure = (
+                        f"decision #{i}: raise to {amount}: ours allows={ours.allows(Action.raise_to(amount))}, "
+                        f"PokerKit allows={pk.allows_raise_to(amount)}\n{hand.describe()}"
+                    )
+                    return out
         kind = d.kind
         if kind in ("bet", "raise") and theirs.min_raise_to is None and not d.answerable:
             # PokerKit refuses a raise nobody could answer; all of it above the call comes back
@@ -449,6 +460,18 @@ def test_stack_diff_outside_odd_chips_is_not_excused() -> None:
     split = any(len(p.winners) >= 2 for p in hand.state.pots)
     assert split or classify_stack_diff(hand, ours, fake) is None
     assert classify_stack_diff(hand, ours, [x + 1 for x in ours]) is None
+
+
+def test_legal_diff_outside_documented_deviations_is_not_excused() -> None:
+    hand = play_our_hand(1)
+    d = hand.decisions[0]
+    la = d.legal
+    same = OracleLegal(la.seat, la.fold, la.check, la.call, la.min_raise_to, la.max_raise_to)
+    assert la.min_raise_to is not None and la.call > 0
+    assert classify_legal_diff(hand, 0, la, replace(same, call=la.call + 1)) is None
+    assert classify_legal_diff(hand, 0, la, replace(same, min_raise_to=la.min_raise_to + 1)) is None
+    # The first decision of a hand has nothing before it: a refused raise there is unexplained.
+    assert classify_legal_diff(hand, 0, la, replace(same, min_raise_to=None, max_raise_to=None)) is None
 
 
 def test_pokerkit_agrees_on_first_hundred_hands() -> None:
