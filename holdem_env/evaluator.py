@@ -340,7 +340,7 @@ def evaluate(cards: str | Iterable[str | int]) -> HandValue:
     return HandValue(hand_strength(ids))
 
 
-_CHUNK_ROWS = 1 << 15  # rows per inner step: keeps every temporary in cache
+_CHUNK_ROWS = 1 << 16  # rows per inner step: temporaries stay in the L2 cache (measured best)
 
 
 def evaluate_batch(ids: np.ndarray, *, validate: bool = True) -> np.ndarray:
@@ -359,26 +359,39 @@ def evaluate_batch(ids: np.ndarray, *, validate: bool = True) -> np.ndarray:
     holdem_env.errors.CardError: row 0 of the batch repeats a card: [0, 0, 1, 2, 3]
     """
     if validate:
-        _validate_batch(ids)
+        _validate_batch(ids)  # shape, dtype, range; repeats are checked chunk by chunk below
     n, k = ids.shape
     plain = _PLAIN_TABLES[k]
     out = np.empty(n, dtype=np.int32)
+    rows_per_step = min(n, _CHUNK_ROWS)
+    key = np.empty(rows_per_step, dtype=np.int64)
+    tmp = np.empty(rows_per_step, dtype=np.int64)
+    value16 = np.empty(rows_per_step, dtype=np.int16)
     for start in range(0, n, _CHUNK_ROWS):
-        chunk = ids[start : start + _CHUNK_ROWS]
-        cols = np.ascontiguousarray(chunk.T)
-        key = _CARD_KEYS[cols[0]]
+        # (k, m) C-ordered: one contiguous row per card slot. Ids are 0..51 (validated or
+        # trusted), so uint8 is lossless and the cheapest index type for the gathers.
+        cols = ids[start : start + _CHUNK_ROWS].T.astype(np.uint8, order="C")
+        m = cols.shape[1]
+        if validate:
+            _check_distinct(cols, start)
+        key_m, tmp_m, value_m = key[:m], tmp[:m], value16[:m]
+        # Ids are in range here (validated, or trusted), so "clip" only skips the bounds check.
+        np.take(_CARD_KEYS, cols[0], out=key_m, mode="clip")
         for j in range(1, k):
-            key += _CARD_KEYS[cols[j]]
-        res = out[start : start + _CHUNK_ROWS]
-        res[:] = plain[key & _RANK_MASK]
-        flush = (key + _FLUSH_ADD) & _FLUSH_TEST
-        rows = np.flatnonzero(flush)
+            np.take(_CARD_KEYS, cols[j], out=tmp_m, mode="clip")
+            key_m += tmp_m
+        np.bitwise_and(key_m, _RANK_MASK, out=tmp_m)
+        np.take(plain, tmp_m, out=value_m, mode="clip")
+        res = out[start : start + m]
+        res[:] = value_m
+        np.add(key_m, _FLUSH_ADD, out=tmp_m)
+        tmp_m &= _FLUSH_TEST
+        rows = np.flatnonzero(tmp_m)
         if rows.size:
-            bits = flush[rows] >> (_SUIT_SHIFT + 3)
-            suit = (bits > 0x1).astype(np.int64) + (bits > 0x10) + (bits > 0x100)
-            fcols = cols[:, rows]
-            on_suit = (fcols & 3) == suit
-            mask = np.where(on_suit, 1 << (fcols >> 2).astype(np.int64), 0).sum(axis=0)
+            bits = tmp_m[rows] >> (_SUIT_SHIFT + 3)  # one of 0x1, 0x10, 0x100, 0x1000
+            suit = (bits > 0x1).astype(np.intp) + (bits > 0x10) + (bits > 0x100)
+            fcols = cols[:, rows].astype(np.intp)
+            mask = np.where((fcols & 3) == suit, 1 << (fcols >> 2), 0).sum(axis=0)
             res[rows] = _FLUSH_TABLE[mask]
     return out
 
@@ -398,9 +411,13 @@ def _validate_batch(ids: Any) -> None:
         bad = low if low < 0 else high
         row = int(np.flatnonzero((ids == bad).any(axis=1))[0])
         raise CardError(f"row {row} of the batch has card id {bad}: ids are 0..{DECK_SIZE - 1}")
-    # Distinct cards <=> the sum of their bits has one set bit per card (no carries).
-    bits = np.left_shift(np.uint64(1), ids.astype(np.uint64)).sum(axis=1, dtype=np.uint64)
-    dup = np.bitwise_count(bits) != ids.shape[1]
+
+
+def _check_distinct(cols: np.ndarray, first_row: int) -> None:
+    """Raise CardError if a row (a column of ``cols``, the transposed chunk) repeats a card."""
+    dup = cols[0] == cols[1]
+    for i, j in itertools.combinations(range(len(cols)), 2):
+        dup |= cols[i] == cols[j]
     if dup.any():
         row = int(np.flatnonzero(dup)[0])
-        raise CardError(f"row {row} of the batch repeats a card: {ids[row].tolist()}")
+        raise CardError(f"row {first_row + row} of the batch repeats a card: {cols[:, row].tolist()}")
