@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import doctest
 import itertools
-import os
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -241,6 +241,29 @@ def test_evaluate_batch_rejects_bad_batches(batch: object, message: str) -> None
         assert np.array_equal(before, batch)  # input left unchanged
 
 
+def test_evaluate_batch_without_validation_checks_shape_and_gives_same_values() -> None:
+    rng = np.random.default_rng(5)
+    hands = np.argsort(rng.random((3000, 52)), axis=1)[:, :7]
+    assert np.array_equal(evaluate_batch(hands, validate=False), evaluate_batch(hands))
+    with pytest.raises(CardError, match="got shape"):
+        evaluate_batch(hands[:, :4], validate=False)
+    with pytest.raises(CardError, match="integer dtype, got bool"):
+        evaluate_batch(hands[:, :5] > 3, validate=False)
+
+
+def test_evaluate_batch_spans_several_inner_chunks() -> None:
+    rng = np.random.default_rng(11)
+    n = 3 * evaluator._CHUNK_ROWS + 17
+    hands = np.argsort(rng.random((n, 52)), axis=1)[:, :6].astype(np.int16)
+    values = evaluate_batch(hands)
+    sample = rng.integers(0, n, 300)
+    assert values.shape == (n,)
+    assert [hand_strength(h) for h in hands[sample].tolist()] == values[sample].tolist()
+    hands[-1, 0] = hands[-1, 1]
+    with pytest.raises(CardError, match=f"row {n - 1} of the batch repeats a card"):
+        evaluate_batch(hands)
+
+
 def test_evaluate_batch_empty_and_dtypes() -> None:
     assert evaluate_batch(np.zeros((0, 7), dtype=np.int64)).shape == (0,)
     row = parse_cards("AsKsQsJsTs2c3d")
@@ -312,28 +335,21 @@ def test_exhaustive_five_card_hands_give_7462_classes_with_standard_counts() -> 
     assert counts == [1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 40]
 
 
-def seven_card_chunks() -> itertools.chain[np.ndarray]:
-    """All C(52, 7) hands, as (n, 7) uint8 chunks: two low cards then a 5-card suffix."""
+def seven_card_chunks() -> Iterator[np.ndarray]:
+    """All C(52, 7) hands, as (n, 7) uint8 blocks: cards a < b, then every 5-card combo above b."""
     five = np.array(list(itertools.combinations(range(52), 5)), dtype=np.uint8)
-    # five-card combos are in lexicographic order: those above card b form a suffix
+    # five-card combos are in lexicographic order: those whose lowest card is above b form a suffix
     first_above = np.searchsorted(five[:, 0], np.arange(53), side="left")
-
-    def chunks():  # type: ignore[no-untyped-def]
-        for a in range(52):
-            for b in range(a + 1, 52):
-                tail = five[first_above[b + 1] :]
-                if len(tail) == 0:
-                    continue
+    for a in range(52):
+        for b in range(a + 1, 52):
+            tail = five[first_above[b + 1] :]
+            if len(tail):
                 block = np.empty((len(tail), 7), dtype=np.uint8)
-                block[:, 0] = a
-                block[:, 1] = b
-                block[:, 2:] = tail
+                block[:, 0], block[:, 1], block[:, 2:] = a, b, tail
                 yield block
 
-    return itertools.chain(chunks())
 
-
-@pytest.mark.skipif(os.environ.get("HOLDEM_SKIP_EXHAUSTIVE") == "1", reason="HOLDEM_SKIP_EXHAUSTIVE=1")
+@pytest.mark.slow
 def test_exhaustive_seven_card_hands_give_standard_category_counts() -> None:
     per_value = np.zeros(NUM_HAND_VALUES + 1, dtype=np.int64)
     total = 0
