@@ -70,7 +70,8 @@ class OracleSetup:
     ``hole_cards[seat]`` is a pair of card ids; ``board`` the five board cards in dealing
     order (fewer is allowed when the hand may end early); ``burns`` the burnt cards in
     order (may be empty: PokerKit then burns an unknown card, which changes nothing).
-    ``ante`` is a uniform ante posted by every seat before the blinds.
+    ``ante`` is posted before the blinds by every seat, or only by the big blind when
+    ``big_blind_ante`` (then it is dead money in the main pot, as in our engine).
     """
 
     button: int
@@ -81,6 +82,7 @@ class OracleSetup:
     hole_cards: tuple[tuple[int, int], ...]
     board: tuple[int, ...]
     burns: tuple[int, ...] = ()
+    big_blind_ante: bool = False
 
     @property
     def num_players(self) -> int:
@@ -117,8 +119,11 @@ class PokerKitHand:
             warnings.simplefilter("error")
             self.state = NoLimitTexasHoldem.create_state(
                 _AUTOMATIONS,
-                True,  # uniform antes: trim, so antes are ordinary contributions in the pots
-                s.ante,
+                # Uniform antes are trimmed like bets, so they are ordinary contributions in the
+                # pots; a big-blind ante is not trimmed and goes to the main pot as dead money.
+                not s.big_blind_ante,
+                # Index 1 is the big blind (heads-up PokerKit swaps antes as it swaps blinds).
+                {1: s.ante} if s.big_blind_ante else s.ante,
                 (s.small_blind, s.big_blind),
                 s.big_blind,
                 stacks,

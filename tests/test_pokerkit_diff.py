@@ -1,8 +1,8 @@
 """Differential test: our engine against PokerKit 0.7.7 on 10,000 random hands.
 
 Each hand is played by OUR engine with a seeded random policy biased toward all-ins,
-on a table of 2-10 seats with unequal stacks (some below the blinds), uniform antes and
-odd blinds. The same cards (burns included) and actions are then replayed in PokerKit
+on a table of 2-10 seats with unequal stacks (some below the blinds), antes (uniform or
+big-blind-only) and odd blinds. The same cards (burns included) and actions are then replayed in PokerKit
 (driver: ``pokerkit_oracle.py``). At every decision the two legal-action sets must agree
 (fold, check, call amount, raise-to interval: this checks every alternative, not just
 the action taken), PokerKit must accept every action, and the final stacks must agree.
@@ -74,6 +74,7 @@ def random_table(rng: np.random.Generator) -> tuple[TableConfig, int, tuple[int,
     n = int(rng.integers(2, 11))
     sb, bb = BLINDS[int(rng.integers(len(BLINDS)))]
     ante = 0 if rng.random() < 0.6 else int(rng.integers(1, max(2, bb // 2 + 1)))
+    big_blind_ante = ante > 0 and rng.random() < 0.25
     stacks = []
     for _ in range(n):
         kind = rng.random()
@@ -85,7 +86,9 @@ def random_table(rng: np.random.Generator) -> tuple[TableConfig, int, tuple[int,
             stacks.append(int(rng.integers(15 * bb, 60 * bb + 1)))
         else:
             stacks.append(int(rng.integers(60 * bb, 200 * bb + 1)))
-    config = TableConfig(num_players=n, small_blind=sb, big_blind=bb, ante=ante, buy_in=max(stacks))
+    config = TableConfig(
+        num_players=n, small_blind=sb, big_blind=bb, ante=ante, big_blind_ante=big_blind_ante, buy_in=max(stacks)
+    )
     return config, int(rng.integers(n)), tuple(stacks)
 
 
@@ -153,6 +156,7 @@ class PlayedHand:
             small_blind=self.config.small_blind,
             big_blind=self.config.big_blind,
             ante=self.config.ante,
+            big_blind_ante=self.config.big_blind_ante,
             hole_cards=tuple(tuple(int(c) for c in st.hole_cards[s]) for s in range(len(self.stacks))),  # type: ignore[misc]
             board=tuple(int(c) for c in st.board),
             burns=burns,
@@ -163,7 +167,8 @@ class PlayedHand:
         st = self.state
         c = self.config
         lines = [
-            f"seed={self.seed} players={c.num_players} button={self.button} blinds={c.small_blind}/{c.big_blind} ante={c.ante}",
+            f"seed={self.seed} players={c.num_players} button={self.button} blinds={c.small_blind}/{c.big_blind} "
+            f"ante={c.ante}{' (big blind only)' if c.big_blind_ante else ''}",
             f"stacks={list(self.stacks)}",
             "hole=" + " ".join(f"{s}:{format_cards(st.hole_cards[s])}" for s in range(c.num_players)),
             f"board={format_cards(st.board)}",
