@@ -7,8 +7,9 @@ no-limit env is called directly (``reset``/``step``/``is_over``). Default table:
 100 big blinds (RLCard: ``chips_for_each=200`` with its 1/2 blinds; PettingZoo's wrapper
 does not expose stacks and plays RLCard's default 100 chips = 50 big blinds).
 
-Run: ``.venv/bin/python benchmarks/bench_env.py [--hands 3000] [--seconds 0]``. Prints
-markdown rows (hands/s and ratios). Timings are not tests; keep them out of ``tests/``.
+Run: ``.venv/bin/python benchmarks/bench_env.py [--hands 2000] [--chunk 100]``. The four
+envs of a table size run in alternating chunks of hands (shared machines: load hits them
+alike); prints markdown rows (hands/s and ratios). Timings are not tests; keep them out of ``tests/``.
 """
 
 from __future__ import annotations
@@ -50,31 +51,43 @@ def _play_aec(env, hands: int, rng: np.random.Generator) -> tuple[int, int]:
     return hands, steps
 
 
-def bench_nlhe(num_players: int, action_mode: str, hands: int, seed: int) -> tuple[float, float]:
+class _Runner:
+    """One environment kept alive across chunks; ``run(k)`` plays k hands and adds up time."""
+
+    def __init__(self, name: str, play: Callable[[int], int]) -> None:
+        self.name, self._play = name, play
+        self.hands = self.steps = 0
+        self.seconds = 0.0
+
+    def run(self, k: int) -> None:
+        t = time.perf_counter()
+        steps = self._play(k)
+        self.seconds += time.perf_counter() - t
+        self.hands += k
+        self.steps += steps
+
+    @property
+    def hands_per_second(self) -> float:
+        return self.hands / self.seconds
+
+
+def nlhe_runner(num_players: int, action_mode: str, seed: int) -> _Runner:
     env = nlhe_v0.env(num_players=num_players, action_mode=action_mode)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    _play_aec(env, max(hands // 20, 10), rng)  # warm-up
-    t = time.perf_counter()
-    n, steps = _play_aec(env, hands, rng)
-    dt = time.perf_counter() - t
-    return n / dt, steps / n
+    return _Runner(f"nlhe_v0 {action_mode}", lambda k: _play_aec(env, k, rng)[1])
 
 
-def bench_pettingzoo(num_players: int, hands: int, seed: int) -> tuple[float, float]:
+def pettingzoo_runner(num_players: int, seed: int) -> _Runner:
     from pettingzoo.classic import texas_holdem_no_limit_v6
 
     env = texas_holdem_no_limit_v6.env(num_players=num_players)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    _play_aec(env, max(hands // 20, 5), rng)
-    t = time.perf_counter()
-    n, steps = _play_aec(env, hands, rng)
-    dt = time.perf_counter() - t
-    return n / dt, steps / n
+    return _Runner("PettingZoo texas_holdem_no_limit_v6", lambda k: _play_aec(env, k, rng)[1])
 
 
-def bench_rlcard(num_players: int, hands: int, seed: int) -> tuple[float, float]:
+def rlcard_runner(num_players: int, seed: int) -> _Runner:
     import rlcard
 
     env = rlcard.make("no-limit-holdem", config={"game_num_players": num_players, "chips_for_each": 200, "seed": seed})
@@ -92,55 +105,49 @@ def bench_rlcard(num_players: int, hands: int, seed: int) -> tuple[float, float]
                 steps += 1
         return steps
 
-    play(max(hands // 20, 5))
-    t = time.perf_counter()
-    steps = play(hands)
-    dt = time.perf_counter() - t
-    return hands / dt, steps / hands
+    return _Runner("RLCard no-limit-holdem (direct)", play)
+
+
+def bench_table(num_players: int, hands: int, chunk: int, seed: int) -> list[_Runner]:
+    """All four envs on one table size, in alternating chunks so machine load hits them alike."""
+    runners = [
+        nlhe_runner(num_players, "exact", seed),
+        nlhe_runner(num_players, "discrete", seed),
+        pettingzoo_runner(num_players, seed),
+        rlcard_runner(num_players, seed),
+    ]
+    for r in runners:  # warm-up, not counted
+        r.run(max(chunk // 4, 5))
+        r.hands = r.steps = 0
+        r.seconds = 0.0
+    for _ in range(max(hands // chunk, 1)):
+        for r in runners:
+            r.run(chunk)
+    return runners
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=3000, help="hands per nlhe_v0 run (others get a share)")
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the best of each is kept")
+    parser.add_argument("--hands", type=int, default=2000, help="hands per env and table size")
+    parser.add_argument("--chunk", type=int, default=100, help="hands per turn when alternating envs")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     warnings.filterwarnings("ignore")
-    h, seed = args.hands, args.seed
-    other = max(h // 4, 50)
-    configs: list[tuple[str, Callable[[], tuple[float, float]]]] = []
+    tables = {}
     for n, label in ((6, "6 players"), (2, "heads-up"), (10, "10 players")):
-        configs += [
-            (f"nlhe_v0 exact, {label}", lambda n=n: bench_nlhe(n, "exact", h, seed)),
-            (f"nlhe_v0 discrete, {label}", lambda n=n: bench_nlhe(n, "discrete", h, seed)),
-            (f"PettingZoo texas_holdem_no_limit_v6, {label}", lambda n=n: bench_pettingzoo(n, other, seed)),
-            (f"RLCard no-limit-holdem (direct), {label}", lambda n=n: bench_rlcard(n, other, seed)),
-        ]
-    best: dict[str, tuple[float, float]] = {}
-    # Interleaved rounds, best of each: the machine is shared, and load hits every env alike.
-    for _ in range(args.rounds):
-        for name, fn in configs:
-            hps, steps = fn()
-            if name not in best or hps > best[name][0]:
-                best[name] = (hps, steps)
+        tables[label] = bench_table(n, args.hands, args.chunk, args.seed)
 
-    print("| env | hands/s | actions/hand |")
-    print("|---|---:|---:|")
-    for name, _ in configs:
-        hps, steps = best[name]
-        print(f"| {name} | {hps:,.0f} | {steps:.1f} |")
+    print("| table | env | hands/s | actions/hand |")
+    print("|---|---|---:|---:|")
+    for label, runners in tables.items():
+        for r in runners:
+            print(f"| {label} | {r.name} | {r.hands_per_second:,.0f} | {r.steps / r.hands:.1f} |")
     print()
     print("| table | exact / PettingZoo | exact / RLCard | discrete / PettingZoo | discrete / RLCard | discrete cost vs exact |")
     print("|---|---:|---:|---:|---:|---:|")
-    for label in ("6 players", "heads-up", "10 players"):
-        ex = best[f"nlhe_v0 exact, {label}"][0]
-        di = best[f"nlhe_v0 discrete, {label}"][0]
-        pz = best[f"PettingZoo texas_holdem_no_limit_v6, {label}"][0]
-        rl = best[f"RLCard no-limit-holdem (direct), {label}"][0]
-        print(
-            f"| {label} | {ex / pz:.1f}x | {ex / rl:.1f}x | {di / pz:.1f}x | {di / rl:.1f}x | "
-            f"{100 * (ex / di - 1):+.0f}% time/hand |"
-        )
+    for label, (ex, di, pz, rl) in tables.items():
+        e, d, p, r = (x.hands_per_second for x in (ex, di, pz, rl))
+        print(f"| {label} | {e / p:.1f}x | {e / r:.1f}x | {d / p:.1f}x | {d / r:.1f}x | {100 * (e / d - 1):+.0f}% time/hand |")
     return 0
 
 
