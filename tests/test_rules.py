@@ -709,3 +709,17 @@ def test_uncalled_bet_returned_before_the_run_out_is_dealt() -> None:
     assert kinds.index("UncalledBetReturned") < kinds.index("DealEvent")
     assert UncalledBetReturned(0, 700) in s.events
     assert s.payoffs == (300, -300)
+
+
+def test_board_plays_when_no_hole_card_improves_it_pot_is_split() -> None:
+    s = make_state(2, holes={0: "2c3d", 1: "4h5s"}, board="AsKsQsJsTs")
+    s.call()
+    check_down(s)
+    assert s.pots[0].winners == (0, 1) and s.payoffs == (0, 0)
+
+
+def test_mucked_hand_is_not_revealed() -> None:
+    s = _river_showdown(bet_on_river=True)
+    muck = next(e for e in s.events if isinstance(e, MuckEvent))
+    assert muck == MuckEvent(0) and 0 not in s.shown
+    assert not hasattr(muck, "cards")
