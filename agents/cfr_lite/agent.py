@@ -49,6 +49,8 @@ def _load(path: str | Path) -> CfrLitePolicy:
     pol = _CACHE.get(key)
     if pol is None:
         pol = CfrLitePolicy.load(path)
+        if len(_CACHE) >= 4:  # league runs load a new file every round; keep the newest few
+            _CACHE.pop(next(iter(_CACHE)))
         _CACHE[key] = pol
     return pol
 
@@ -198,8 +200,14 @@ class CfrLiteAgent:
         if legal.get("check"):
             return AbstractMove(CALL, "check")
         cards = policy.cards
-        street = 0 if not board else len(board) - 2
-        strong = cards.bucket(hole, board) >= cards.num_buckets(street) // 2
+        if not board:
+            from .buckets import NUM_PREFLOP_CLASSES, preflop_class
+
+            rank = int(cards.thresholds()["preflop_rank"][preflop_class(hole)])  # 0 = strongest
+            strong = rank < NUM_PREFLOP_CLASSES // 2
+        else:
+            street = len(board) - 2
+            strong = cards.bucket(hole, board) >= cards.num_buckets(street) // 2
         if strong or not legal.get("fold"):
             return AbstractMove(CALL, "call")
         return AbstractMove(FOLD, "fold")

@@ -47,7 +47,7 @@ PRESETS: dict[int, dict[str, object]] = {
         "max_raises_per_street": 1,
         "preflop_buckets": 20,
         "postflop_buckets": (5, 5, 5),
-        "iterations": 6_000,
+        "iterations": 12_000,
         "min_visits": 3,
     },
 }
