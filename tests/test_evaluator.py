@@ -284,6 +284,7 @@ def test_scalar_and_batch_agree_on_random_hands(k: int) -> None:
     batch = evaluate_batch(hands)
     scalar = np.array([hand_strength(h) for h in hands.tolist()])
     assert (batch == scalar).all()
+    assert [hand_strength(h) for h in hands[:200]] == scalar[:200].tolist()  # numpy rows too
     full = [evaluate(h).value for h in hands[:500].tolist()]
     assert full == scalar[:500].tolist()
 
