@@ -27,6 +27,19 @@ def test_pettingzoo_api_test(num_players: int, action_mode: str, betting: str) -
 
 
 @pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"pad_seats": True, "num_players": 4},
+        {"ante": 2, "reward_unit": "chips"},
+        {"illegal_action": "timeout", "action_mode": "exact", "max_stack": 3000},
+        {"bet_sizes": (0.25, 3.0), "num_players": 3},
+    ],
+)
+def test_pettingzoo_api_test_with_other_options(kwargs: dict) -> None:
+    api_test(nlhe_v0.env(**kwargs), num_cycles=1000)
+
+
+@pytest.mark.parametrize(
     ("num_players", "action_mode", "betting"), list(itertools.product(SIZES, MODES, BETTINGS))
 )
 def test_pettingzoo_seed_test(num_players: int, action_mode: str, betting: str) -> None:
@@ -97,7 +110,7 @@ def test_bad_keyword_is_a_config_error_naming_it(kwargs: dict, field: str) -> No
 def test_bad_reset_options_raise_and_leave_the_hand_alone() -> None:
     env = nlhe_v0.raw_env(num_players=3)
     env.reset(seed=1)
-    before = env.hand_record().to_json() if False else (env.agent_selection, env.state_object.num_events)
+    before = (env.agent_selection, env.state_object.num_events)
     with pytest.raises(ConfigError, match="button"):
         env.reset(options={"button": 3})
     with pytest.raises(ConfigError, match="stacks"):

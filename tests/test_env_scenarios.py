@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from holdem_env import nlhe_v0
 from holdem_env._obs import observation_view
