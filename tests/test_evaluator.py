@@ -314,6 +314,17 @@ def test_agrees_with_eval7_on_order_of_100k_random_pairs() -> None:
     assert (ours == 0).sum() > 0  # the sample does exercise ties
 
 
+@pytest.mark.parametrize("k", [5, 6, 7])
+def test_values_equal_phevaluator_classes_exactly(k: int) -> None:
+    # phevaluator numbers the same 7,462 classes the other way round (1 = royal flush)
+    # and uses the same card ids (rank * 4 + suit, suits c d h s).
+    phevaluator = pytest.importorskip("phevaluator")
+    rng = np.random.default_rng(77 + k)
+    hands = np.argsort(rng.random((20_000, 52)), axis=1)[:, :k]
+    ref = np.array([phevaluator.evaluate_cards(*map(card_str, h)) for h in hands.tolist()])
+    assert np.array_equal(evaluate_batch(hands), NUM_HAND_VALUES + 1 - ref)
+
+
 def test_flush_table_ignores_non_flush_rows_in_mixed_batch() -> None:
     hands = np.array([parse_cards("AhKh9h7h5h3c2c"), parse_cards("AhKd9h7h5h3c2c"), parse_cards("2c3c4c5c6c7c8c")])
     assert evaluate_batch(hands).tolist() == [
