@@ -313,9 +313,23 @@ def pokerkit_style_split(hand: PlayedHand) -> tuple[int, ...]:
     return tuple(final)
 
 
+def rules_shares_ok(hand: PlayedHand) -> bool:
+    """Whether every pot of ours is split as RULES.md says: equal shares, then odd chips one at a
+    time to the tied winners in seat order from the first seat left of the button."""
+    n = hand.state.num_seats
+    for pot in hand.state.pots:
+        order = sorted(pot.winners, key=lambda s: (s - hand.button - 1) % n)
+        base, odd = divmod(pot.amount, len(order))
+        expected = {w: base + (k < odd) for k, w in enumerate(order)}
+        if dict(zip(pot.winners, pot.shares)) != expected:
+            return False
+    return True
+
+
 def classify_stack_diff(hand: PlayedHand, ours: Sequence[int], theirs: Sequence[int]) -> str | None:
-    """``ODD_CHIPS`` when PokerKit's stacks are exactly our pots paid out PokerKit's way, else None."""
-    if tuple(theirs) != tuple(ours) and tuple(theirs) == pokerkit_style_split(hand):
+    """``ODD_CHIPS`` when our pots are split per RULES.md and PokerKit's stacks are exactly those
+    pots paid out PokerKit's way; otherwise None."""
+    if tuple(theirs) != tuple(ours) and rules_shares_ok(hand) and tuple(theirs) == pokerkit_style_split(hand):
         return ODD_CHIPS
     return None
 
@@ -477,6 +491,35 @@ def test_legal_diff_outside_documented_deviations_is_not_excused() -> None:
     assert classify_legal_diff(hand, 0, la, replace(same, min_raise_to=la.min_raise_to + 1)) is None
     # The first decision of a hand has nothing before it: a refused raise there is unexplained.
     assert classify_legal_diff(hand, 0, la, replace(same, min_raise_to=None, max_raise_to=None)) is None
+
+
+def _first_failure(seeds: range) -> str | None:
+    return next((o.failure for o in map(compare_hand, seeds) if o.failure), None)
+
+
+def test_diff_catches_odd_chips_handed_out_against_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Mutant engine: the odd chips of a split pot go to the LAST winners instead of the first.
+    import holdem_env.state as engine_state
+
+    real_split = engine_state.split_pot
+    monkeypatch.setattr(engine_state, "split_pot", lambda *args: real_split(*args)[::-1])
+    failure = _first_failure(range(400))
+    assert failure is not None and failure.startswith("final stacks differ")
+
+
+def test_diff_catches_a_wrong_minimum_raise(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Mutant engine: every raise interval starts one chip higher than it should.
+    real_legal = HandState.legal_actions
+
+    def legal_actions(self: HandState) -> LegalActions:
+        la = real_legal(self)
+        if la.min_raise_to is not None and la.max_raise_to is not None and la.min_raise_to < la.max_raise_to:
+            return la._replace(min_raise_to=la.min_raise_to + 1)
+        return la
+
+    monkeypatch.setattr(HandState, "legal_actions", legal_actions)
+    failure = _first_failure(range(50))
+    assert failure is not None and "legal actions differ" in failure
 
 
 def test_pokerkit_agrees_on_first_hundred_hands() -> None:
