@@ -347,7 +347,10 @@ def evaluate(cards: str | Iterable[str | int]) -> HandValue:
     ...
     holdem_env.errors.CardError: card As appears twice in the hand
     """
-    ids = parse_cards(cards)
+    try:
+        ids = parse_cards(cards)
+    except TypeError:
+        raise CardError(f"a hand must be a string or a sequence of cards, got {type(cards).__name__}") from None
     if not _MIN_CARDS <= len(ids) <= _MAX_CARDS:
         raise CardError(f"a hand must have {_MIN_CARDS} to {_MAX_CARDS} cards, got {len(ids)}")
     if len(set(ids)) != len(ids):

@@ -207,6 +207,9 @@ def test_category_of_matches_boundaries_and_vector_form() -> None:
         ([51, 50, 49, 48, 52], "card id 52 is out of range"),
         ([51, 50, 49, 48, -1], "out of range"),
         ("AsKsQsJsTz", "not a list of cards"),
+        (51, "string or a sequence of cards, got int"),
+        (None, "got NoneType"),
+        ([51, 50, 49, 48, 47.0], "47.0 is not a card"),
     ],
 )
 def test_evaluate_rejects_bad_hands(cards: object, message: str) -> None:
