@@ -1,22 +1,44 @@
 """holdem-env: an exact, fast Texas Hold'em engine and PettingZoo environment.
 
-The engine (cards, evaluator, hand state, pots, records, PHH) imports only numpy; the
-PettingZoo environment lives in :mod:`holdem_env.nlhe_v0`.
+The engine (cards, evaluator, hand state, pots, records, PHH, equity) imports only
+numpy and the standard library; the PettingZoo environment is :mod:`holdem_env.nlhe_v0`
+(imported on demand, so ``import holdem_env`` never pulls in PettingZoo or torch).
+
+>>> from holdem_env import HandState, TableConfig
+>>> hand = HandState(TableConfig(num_players=2), button=0, seed=1)
+>>> hand.legal_actions().call   # the small blind owes 5 more to call the big blind
+5
 """
 
 from __future__ import annotations
 
+from .actions import Action, ActionKind, LegalActions, Street
 from .cards import card_id, card_str, format_cards, parse_cards, shuffled_deck, validate_deck
 from .config import BettingStructure, TableConfig
+from .equity import equity, equity_vs_hands, exact_equity, range_combos
 from .errors import CardError, ConfigError, HandOverError, HoldemError, IllegalActionError, PHHError
+from .evaluator import HandCategory, HandValue, category_of, evaluate, evaluate_batch, hand_strength
+from .record import (
+    ActionEvent,
+    DealEvent,
+    HandRecord,
+    MuckEvent,
+    PotResult,
+    ShowEvent,
+    UncalledBetReturned,
+)
+from .state import HandState
+from .table import Table
 
 __all__ = [
+    # cards
     "card_id",
     "card_str",
     "format_cards",
     "parse_cards",
     "shuffled_deck",
     "validate_deck",
+    # configuration and errors
     "BettingStructure",
     "TableConfig",
     "CardError",
@@ -25,13 +47,30 @@ __all__ = [
     "HoldemError",
     "IllegalActionError",
     "PHHError",
+    # evaluator and equity
+    "HandCategory",
+    "HandValue",
+    "category_of",
+    "evaluate",
+    "evaluate_batch",
+    "hand_strength",
+    "equity",
+    "equity_vs_hands",
+    "exact_equity",
+    "range_combos",
+    # hands
+    "Action",
+    "ActionKind",
+    "LegalActions",
+    "Street",
+    "HandState",
+    "Table",
+    "HandRecord",
+    "ActionEvent",
+    "DealEvent",
+    "UncalledBetReturned",
+    "ShowEvent",
+    "MuckEvent",
+    "PotResult",
 ]
-
-# Modules written in parallel register their exports here as they land.
-try:  # pragma: no cover - transitional while the engine is assembled
-    from .evaluator import HandCategory, HandValue, evaluate, evaluate_batch, hand_strength  # noqa: F401
-
-    __all__ += ["HandCategory", "HandValue", "evaluate", "evaluate_batch", "hand_strength"]
-except ImportError:
-    pass
 __version__ = "0.1.0"

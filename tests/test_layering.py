@@ -1,15 +1,33 @@
-"""Rule of thumb 1: the engine imports no PettingZoo, Gymnasium or torch."""
+"""Layering and documentation checks that span the whole package.
+
+Rule of thumb 1 (STYLE.md): dependencies point one way, engine <- env <- agents, training.
+The engine imports no PettingZoo, Gymnasium or torch.
+"""
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import subprocess
 import sys
+
+import pytest
 
 ENGINE_MODULES = [
     "holdem_env",
     "holdem_env.cards",
     "holdem_env.config",
     "holdem_env.errors",
+    "holdem_env.actions",
+    "holdem_env.pots",
+    "holdem_env.state",
+    "holdem_env.record",
+    "holdem_env.table",
+    "holdem_env.evaluator",
+    "holdem_env.equity",
+    "holdem_env.phh",
+    "holdem_env.replay",
+    "holdem_env.replay_cli",
     "holdem_env.cli",
 ]
 
@@ -18,10 +36,23 @@ def test_engine_imports_no_pettingzoo_gymnasium_or_torch() -> None:
     code = (
         "import sys, importlib\n"
         f"for m in {ENGINE_MODULES!r}:\n"
-        "    try: importlib.import_module(m)\n"
-        "    except ModuleNotFoundError: pass\n"
+        "    importlib.import_module(m)\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('pettingzoo','gymnasium','torch','tensorboard'))\n"
         "print(','.join(bad))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "", f"engine pulled in: {out.stdout.strip()}"
+
+
+@pytest.mark.parametrize("name", ENGINE_MODULES)
+def test_engine_module_doctests(name: str) -> None:
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0, f"{result.failed} doctest(s) failed in {name}"
+
+
+def test_public_names_resolve() -> None:
+    import holdem_env
+
+    missing = [n for n in holdem_env.__all__ if not hasattr(holdem_env, n)]
+    assert missing == []
