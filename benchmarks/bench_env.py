@@ -7,7 +7,7 @@ no-limit env is called directly (``reset``/``step``/``is_over``). Default table:
 100 big blinds (RLCard: ``chips_for_each=200`` with its 1/2 blinds; PettingZoo's wrapper
 does not expose stacks and plays RLCard's default 100 chips = 50 big blinds).
 
-Run: ``.venv/bin/python benchmarks/bench_env.py [--hands 2000] [--chunk 100]``. The four
+Run: ``.venv/bin/python benchmarks/bench_env.py [--hands 2000] [--chunk 100] [--clock cpu]``. The four
 envs of a table size run in alternating chunks of hands (shared machines: load hits them
 alike); prints markdown rows (hands/s and ratios). Timings are not tests; keep them out of ``tests/``.
 """
@@ -51,6 +51,9 @@ def _play_aec(env, hands: int, rng: np.random.Generator) -> tuple[int, int]:
     return hands, steps
 
 
+_clock = time.process_time
+
+
 class _Runner:
     """One environment kept alive across chunks; ``run(k)`` plays k hands and adds up time."""
 
@@ -60,9 +63,9 @@ class _Runner:
         self.seconds = 0.0
 
     def run(self, k: int) -> None:
-        t = time.perf_counter()
+        t = _clock()
         steps = self._play(k)
-        self.seconds += time.perf_counter() - t
+        self.seconds += _clock() - t
         self.hands += k
         self.steps += steps
 
@@ -108,6 +111,38 @@ def rlcard_runner(num_players: int, seed: int) -> _Runner:
     return _Runner("RLCard no-limit-holdem (direct)", play)
 
 
+def engine_runner(num_players: int, seed: int) -> _Runner:
+    """The engine alone (Table/HandState, same policy on LegalActions): the floor under the env."""
+    from holdem_env.config import TableConfig
+    from holdem_env.table import Table
+
+    table = Table(TableConfig(num_players=num_players), seed=seed)
+    rng = np.random.default_rng(seed)
+
+    def play(k: int) -> int:
+        steps = 0
+        for _ in range(k):
+            state = table.start_hand()
+            while not state.is_over:
+                la = state.legal_actions()
+                kinds = [0] if la.fold else []
+                kinds.append(1)
+                if la.min_raise_to is not None:
+                    kinds.append(2)
+                u, v = rng.random(2)
+                kind = kinds[int(u * len(kinds))]
+                if kind == 0:
+                    state.fold()
+                elif kind == 1:
+                    state.check() if la.check else state.call()
+                else:
+                    state.raise_to(la.min_raise_to + int(v * (la.max_raise_to - la.min_raise_to + 1)))
+                steps += 1
+        return steps
+
+    return _Runner("engine alone (no env; reference)", play)
+
+
 def bench_table(num_players: int, hands: int, chunk: int, seed: int) -> list[_Runner]:
     """All four envs on one table size, in alternating chunks so machine load hits them alike."""
     runners = [
@@ -115,6 +150,7 @@ def bench_table(num_players: int, hands: int, chunk: int, seed: int) -> list[_Ru
         nlhe_runner(num_players, "discrete", seed),
         pettingzoo_runner(num_players, seed),
         rlcard_runner(num_players, seed),
+        engine_runner(num_players, seed),
     ]
     for r in runners:  # warm-up, not counted
         r.run(max(chunk // 4, 5))
@@ -131,8 +167,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=2000, help="hands per env and table size")
     parser.add_argument("--chunk", type=int, default=100, help="hands per turn when alternating envs")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--clock", choices=("cpu", "wall"), default="cpu",
+        help="cpu: process CPU time (steady on a shared machine; every env is single-threaded); wall: perf_counter",
+    )
     args = parser.parse_args(argv)
     warnings.filterwarnings("ignore")
+    global _clock
+    _clock = time.process_time if args.clock == "cpu" else time.perf_counter
     tables = {}
     for n, label in ((6, "6 players"), (2, "heads-up"), (10, "10 players")):
         tables[label] = bench_table(n, args.hands, args.chunk, args.seed)
@@ -145,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print("| table | exact / PettingZoo | exact / RLCard | discrete / PettingZoo | discrete / RLCard | discrete cost vs exact |")
     print("|---|---:|---:|---:|---:|---:|")
-    for label, (ex, di, pz, rl) in tables.items():
+    for label, (ex, di, pz, rl, _engine) in tables.items():
         e, d, p, r = (x.hands_per_second for x in (ex, di, pz, rl))
         print(f"| {label} | {e / p:.1f}x | {e / r:.1f}x | {d / p:.1f}x | {d / r:.1f}x | {100 * (e / d - 1):+.0f}% time/hand |")
     return 0
