@@ -614,10 +614,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         self._hole_ids = holes
         self._hole_strs = [(_CARD_STRS[h[0]], _CARD_STRS[h[1]]) if h else () for h in holes]
         # Fold and all-in flags follow the action events (the engine's tuple views are
-        # rebuilt on every read). Before anyone acts nobody has folded, and the seats
-        # dealt in with no chips behind went all-in posting antes or blinds.
-        self._folded = [False] * n
-        self._all_in = [d and c == 0 for d, c in zip(dealt, state.stacks)]
+        # rebuilt on every read); they start from the engine's flags after antes and blinds.
+        self._folded = list(state.folded)
+        self._all_in = list(state.is_all_in)
         ctx = _HandContext(self, state)
         self._ctx = ctx
         self.infos = {a: {"legal": _legal_dict(None), "view": PlayerView(ctx, s)} for s, a in enumerate(self.agents)}

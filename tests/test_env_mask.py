@@ -44,9 +44,7 @@ def _assert_observation_matches_engine(env: nlhe_v0.raw_env, agent: str, observa
     np.testing.assert_allclose(v["stacks"], [state.stacks[s] / bb for s in order], rtol=1e-6)
     np.testing.assert_allclose(v["street_bets"], [state.street_bets[s] / bb for s in order], rtol=1e-6)
     assert v["folded"].tolist() == [float(state.folded[s]) for s in order]
-    in_hand_no_chips = [state.dealt_in[s] and not state.folded[s] and state.stacks[s] == 0 for s in order]
-    if not state.is_over:
-        assert v["all_in"].tolist() == [float(x) for x in in_hand_no_chips]
+    assert v["all_in"].tolist() == [float(state.is_all_in[s]) for s in order]
     assert v["scalars"][0] == pytest.approx(state.pot / bb)
     assert v["scalars"][4] == pytest.approx(state.stacks[seat] / bb)
     assert v["board"].sum() == len(state.board)
