@@ -217,3 +217,33 @@ def test_agents_see_only_legal_options_and_their_own_cards() -> None:
         assert info_a["view"]["hole_cards"] == (base[1], base[3])
         assert not hidden & set(repr(info_a).replace("'", " ").split())
         assert sorted(np.flatnonzero(obs_a[:52]).tolist()) == sorted(parse_cards(base[1] + base[3]))
+
+
+# ---------------------------------------------------------------- tag behaviour
+@pytest.mark.parametrize("betting", ["no-limit", "pot-limit", "fixed-limit"])
+@pytest.mark.parametrize("players", [2, 10])
+def test_tag_plays_every_table_size_and_betting_structure_legally(betting: str, players: int) -> None:
+    # on_illegal="raise": any masked-out choice would stop the match with an AgentError.
+    cfg = ArenaConfig(agents=("tag", "random"), players=players, hands=2 * players, seed=4, betting=betting)
+    result = run_match(cfg)
+    assert result.group_net.sum() == 0
+    assert all(r["stats"]["timeouts"] == 0 for r in result.rows)
+
+
+def test_tag_profile_is_tight_and_aggressive_in_six_max_self_play() -> None:
+    result = run_match(ArenaConfig(agents=("tag",), players=6, hands=600, seed=9))
+    st = result.rows[0]["stats"]
+    assert 0.10 <= st["vpip"] <= 0.30  # tight: plays well under a third of its hands
+    assert st["pfr"] >= 0.6 * st["vpip"]  # aggressive: most hands it plays, it raises
+    assert st["af"] > 1.0
+
+
+def test_tightness_parameter_narrows_the_preflop_ranges() -> None:
+    loose = run_match(ArenaConfig(agents=("tag(tightness=0.7)",), players=6, hands=300, seed=9)).rows[0]["stats"]
+    tight = run_match(ArenaConfig(agents=("tag(tightness=1.6)",), players=6, hands=300, seed=9)).rows[0]["stats"]
+    assert tight["vpip"] < loose["vpip"]
+
+
+def test_tag_beats_random_heads_up_on_a_fixed_sample() -> None:
+    row = run_match(ArenaConfig(agents=("tag", "random"), hands=400, seed=12)).rows[0]
+    assert row["agent"] == "tag" and row["mbb_per_hand"] > 0
