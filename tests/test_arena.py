@@ -176,3 +176,32 @@ def test_history_falls_back_to_json_records_for_pot_limit(tmp_path) -> None:
     files = sorted(tmp_path.glob("hand_*.json"))
     assert len(files) == 4 and not list(tmp_path.glob("*.phh"))
     assert HandRecord.from_json(files[0].read_text()).payoffs == result.records[0].payoffs
+
+
+class Hooked:
+    """Records the optional hooks (class-level log: the arena builds its own instances)."""
+
+    log: list = []
+
+    def start_hand(self, info) -> None:
+        Hooked.log.append(("start", info["view"]["seat"], tuple(info["view"]["hole_cards"])))
+
+    def act(self, observation, info) -> int:
+        return 1
+
+    def end_hand(self, result) -> None:
+        Hooked.log.append(("end", result["seat"], result["payoff"]))
+
+
+def test_optional_start_and_end_hooks_are_called_once_per_hand() -> None:
+    Hooked.log = []
+    spec = f"{__name__}:Hooked"
+    result = run_match(ArenaConfig(agents=(spec, "random"), hands=10, seed=6), keep_records=True)
+    starts = [e for e in Hooked.log if e[0] == "start"]
+    ends = [e for e in Hooked.log if e[0] == "end"]
+    assert len(starts) == len(ends) == 10
+    for i, (start, end, record) in enumerate(zip(starts, ends, result.records)):
+        seat = (0 - i % 2) % 2  # contestant 0's seat in rotation i % 2
+        assert start[1] == end[1] == seat
+        assert end[2] == record.payoffs[seat]
+    assert sum(e[2] for e in ends) == result.group_net[:, 0].sum()
