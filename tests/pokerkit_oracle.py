@@ -30,6 +30,7 @@ __all__ = [
     "PokerKitHand",
     "pk_index",
     "seat_of",
+    "replay_actions",
 ]
 
 _AUTOMATIONS = (
@@ -150,15 +151,6 @@ class PokerKitHand:
         """Whether PokerKit considers the hand finished (chips pulled)."""
         return not self.state.status
 
-    @property
-    def posted_blinds(self) -> tuple[int, ...]:
-        """Blind chips posted per our seat (PokerKit's preflop bets before any action)."""
-        n = self.setup.num_players
-        out = [0] * n
-        for i in range(n):
-            out[self._seat(i)] = self.state.get_effective_blind_or_straddle(i)
-        return tuple(out)
-
     # -- legality --------------------------------------------------------------------------
 
     def legal(self) -> OracleLegal:
@@ -249,10 +241,6 @@ class PokerKitHand:
             out[self._seat(i)] = int(self.state.stacks[i])
         return tuple(out)
 
-    def pot_count(self) -> int:
-        """How many pots PokerKit built (after merging layers with the same players)."""
-        return len(self.state._pots or ())  # noqa: SLF001 - read-only peek for the odd-chip diagnosis
-
 
 def replay_actions(setup: OracleSetup, actions: Sequence[tuple[int, str, int]]) -> tuple[int, ...]:
     """Play ``actions`` (seat, kind, street-total) in PokerKit and return the final stacks per seat."""
@@ -261,5 +249,3 @@ def replay_actions(setup: OracleSetup, actions: Sequence[tuple[int, str, int]]) 
         hand.act(seat, kind, to)
     return hand.final_stacks()
 
-
-__all__.append("replay_actions")

@@ -52,7 +52,15 @@ from holdem_env.config import TableConfig
 from holdem_env.record import DealEvent
 from holdem_env.state import HandState
 
-from pokerkit_oracle import OracleLegal, OracleSetup, PokerKitHand, PokerKitRefused, pk_index, seat_of
+from pokerkit_oracle import (
+    OracleLegal,
+    OracleSetup,
+    PokerKitHand,
+    PokerKitRefused,
+    pk_index,
+    replay_actions,
+    seat_of,
+)
 
 N_HANDS = 10_000
 BASE_SEED = 20_261_130
@@ -462,11 +470,9 @@ def test_oracle_reproduces_rules_side_pot_example() -> None:
         hole_cards=(parse_cards("AsAh"), parse_cards("KsKh"), parse_cards("2c7d")),  # type: ignore[arg-type]
         board=parse_cards("QcJd3h9s4c"),
     )
-    pk = PokerKitHand(setup)
-    pk.act(2, "raise", 1000)
-    pk.act(0, "call")
-    pk.act(1, "call")
-    assert pk.final_stacks() == (300, 400, 700)
+    assert replay_actions(setup, [(2, "raise", 1000), (0, "call", 0), (1, "call", 0)]) == (300, 400, 700)
+    with pytest.raises(PokerKitRefused, match="expects seat 2"):
+        replay_actions(setup, [(0, "call", 0)])
 
 
 def test_stack_diff_outside_odd_chips_is_not_excused() -> None:
