@@ -184,7 +184,9 @@ class PlayedHand:
         ]
         for i, d in enumerate(self.decisions):
             amt = f" to {d.to}" if d.kind in ("bet", "raise") else ""
-            lines.append(f"  #{i} {Street(d.street).name.lower()} seat {d.seat}: {d.kind}{amt}{' (all-in)' if d.all_in else ''}  [ours: {d.legal}]")
+            all_in = " (all-in)" if d.all_in else ""
+            street = Street(d.street).name.lower()
+            lines.append(f"  #{i} {street} seat {d.seat}: {d.kind}{amt}{all_in}  [ours: {d.legal}]")
         lines.append(f"our final stacks={list(st.final_stacks)}")
         return "\n".join(lines)
 
