@@ -141,6 +141,19 @@ def _showdown_shares(values: np.ndarray) -> np.ndarray:
     return share.sum(axis=0)
 
 
+def _hero_share(values: np.ndarray) -> float:
+    """``values`` (S, P) with the hero in column 0 -> the hero's summed pot share (ties split)."""
+    hero = values[:, 0]
+    best = values[:, 1:].max(axis=1)
+    wins = int(np.count_nonzero(hero > best))
+    tied = hero == best
+    if not tied.any():
+        return float(wins)
+    rows = values[tied]
+    n_best = (rows == rows[:, :1]).sum(axis=1)  # the hero and every opponent tied with it
+    return wins + float((1.0 / n_best).sum())
+
+
 def _values(holes: np.ndarray, boards: np.ndarray) -> np.ndarray:
     """``holes`` (S, P, 2), ``boards`` (S, 5) -> (S, P) hand values via one evaluate_batch call."""
     s, p, _ = holes.shape
@@ -201,9 +214,9 @@ def equity(
 
     holes = np.empty((samples, opponents + 1, 2), dtype=np.int64)
     holes[:, 0] = hero
-    used = np.zeros((samples, 52), dtype=bool)
-    used[:, known_arr] = True
     if ranged:
+        used = np.zeros((samples, 52), dtype=bool)
+        used[:, known_arr] = True
         _draw_ranged(gen, holes, used, ranged)
     random_seats = [i for i in range(opponents) if i not in {j for j, _ in ranged}]
     k = 2 * len(random_seats) + missing
@@ -219,8 +232,7 @@ def equity(
         for n, i in enumerate(random_seats):
             holes[:, i + 1] = picks[:, 2 * n : 2 * n + 2]
         boards[:, len(board_ids) :] = picks[:, 2 * len(random_seats) : k]
-    shares = _showdown_shares(_values(holes, boards))
-    return float(shares[0] / samples)
+    return _hero_share(_values(holes, boards)) / samples
 
 
 def _draw_distinct(gen: np.random.Generator, rest: np.ndarray, samples: int, k: int) -> np.ndarray:
@@ -236,11 +248,20 @@ def _draw_distinct(gen: np.random.Generator, rest: np.ndarray, samples: int, k: 
         keys = gen.random((samples, r))
         return rest[np.argpartition(keys, k - 1, axis=1)[:, :k]]
     idx = gen.integers(0, r, size=(samples, k))
+    if k == 1:
+        return rest[idx]
+    one = np.uint64(1)
     todo = np.arange(samples)
-    while k > 1 and todo.size:
-        block = np.sort(idx[todo], axis=1)
-        todo = todo[(block[:, 1:] == block[:, :-1]).any(axis=1)]
-        idx[todo] = gen.integers(0, r, size=(todo.size, k))
+    block = idx
+    while todo.size:
+        # Distinct indices <=> the OR of their bits has k bits set (r <= 52 < 64).
+        shifted = np.left_shift(one, block.astype(np.uint64))
+        bits = shifted[:, 0].copy()
+        for j in range(1, k):
+            bits |= shifted[:, j]
+        todo = todo[np.bitwise_count(bits) != k]
+        block = gen.integers(0, r, size=(todo.size, k))
+        idx[todo] = block
     return rest[idx]
 
 
