@@ -343,6 +343,7 @@ def run_match(
         Path(cfg.history_dir).mkdir(parents=True, exist_ok=True)
     chunk = max(1, min(64, math.ceil(total / (workers * 8))))
     chunks = [list(range(i, min(i + chunk, total))) for i in range(0, total, chunk)]
+    workers = min(workers, len(chunks))
     bar = None
     if progress:
         from tqdm import tqdm
