@@ -24,29 +24,74 @@ import numpy as np
 from holdem_env import nlhe_v0
 
 
-def _choose(mask: np.ndarray, rng: np.random.Generator) -> int:
-    """Uniform over fold-if-facing / check-call / raise, then a uniform legal raise id."""
-    raises = mask[2:].nonzero()[0]
-    kinds = [k for k in (0, 1) if mask[k]]
-    if raises.size:
-        kinds.append(2)
-    u, v = rng.random(2)
-    kind = kinds[int(u * len(kinds))]
-    if kind < 2:
-        return kind
-    return int(raises[int(v * raises.size)]) + 2
+class _Uniforms:
+    """Uniform floats in [0, 1) drawn from ``rng`` in blocks (one numpy call per 4096 numbers)."""
+
+    __slots__ = ("_rng", "_it")
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self._rng = rng
+        self._it = iter(())
+
+    def pair(self) -> tuple[float, float]:
+        try:
+            return next(self._it), next(self._it)
+        except StopIteration:
+            self._it = iter(self._rng.random(4096).tolist())
+            return next(self._it), next(self._it)
 
 
-def _play_aec(env, hands: int, rng: np.random.Generator) -> tuple[int, int]:
+def _pick(fold: bool, call: bool, num_raises: int, u: float, v: float) -> int:
+    """The policy, shared by every env: uniform over the legal kinds of {fold, check/call,
+    raise}, then (for a raise) the index ``int(v * num_raises)`` of a uniform legal size.
+
+    Returns 0 (fold), 1 (check/call) or ``2 + index`` (the index-th legal raise id).
+    """
+    k = fold + call + (num_raises > 0)
+    r = int(u * k)
+    if fold:
+        if r == 0:
+            return 0
+        r -= 1
+    if call:
+        if r == 0:
+            return 1
+    return 2 + int(v * num_raises)
+
+
+def _choose_mask(mask: np.ndarray, u: float, v: float) -> int:
+    """The policy on an action mask (ids 0 fold, 1 check/call, 2.. raise sizes)."""
+    m = mask.tolist()
+    raises = [i for i in range(2, len(m)) if m[i]]
+    a = _pick(m[0] == 1, m[1] == 1, len(raises), u, v)
+    return a if a < 2 else raises[a - 2]
+
+
+def _choose_exact(legal: dict, u: float, v: float) -> int:
+    """The same policy on nlhe_v0's ``info["legal"]`` in exact mode (raise ids are one
+    contiguous range, ``min_raise_to + 1 .. max_raise_to + 1``): no scan of the mask."""
+    lo = legal["min_raise_to"]
+    n = 0 if lo is None else legal["max_raise_to"] - lo + 1
+    a = _pick(legal["fold"], True, n, u, v)
+    return a if a < 2 else lo + 1 + (a - 2)
+
+
+def _play_aec(env, hands: int, rng: np.random.Generator, exact: bool = False) -> tuple[int, int]:
+    """Play ``hands`` hands through ``agent_iter``/``last``/``step``; returns (hands, decisions)."""
     steps = 0
+    uniforms = _Uniforms(rng)
     for _ in range(hands):
         env.reset()
         for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
+            obs, _, term, trunc, info = env.last()
             if term or trunc:
                 env.step(None)
                 continue
-            env.step(_choose(obs["action_mask"], rng))
+            u, v = uniforms.pair()
+            if exact:
+                env.step(_choose_exact(info["legal"], u, v))
+            else:
+                env.step(_choose_mask(obs["action_mask"], u, v))
             steps += 1
     return hands, steps
 
@@ -78,7 +123,8 @@ def nlhe_runner(num_players: int, action_mode: str, seed: int) -> _Runner:
     env = nlhe_v0.env(num_players=num_players, action_mode=action_mode)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    return _Runner(f"nlhe_v0 {action_mode}", lambda k: _play_aec(env, k, rng)[1])
+    exact = action_mode == "exact"
+    return _Runner(f"nlhe_v0 {action_mode}", lambda k: _play_aec(env, k, rng, exact)[1])
 
 
 def pettingzoo_runner(num_players: int, seed: int) -> _Runner:
@@ -95,16 +141,18 @@ def rlcard_runner(num_players: int, seed: int) -> _Runner:
 
     env = rlcard.make("no-limit-holdem", config={"game_num_players": num_players, "chips_for_each": 200, "seed": seed})
     rng = np.random.default_rng(seed)
-    num_actions = env.num_actions
+    uniforms = _Uniforms(rng)
 
     def play(k: int) -> int:
         steps = 0
         for _ in range(k):
             state, _ = env.reset()
             while not env.is_over():
-                mask = np.zeros(num_actions, dtype=np.int8)
-                mask[list(state["legal_actions"].keys())] = 1
-                state, _ = env.step(_choose(mask, rng))
+                legal = state["legal_actions"]  # ids: 0 fold, 1 check/call, 2.. raise sizes
+                raises = [a for a in legal if a >= 2]
+                u, v = uniforms.pair()
+                a = _pick(0 in legal, 1 in legal, len(raises), u, v)
+                state, _ = env.step(a if a < 2 else raises[a - 2])
                 steps += 1
         return steps
 
@@ -117,7 +165,7 @@ def engine_runner(num_players: int, seed: int) -> _Runner:
     from holdem_env.table import Table
 
     table = Table(TableConfig(num_players=num_players), seed=seed)
-    rng = np.random.default_rng(seed)
+    uniforms = _Uniforms(np.random.default_rng(seed))
 
     def play(k: int) -> int:
         steps = 0
@@ -125,18 +173,15 @@ def engine_runner(num_players: int, seed: int) -> _Runner:
             state = table.start_hand()
             while not state.is_over:
                 la = state.legal_actions()
-                kinds = [0] if la.fold else []
-                kinds.append(1)
-                if la.min_raise_to is not None:
-                    kinds.append(2)
-                u, v = rng.random(2)
-                kind = kinds[int(u * len(kinds))]
-                if kind == 0:
+                lo = la.min_raise_to
+                u, v = uniforms.pair()
+                a = _pick(la.fold, True, 0 if lo is None else la.max_raise_to - lo + 1, u, v)
+                if a == 0:
                     state.fold()
-                elif kind == 1:
+                elif a == 1:
                     state.check() if la.check else state.call()
                 else:
-                    state.raise_to(la.min_raise_to + int(v * (la.max_raise_to - la.min_raise_to + 1)))
+                    state.raise_to(lo + a - 2)
                 steps += 1
         return steps
 
