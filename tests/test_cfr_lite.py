@@ -299,3 +299,14 @@ def test_pruned_policy_and_threshold_agent(trained) -> None:
     assert all(trained.table.visits[trained.table.index[k]] >= 3 for k in pruned.keys)
     with pytest.raises(ConfigError, match="threshold"):
         CfrLiteAgent(full, threshold=1.5)
+
+
+def test_spacing_narrows_the_strong_buckets(small_cards: CardAbstraction) -> None:
+    wide = CardAbstraction(postflop_buckets=(5, 5, 5), sample_size=300, seed=3, cache_dir=small_cards.cache_dir, spacing=2.0)
+    for street in ("flop", "turn", "river"):
+        eq, sp = small_cards.thresholds()[street], wide.thresholds()[street]
+        assert len(sp) == 4 and np.all(np.diff(sp) >= 0)
+        assert sp[-1] > eq[-1]  # the top bucket starts at a higher strength: it holds fewer hands
+    assert wide.cache_path() != small_cards.cache_path()
+    with pytest.raises(ConfigError, match="spacing"):
+        CardAbstraction(spacing=0.0)

@@ -156,7 +156,10 @@ class CardAbstraction:
     ``postflop_buckets``: buckets on (flop, turn, river). ``rollouts``: run-outs used to
     average flop/turn strength (0 = strength on the current board). ``sample_size`` and
     ``seed``: the deals used to set the thresholds. ``cache_dir``: where they are cached
-    (``None``: :func:`default_cache_dir`).
+    (``None``: :func:`default_cache_dir`). ``spacing``: 1 puts an equal share of deals in
+    every postflop bucket; above 1 the buckets get narrower towards the strong end (bucket
+    ``i``'s upper edge is the strength quantile ``1 - (1 - (i+1)/n) ** spacing``), which
+    separates strong made hands more finely.
 
     >>> CardAbstraction(postflop_buckets=(8, 0, 8))
     Traceback (most recent call last):
@@ -170,6 +173,7 @@ class CardAbstraction:
     sample_size: int = 4000
     seed: int = 0
     cache_dir: str | None = None
+    spacing: float = 1.0
     _thresholds: dict[str, np.ndarray] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -188,6 +192,9 @@ class CardAbstraction:
             raise ConfigError("sample_size", self.sample_size, "must be an integer in 50..1000000")
         if not is_int(self.seed) or self.seed < 0:
             raise ConfigError("seed", self.seed, "must be a non-negative integer")
+        if not isinstance(self.spacing, (int, float)) or isinstance(self.spacing, bool) or not 0.25 <= self.spacing <= 4.0:
+            raise ConfigError("spacing", self.spacing, "must be a number in 0.25..4 (1 = equal shares)")
+        object.__setattr__(self, "spacing", float(self.spacing))
 
     # -- persistence of the thresholds -------------------------------------------------
     def to_dict(self) -> dict[str, object]:
@@ -198,6 +205,7 @@ class CardAbstraction:
             "rollouts": self.rollouts,
             "sample_size": self.sample_size,
             "seed": self.seed,
+            "spacing": self.spacing,
         }
 
     def cache_key(self) -> str:
@@ -257,7 +265,8 @@ class CardAbstraction:
             for i in range(self.sample_size):
                 cards = rng.choice(52, size=2 + n_board, replace=False)
                 values[i] = self._strength(cards[:2], cards[2:])
-            qs = np.quantile(values, np.arange(1, n_buckets) / n_buckets) if n_buckets > 1 else np.zeros(0)
+            levels = 1.0 - (1.0 - np.arange(1, n_buckets) / n_buckets) ** self.spacing
+            qs = np.quantile(values, levels) if n_buckets > 1 else np.zeros(0)
             out[street] = np.asarray(qs, dtype=np.float64)
         return out
 

@@ -39,7 +39,8 @@ PRESETS: dict[int, dict[str, object]] = {
         "max_raises_per_street": 2,
         "preflop_buckets": 169,
         "postflop_buckets": (8, 8, 8),
-        "iterations": 60_000,
+        "spacing": 1.5,
+        "iterations": 150_000,
         "min_visits": 3,
     },
     6: {
@@ -47,6 +48,7 @@ PRESETS: dict[int, dict[str, object]] = {
         "max_raises_per_street": 1,
         "preflop_buckets": 20,
         "postflop_buckets": (5, 5, 5),
+        "spacing": 1.5,
         "iterations": 12_000,
         "min_visits": 3,
     },
@@ -63,11 +65,12 @@ def build_policy(
     sync_every: int = 2000,
     chunk: int = 1000,
     log: bool = True,
+    snapshot_every: int = 0,
 ) -> dict[str, object]:
     """Train and save a policy for a ``players``-seat table (blinds 5/10, 100 big blinds)."""
     preset = PRESETS[2 if players == 2 else 6]
     actions = ActionAbstraction(tuple(preset["pot_fractions"]), True, int(preset["max_raises_per_street"]))  # type: ignore[arg-type]
-    cards = CardAbstraction(int(preset["preflop_buckets"]), tuple(preset["postflop_buckets"]), 0, 4000, 0)  # type: ignore[arg-type]
+    cards = CardAbstraction(int(preset["preflop_buckets"]), tuple(preset["postflop_buckets"]), 0, 4000, 0, spacing=float(preset["spacing"]))  # type: ignore[arg-type]
     trainer = CfrLiteTrainer(TableConfig(num_players=players), actions, cards, averaging="linear")
     total = int(preset["iterations"]) if iterations is None else iterations
     backend = None
@@ -87,6 +90,9 @@ def build_policy(
             train_parallel(trainer, step, seed_seq, workers, map_fn, sync_every=min(sync_every, chunk))
             done += step
             part += 1
+            if snapshot_every and done % snapshot_every == 0 and done < total:
+                snap = trainer.policy({"seed": seed, "snapshot": done}, min_visits=int(preset["min_visits"]))  # type: ignore[arg-type]
+                snap.save(str(out).removesuffix(".npz") + f".it{done}.npz")
             if log:
                 dt = time.perf_counter() - start
                 print(f"cfr-lite build: {done}/{total} iterations, {len(trainer.table)} infosets, {done / dt:.1f} it/s", file=sys.stderr)
@@ -118,9 +124,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="processes sampling in parallel (part of the result)")
     parser.add_argument("--sync-every", type=int, default=2000, help="iterations per worker between merges")
     parser.add_argument("--chunk", type=int, default=1000, help="iterations per worker between progress lines")
+    parser.add_argument("--snapshot-every", type=int, default=0, help="also save <out>.it<N>.npz every N iterations")
     args = parser.parse_args(argv)
     try:
-        info = build_policy(args.players, args.out, iterations=args.iterations, seed=args.seed, workers=args.workers, sync_every=args.sync_every, chunk=args.chunk)
+        info = build_policy(args.players, args.out, iterations=args.iterations, seed=args.seed, workers=args.workers, sync_every=args.sync_every, chunk=args.chunk, snapshot_every=args.snapshot_every)
     except HoldemError as exc:
         print(f"cfr-lite build: {exc}", file=sys.stderr)
         return 2

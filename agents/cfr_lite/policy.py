@@ -119,6 +119,6 @@ class CfrLitePolicy:
         a = meta["actions"]
         actions = ActionAbstraction(tuple(a["pot_fractions"]), a["all_in"], a["max_raises_per_street"])
         c = meta["cards"]
-        cards = CardAbstraction(c["preflop_buckets"], tuple(c["postflop_buckets"]), c["rollouts"], c["sample_size"], c["seed"])
+        cards = CardAbstraction(c["preflop_buckets"], tuple(c["postflop_buckets"]), c["rollouts"], c["sample_size"], c["seed"], spacing=c.get("spacing", 1.0))
         cards.set_thresholds(th)
         return cls(TableConfig.from_dict(meta["table"]), actions, cards, keys, probs, meta.get("info", {}))
