@@ -17,6 +17,7 @@ A config file looks like this (every section but ``name`` and ``agents`` is opti
       preflop_buckets: 169
       postflop_buckets: [8, 8, 8]
       rollouts: 0
+      bucket_spacing: 1.0         # >1: narrower buckets for strong hands
       averaging: linear           # linear | uniform
     league:
       rounds: 5                   # each round: train, then (every eval_every rounds) evaluate
@@ -108,6 +109,7 @@ class CfrSettings:
     postflop_buckets: tuple[int, int, int] = (8, 8, 8)
     rollouts: int = 0
     bucket_sample_size: int = 2000
+    bucket_spacing: float = 1.0
     averaging: str = "linear"
 
     def __post_init__(self) -> None:
@@ -128,6 +130,10 @@ class CfrSettings:
         object.__setattr__(self, "postflop_buckets", tuple(int(b) for b in pb))
         _int(p + "rollouts", self.rollouts, 0, 64)
         _int(p + "bucket_sample_size", self.bucket_sample_size, 50, 1_000_000)
+        sp = self.bucket_spacing
+        if not isinstance(sp, (int, float)) or isinstance(sp, bool) or not 0.25 <= sp <= 4.0:
+            raise ConfigError(p + "bucket_spacing", sp, "must be a number in 0.25..4 (1 = equal shares; >1 = finer strong buckets)")
+        object.__setattr__(self, "bucket_spacing", float(sp))
         if self.averaging not in ("linear", "uniform"):
             raise ConfigError(p + "averaging", self.averaging, "must be 'linear' or 'uniform'")
 
