@@ -48,8 +48,9 @@ time from the seat left of the button, burns included), ``"button"`` (seat) and
 ``"stacks"`` (per-seat starting stacks, each ``0..max_stack``; seats with 0 sit out).
 Other keys are ignored (PettingZoo's ``api_test`` passes ``{"options": 1}``). A bad
 option raises :class:`~holdem_env.errors.ConfigError` before anything changes. Resetting
-in the middle of a hand (without a new seed) first finishes that hand by the clock
-(check if free, otherwise fold), because the engine's table deals only after a hand ends.
+in the middle of a hand (without a new seed) abandons that hand
+(:meth:`holdem_env.table.Table.abandon_hand`): it is left as it was, unfinished, with no
+rewards, and the button still moves on.
 
 Actions (``Discrete``; identical for every agent)
 -------------------------------------------------
@@ -521,6 +522,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
                         idx.append(nf * n + (t * n + (o + r) % n) * nh + k if r < n else zero)
             self._gather.append(np.array(idx, dtype=np.intp))
         self._obs_len = obs_len
+        dyn = self._dyn = np.zeros(self._dyn_size, dtype=np.float32)
+        self._seat_abs = dyn[: nf * n].reshape(nf, n)
+        self._board_row = dyn[off_board:off_street]
+        self._street_row = dyn[off_street : self._dyn_pot]
         self._zero_mask = np.zeros(self.num_actions, dtype=np.int8)
         self._table: Table | None = None
         self._state: HandState | None = None
@@ -587,56 +592,75 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
             state = table.start_hand(deck=deck, button=button, stacks=stacks)
             self._table, self._np_random, self._np_random_seed = table, rng, seed
         else:
-            old = self._state
-            if old is not None and not old.is_over:
-                # The table deals only after a hand ends: an abandoned hand is finished by
-                # the clock (check if free, else fold), which its record shows.
-                while not old.is_over:
-                    old.timeout()
-            state = self._table.start_hand(deck=deck, button=button, stacks=stacks)
+            state = self._table.start_hand(deck=deck, button=button, stacks=stacks, abandon=True)
         self._start(state)
 
     def _start(self, state: HandState) -> None:
-        n = self.config.num_players
+        n = self._n
         self._state = state
         self._hands += 1
-        self.agents = self.possible_agents[:]
-        self._agent_selector.reinit(self.agents)
-        self.rewards = dict.fromkeys(self.agents, 0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
+        agents = self.agents = self.possible_agents[:]
+        self._agent_selector.reinit(agents)
+        self.rewards = dict.fromkeys(agents, 0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
         self._skip_agent_selection = None
 
         dealt = state.dealt_in
         self._dealt = dealt
         holes = state.hole_cards
         self._hole_ids = holes
-        self._hole_strs = [(_CARD_STRS[h[0]], _CARD_STRS[h[1]]) if h else () for h in holes]
+        cs = _CARD_STRS
+        self._hole_strs = [(cs[h[0]], cs[h[1]]) if h else () for h in holes]
         # Fold and all-in flags follow the action events (the engine's tuple views are
         # rebuilt on every read); they start from the engine's flags after antes and blinds.
         self._folded = list(state.folded)
         self._all_in = list(state.is_all_in)
         ctx = _HandContext(self, state)
         self._ctx = ctx
-        self.infos = {a: {"legal": _legal_dict(None), "view": PlayerView(ctx, s)} for s, a in enumerate(self.agents)}
+        # Each agent's info while it is not to act; kept for the hand and put back when its turn ends.
+        self._idle_infos = idle = [
+            {
+                "legal": {"fold": False, "check": False, "call": 0, "min_raise_to": None, "max_raise_to": None},
+                "view": PlayerView(ctx, s),
+            }
+            for s in range(n)
+        ]
+        self.infos = dict(zip(agents, idle))
         self._actor = None
-        nf = len(_obs.SEAT_FEATURES)
-        dyn = self._dyn = np.zeros(self._dyn_size, dtype=np.float32)
-        off_hole, off_board, off_street = self._dyn_layout
-        self._seat_abs = dyn[: nf * n].reshape(nf, n)
-        self._hist_abs = dyn[nf * n : off_hole].reshape(_obs.STREETS, n, len(_obs.HISTORY_FEATURES))
-        self._board_row = dyn[off_board:off_street]
-        self._street_row = dyn[off_street : self._dyn_pot]
-        self._seat_abs[4] = dealt
-        self._seat_abs[5, state.button] = 1.0
-        self._seat_abs[2] = self._folded
-        self._seat_abs[3] = self._all_in
-        dyn[[off_hole + 52 * s + c for s in range(n) if holes[s] for c in holes[s]]] = 1.0
-        self._street = -1
+        # The buffer is reused hand after hand (observations are copies taken from it).
+        dyn = self._dyn
+        dyn.fill(0.0)
+        sa = self._seat_abs
+        if all(dealt):
+            sa[4] = 1.0
+        else:
+            sa[4] = dealt
+        sa[5, state.button] = 1.0
+        sa[2] = self._folded
+        sa[3] = self._all_in
+        off_hole = self._dyn_layout[0]
+        for s in range(n):
+            h = holes[s]
+            if h:
+                dyn[off_hole + 52 * s + h[0]] = 1.0
+                dyn[off_hole + 52 * s + h[1]] = 1.0
+        self._street = 0
+        self._street_row[0] = 1.0
         self._history = ctx.history
-        self._n_events = 0
-        self._advance()
+        self._n_events = state.num_events
+        inv = self._inv_bb
+        sa[0] = state.stacks
+        sa[1] = state.street_bets
+        sa[:2] *= inv
+        dyn[self._dyn_pot] = state.pot * inv
+        dyn[self._dyn_pot + 1] = state.current_bet * inv
+        if self._n_events:  # only a hand over before anyone acts has events at the start
+            self._n_events = 0
+            self._advance()
+        else:
+            self._next_turn()
 
     # ------------------------------------------------------------------ stepping
     def _consume_events(self) -> bool:
@@ -699,22 +723,25 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
             sa[0] = state.stacks
             sa[1] = state.street_bets
             sa[:2] *= self._inv_bb
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        """Hand the turn to the engine's actor (legal set, infos), or finish the hand."""
+        state = self._state
         self._amounts: list[int | None] | None = None
         prev = self._actor
-        infos = self.infos
-        agents = self.possible_agents
         if prev is not None:
-            infos[agents[prev]] = {"legal": _legal_dict(None), "view": infos[agents[prev]]["view"]}
-        if state.is_over:
+            self.infos[self.possible_agents[prev]] = self._idle_infos[prev]
+        seat = state.actor
+        if seat is None:
             self._legal = None
             self._actor = None
             self._finish()
             return
-        seat = state.actor
         self._actor = seat
         legal = self._legal = state.legal_actions()
-        agent = self.agent_selection = agents[seat]
-        infos[agent] = {
+        agent = self.agent_selection = self.possible_agents[seat]
+        self.infos[agent] = {
             "legal": {
                 "fold": legal.fold,
                 "check": legal.check,
@@ -722,8 +749,46 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
                 "min_raise_to": legal.min_raise_to,
                 "max_raise_to": legal.max_raise_to,
             },
-            "view": infos[agent]["view"],
+            "view": self._idle_infos[seat]["view"],
         }
+
+    def _after_action(self, ev: ActionEvent) -> None:
+        """Bookkeeping after the engine applied one action (``ev``, the event it returned).
+
+        When that action only moved the turn (one new event, same street, hand not over),
+        only the acting seat's entries change; anything else takes :meth:`_advance`.
+        """
+        state = self._state
+        n_events = self._n_events + 1
+        if state.num_events != n_events or state.actor is None or int(ev.street) != self._street:
+            self._advance()
+            return
+        self._n_events = n_events
+        dyn = self._dyn
+        n = self._n
+        inv = self._inv_bb
+        seat = ev.seat
+        kind = ev.kind
+        street = self._street
+        self._history.append((seat, _STREET_NAMES[street], kind.value, ev.to))
+        dyn[seat] = state.stacks[seat] * inv
+        dyn[n + seat] = ev.to * inv
+        if ev.all_in:
+            self._all_in[seat] = True
+            dyn[3 * n + seat] = 1.0
+        col = _KIND_COLUMN.get(kind)
+        if col is None:  # fold
+            self._folded[seat] = True
+            dyn[2 * n + seat] = 1.0
+        else:
+            at = self._hist_off + (street * n + seat) * 4
+            dyn[at + col] += 1.0
+            if col:
+                dyn[at + 3] = ev.to * inv
+        pot = self._dyn_pot
+        dyn[pot] = state.pot * inv
+        dyn[pot + 1] = state.current_bet * inv
+        self._next_turn()
 
     def _finish(self) -> None:
         state = self._state
@@ -817,18 +882,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
                     f"{agent} (seat {self._actor}) chose action {a} ({self.describe_action(a)}), which is "
                     f"masked out; legal now: {self._describe_legal()}"
                 )
-            state.timeout()
+            ev = state.timeout()
         elif a == CHECK_CALL:
-            if legal.check:
-                state.check()
-            else:
-                state.call()
+            ev = state.check() if legal.check else state.call()
         elif a == FOLD:
-            state.fold()
+            ev = state.fold()
         else:
-            state.raise_to(amount)
+            ev = state.raise_to(amount)
         self._cumulative_rewards[agent] = 0
-        self._advance()
+        self._after_action(ev)
 
     def _was_dead_step(self, action: Any) -> None:
         """Remove the selected (finished) agent; every agent's hand ends at once, so the next is the first left."""
@@ -851,37 +913,43 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         """The observation dict (``observation`` float32 vector, ``action_mask`` int8) of ``agent``."""
         seat = self.agent_name_mapping[agent]
         obs = self._dyn.take(self._gather[seat])
-        inv = self._inv_bb
-        o = _obs.OFF_SCALARS
+        mask = np.zeros(self.num_actions, dtype=np.int8)
         if seat == self._actor:
+            inv = self._inv_bb
+            o = _obs.OFF_SCALARS
             legal = self._legal
             obs[o + 1] = legal.call * inv
-            if legal.min_raise_to is not None:
-                obs[o + 2] = legal.min_raise_to * inv
+            if legal.check or legal.call > 0:
+                mask[CHECK_CALL] = 1
+            if legal.fold:
+                mask[FOLD] = 1
+            lo = legal.min_raise_to
+            if lo is not None:
+                obs[o + 2] = lo * inv
                 obs[o + 3] = legal.max_raise_to * inv
+                if self._exact:
+                    mask[lo + 1 : legal.max_raise_to + 2] = 1  # raise-to k has id k + 1
+                else:
+                    for i, amount in enumerate(self._discrete_amounts()):
+                        if amount is not None:
+                            mask[i + 2] = 1
         elif self._actor is not None:  # a seat waiting for its turn: what it would owe now
             state = self._state
             owed = state.current_bet - state.street_bets[seat]
             if owed > 0 and not self._folded[seat]:
-                obs[o + 1] = min(owed, state.stacks[seat]) * inv
-        return {"observation": obs, "action_mask": self._mask(seat)}
+                obs[_obs.OFF_SCALARS + 1] = min(owed, state.stacks[seat]) * self._inv_bb
+        return {"observation": obs, "action_mask": mask}
 
-    def _mask(self, seat: int) -> np.ndarray:
-        mask = np.zeros(self.num_actions, dtype=np.int8)
-        if seat != self._actor:
-            return mask
-        legal = self._legal
-        mask[FOLD] = legal.fold
-        mask[CHECK_CALL] = legal.check or legal.call > 0
-        lo = legal.min_raise_to
-        if lo is not None:
-            if self._exact:
-                mask[lo + 1 : legal.max_raise_to + 2] = 1  # raise-to k has id k + 1
-            else:
-                for i, amount in enumerate(self._discrete_amounts()):
-                    if amount is not None:
-                        mask[i + 2] = 1
-        return mask
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``(observation, cumulative reward, terminated, truncated, info)`` of the selected agent."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     # ------------------------------------------------------------------ helpers
     def action_amount(self, action: int) -> int | None:

@@ -230,33 +230,35 @@ class HandState:
         self._bb_seat = bb_seat
 
         # Antes first (dead: they never count toward the current bet).
-        if antes is None:
-            a = config.ante
-            if a == 0:
-                nominal = [0] * n
-            elif config.big_blind_ante:
-                nominal = [0] * n
-                nominal[bb_seat] = a
-            else:
-                nominal = [a if d else 0 for d in din]
-        else:
-            nominal = _int_list("antes", antes, n)
-            nominal = [x if din[i] else 0 for i, x in enumerate(nominal)]
-        owed = {x for i, x in enumerate(nominal) if din[i]}
-        self._dead_antes = len(owed) > 1
-        posted_antes = [0] * n
         stacks_ = self._stacks
-        for i in range(n):
-            x = nominal[i]
-            if x:
-                x = x if x < stacks_[i] else stacks_[i]
-                stacks_[i] -= x
-                self._contrib[i] += x
-                posted_antes[i] = x
-                if stacks_[i] == 0:
-                    self._mark_all_in(i)
-        self._antes = posted_antes
-        self._ante_owed = nominal
+        if antes is None and config.ante == 0:
+            self._dead_antes = False
+            self._antes = self._ante_owed = [0] * n
+        else:
+            if antes is None:
+                a = config.ante
+                if config.big_blind_ante:
+                    nominal = [0] * n
+                    nominal[bb_seat] = a
+                else:
+                    nominal = [a if d else 0 for d in din]
+            else:
+                nominal = _int_list("antes", antes, n)
+                nominal = [x if din[i] else 0 for i, x in enumerate(nominal)]
+            owed = {x for i, x in enumerate(nominal) if din[i]}
+            self._dead_antes = len(owed) > 1
+            posted_antes = [0] * n
+            for i in range(n):
+                x = nominal[i]
+                if x:
+                    x = x if x < stacks_[i] else stacks_[i]
+                    stacks_[i] -= x
+                    self._contrib[i] += x
+                    posted_antes[i] = x
+                    if stacks_[i] == 0:
+                        self._mark_all_in(i)
+            self._antes = posted_antes
+            self._ante_owed = nominal
 
         # Blinds: a short stack posts what it has and is all-in.
         blinds = [0] * n

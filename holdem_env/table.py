@@ -23,6 +23,12 @@ class Table:
     in only if its cash covers the buy-in, and its net result goes back to its cash when the
     hand ends.
 
+    An unfinished hand blocks the next deal until it is finished or explicitly thrown away
+    with :meth:`abandon_hand` (or ``start_hand(abandon=True)``), as a PettingZoo
+    ``reset()`` in the middle of a hand does. An abandoned hand counts as never played: it
+    has no result, bankroll cash is untouched, :attr:`hand` forgets it, and the button
+    still moves on from the seat it had (it took its turn).
+
     >>> t = Table(TableConfig(num_players=3), seed=7)
     >>> hand = t.start_hand()
     >>> hand.starting_stacks
@@ -30,7 +36,9 @@ class Table:
     >>> t.start_hand()
     Traceback (most recent call last):
     ...
-    holdem_env.errors.IllegalActionError: the current hand is not over; finish it before starting the next
+    holdem_env.errors.IllegalActionError: the current hand is not over; finish it or abandon it (abandon_hand()) before starting the next
+    >>> t.button, t.abandon_hand(), t.hand is None, t.start_hand().button
+    (2, True, True, 0)
     """
 
     __slots__ = ("config", "_rng", "_button", "_hand", "_cash", "_settled", "_hands")
@@ -91,18 +99,45 @@ class Table:
                 self._cash[s] += p
         self._settled = True
 
+    def abandon_hand(self) -> bool:
+        """Throw away the current hand if it is unfinished; return whether one was abandoned.
+
+        The abandoned hand is discarded as if never played: no payoffs are applied (bankroll
+        cash keeps its value from before the hand), :attr:`hand` becomes ``None`` and
+        :attr:`hands_played` still counts it. The next hand's button moves on from the
+        abandoned hand's button. A finished hand (or none) is left alone and ``False`` returned.
+        """
+        hand = self._hand
+        if hand is None or hand.is_over:
+            return False
+        self._hand = None
+        self._settled = True
+        return True
+
     def start_hand(
         self,
         deck: Sequence[int | str] | None = None,
         button: int | None = None,
         stacks: Sequence[int] | None = None,
+        *,
+        abandon: bool = False,
     ) -> HandState:
-        """Deal the next hand (optionally with a stacked deck, a given button or stacks)."""
-        if self._hand is not None and not self._hand.is_over:
-            raise IllegalActionError("the current hand is not over; finish it before starting the next")
+        """Deal the next hand (optionally with a stacked deck, a given button or stacks).
+
+        An unfinished current hand raises :class:`IllegalActionError`, unless ``abandon`` is
+        true: then it is discarded first (see :meth:`abandon_hand`). Bad arguments raise
+        before anything changes, so a failed call abandons nothing.
+        """
+        if self._hand is not None and not self._hand.is_over and not abandon:
+            raise IllegalActionError(
+                "the current hand is not over; finish it or abandon it (abandon_hand()) before starting the next"
+            )
+        if not isinstance(abandon, bool):
+            raise ConfigError("abandon", abandon, "must be True or False")
         self._settle()
         cfg = self.config
         n = cfg.num_players
+        default = stacks is None and not cfg.bankroll  # every seat at the buy-in: HandState's own default
         if stacks is not None:
             if len(stacks) != n:
                 raise ConfigError("stacks", stacks, f"must be {n} integers (one per seat)")
@@ -124,7 +159,10 @@ class Table:
                 button = players[int(self._rng.integers(len(players)))]
             else:
                 button = next((self._button + k) % n for k in range(1, n + 1) if dealt[(self._button + k) % n])
-        hand = HandState(cfg, button=button, stacks=st, deck=deck, rng=self._rng, dealt_in=dealt)
+        if default:
+            hand = HandState(cfg, button=button, deck=deck, rng=self._rng)
+        else:
+            hand = HandState(cfg, button=button, stacks=st, deck=deck, rng=self._rng, dealt_in=dealt)
         self._button = button
         self._hand = hand
         self._settled = False
