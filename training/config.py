@@ -14,6 +14,7 @@ A config file looks like this (every section but ``name`` and ``agents`` is opti
       pot_fractions: [0.5, 1.0]
       all_in: true
       max_raises_per_street: 2
+      all_in_max_pot: 3.0         # offer all-in only up to 3 pots (null: always)
       preflop_buckets: 169
       postflop_buckets: [8, 8, 8]
       rollouts: 0
@@ -105,6 +106,7 @@ class CfrSettings:
     pot_fractions: tuple[float, ...] = (0.5, 1.0)
     all_in: bool = True
     max_raises_per_street: int = 2
+    all_in_max_pot: float | None = None
     preflop_buckets: int = 169
     postflop_buckets: tuple[int, int, int] = (8, 8, 8)
     rollouts: int = 0
@@ -123,6 +125,11 @@ class CfrSettings:
         object.__setattr__(self, "pot_fractions", tuple(float(x) for x in fr))
         _bool(p + "all_in", self.all_in)
         _int(p + "max_raises_per_street", self.max_raises_per_street, 0, 8)
+        m = self.all_in_max_pot
+        if m is not None:
+            if not isinstance(m, (int, float)) or isinstance(m, bool) or not math.isfinite(m) or m <= 0:
+                raise ConfigError(p + "all_in_max_pot", m, "must be a positive number of pots, or null (always offer all-in)")
+            object.__setattr__(self, "all_in_max_pot", float(m))
         _int(p + "preflop_buckets", self.preflop_buckets, 1, 169)
         pb = self.postflop_buckets
         if not isinstance(pb, (list, tuple)) or len(pb) != 3 or not all(_is_int(b) and 1 <= b <= 1000 for b in pb):

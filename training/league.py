@@ -124,7 +124,7 @@ def _make_trainer(config: LeagueConfig) -> Any:
     from agents.cfr_lite.trainer import CfrLiteTrainer
 
     c = config.cfr
-    actions = ActionAbstraction(c.pot_fractions, c.all_in, c.max_raises_per_street)
+    actions = ActionAbstraction(c.pot_fractions, c.all_in, c.max_raises_per_street, c.all_in_max_pot)
     cards = CardAbstraction(c.preflop_buckets, c.postflop_buckets, c.rollouts, c.bucket_sample_size, 0, spacing=c.bucket_spacing)
     return CfrLiteTrainer(config.table, actions, cards, averaging=c.averaging)
 

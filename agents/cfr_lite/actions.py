@@ -123,6 +123,9 @@ class ActionAbstraction:
     fractions in ascending order, and (if ``all_in``) the last index is all-in. At most
     ``max_raises_per_street`` raises are offered per street (all-in stays offered after
     that, which keeps the tree finite because an all-in cannot be re-raised forever).
+    ``all_in_max_pot``: the all-in is offered only when it raises by at most that many
+    pots (after calling), so that 100-big-blind open shoves are not in the tree; ``None``
+    always offers it. A pot-fraction raise that reaches the whole stack is the all-in.
 
     >>> ActionAbstraction(pot_fractions=(0.5, 1.0)).num_actions
     5
@@ -135,6 +138,7 @@ class ActionAbstraction:
     pot_fractions: tuple[float, ...] = (0.5, 1.0)
     all_in: bool = True
     max_raises_per_street: int = 2
+    all_in_max_pot: float | None = None
 
     def __post_init__(self) -> None:
         fracs = tuple(self.pot_fractions)
@@ -146,6 +150,11 @@ class ActionAbstraction:
             raise ConfigError("all_in", self.all_in, "must be True or False")
         if not isinstance(self.max_raises_per_street, int) or isinstance(self.max_raises_per_street, bool) or not 0 <= self.max_raises_per_street <= 8:
             raise ConfigError("max_raises_per_street", self.max_raises_per_street, "must be an integer in 0..8")
+        m = self.all_in_max_pot
+        if m is not None:
+            if not isinstance(m, (int, float)) or isinstance(m, bool) or not math.isfinite(m) or m <= 0:
+                raise ConfigError("all_in_max_pot", m, "must be a positive number of pots, or None (always offer all-in)")
+            object.__setattr__(self, "all_in_max_pot", float(m))
 
     @property
     def num_actions(self) -> int:
@@ -178,16 +187,19 @@ class ActionAbstraction:
             return out
         to_call = int(getattr(legal, "call", 0))
         seen: set[int] = set()
+        reaches_all_in = False
         if raises_this_street < self.max_raises_per_street:
             for i, frac in enumerate(self.pot_fractions):
                 amount = min(max(raise_to_for_fraction(frac, pot, current_bet, to_call), lo), hi)
                 if amount == hi and self.all_in:
+                    reaches_all_in = True
                     continue  # that is the all-in, offered below under its own index
                 if amount in seen:
                     continue
                 seen.add(amount)
                 out.append(AbstractMove(2 + i, "raise", amount, fraction_of_raise(amount, pot, current_bet, to_call)))
-        if self.all_in and hi not in seen:
+        all_in_ok = reaches_all_in or self.all_in_max_pot is None or fraction_of_raise(hi, pot, current_bet, to_call) <= self.all_in_max_pot
+        if self.all_in and hi not in seen and all_in_ok:
             out.append(AbstractMove(self.num_actions - 1, "raise", hi, fraction_of_raise(hi, pot, current_bet, to_call)))
         return out
 
@@ -245,4 +257,9 @@ class ActionAbstraction:
 
     def to_dict(self) -> dict[str, object]:
         """Plain-JSON form."""
-        return {"pot_fractions": list(self.pot_fractions), "all_in": self.all_in, "max_raises_per_street": self.max_raises_per_street}
+        return {
+            "pot_fractions": list(self.pot_fractions),
+            "all_in": self.all_in,
+            "max_raises_per_street": self.max_raises_per_street,
+            "all_in_max_pot": self.all_in_max_pot,
+        }

@@ -32,11 +32,15 @@ from .trainer import CfrLiteTrainer, train_parallel
 
 __all__ = ["PRESETS", "build_policy", "main"]
 
+#: Deals sampled to set the bucket thresholds of the presets.
+_SAMPLE_SIZE = 4000
+
 #: Default abstraction and budget per table size (``2`` heads-up, ``6`` for 3-6 players).
 PRESETS: dict[int, dict[str, object]] = {
     2: {
         "pot_fractions": (0.5, 1.0),
         "max_raises_per_street": 2,
+        "all_in_max_pot": 3.0,
         "preflop_buckets": 169,
         "postflop_buckets": (8, 8, 8),
         "spacing": 1.5,
@@ -46,6 +50,7 @@ PRESETS: dict[int, dict[str, object]] = {
     6: {
         "pot_fractions": (1.0,),
         "max_raises_per_street": 1,
+        "all_in_max_pot": 3.0,
         "preflop_buckets": 20,
         "postflop_buckets": (5, 5, 5),
         "spacing": 1.5,
@@ -69,8 +74,8 @@ def build_policy(
 ) -> dict[str, object]:
     """Train and save a policy for a ``players``-seat table (blinds 5/10, 100 big blinds)."""
     preset = PRESETS[2 if players == 2 else 6]
-    actions = ActionAbstraction(tuple(preset["pot_fractions"]), True, int(preset["max_raises_per_street"]))  # type: ignore[arg-type]
-    cards = CardAbstraction(int(preset["preflop_buckets"]), tuple(preset["postflop_buckets"]), 0, 4000, 0, spacing=float(preset["spacing"]))  # type: ignore[arg-type]
+    actions = ActionAbstraction(tuple(preset["pot_fractions"]), True, int(preset["max_raises_per_street"]), preset.get("all_in_max_pot"))  # type: ignore[arg-type]
+    cards = CardAbstraction(int(preset["preflop_buckets"]), tuple(preset["postflop_buckets"]), 0, _SAMPLE_SIZE, 0, spacing=float(preset["spacing"]))  # type: ignore[arg-type]
     trainer = CfrLiteTrainer(TableConfig(num_players=players), actions, cards, averaging="linear")
     total = int(preset["iterations"]) if iterations is None else iterations
     backend = None
