@@ -156,6 +156,8 @@ FOLD = 0
 CHECK_CALL = 1
 _STREET_NAMES = ("preflop", "flop", "turn", "river", "showdown")
 _KIND_COLUMN = {ActionKind.CHECK: 0, ActionKind.CALL: 1, ActionKind.BET: 2, ActionKind.RAISE: 2}
+# kind -> (name in the history, history column or -1 for a fold)
+_KIND_INFO = {k: (k.value, _KIND_COLUMN.get(k, -1)) for k in ActionKind}
 _PAD_SEATS = 10
 _CARD_STRS = tuple(card_str(c) for c in range(52))
 
@@ -524,6 +526,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         self._obs_len = obs_len
         dyn = self._dyn = np.zeros(self._dyn_size, dtype=np.float32)
         self._seat_abs = dyn[: nf * n].reshape(nf, n)
+        self._money_rows = self._seat_abs[:2]  # stacks and street bets
         self._board_row = dyn[off_board:off_street]
         self._street_row = dyn[off_street : self._dyn_pot]
         self._zero_mask = np.zeros(self.num_actions, dtype=np.int8)
@@ -638,8 +641,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         else:
             sa[4] = dealt
         sa[5, state.button] = 1.0
-        sa[2] = self._folded
-        sa[3] = self._all_in
+        if any(self._folded):
+            sa[2] = self._folded
+        if any(self._all_in):
+            sa[3] = self._all_in
         off_hole = self._dyn_layout[0]
         for s in range(n):
             h = holes[s]
@@ -651,9 +656,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         self._history = ctx.history
         self._n_events = state.num_events
         inv = self._inv_bb
-        sa[0] = state.stacks
-        sa[1] = state.street_bets
-        sa[:2] *= inv
+        money = self._money_rows
+        money[...] = (state.stacks, state.street_bets)
+        money *= inv
         dyn[self._dyn_pot] = state.pot * inv
         dyn[self._dyn_pot + 1] = state.current_bet * inv
         if self._n_events:  # only a hand over before anyone acts has events at the start
@@ -709,20 +714,21 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         street = int(state.street)
         if street != self._street:
             self._street = street
-            self._street_row[:] = 0.0
+            row = self._street_row
+            row[:] = 0.0
             if street < 4:
-                self._street_row[street] = 1.0
-            board = state.board
-            if board:
-                self._board_row[list(board)] = 1.0
+                row[street] = 1.0
+            row = self._board_row
+            for c in state.board:
+                row[c] = 1.0
         dyn = self._dyn
-        dyn[self._dyn_pot] = state.pot * self._inv_bb
-        dyn[self._dyn_pot + 1] = state.current_bet * self._inv_bb
+        inv = self._inv_bb
+        dyn[self._dyn_pot] = state.pot * inv
+        dyn[self._dyn_pot + 1] = state.current_bet * inv
         if refresh or self._n_events == 0 or state.is_over:
-            sa = self._seat_abs
-            sa[0] = state.stacks
-            sa[1] = state.street_bets
-            sa[:2] *= self._inv_bb
+            money = self._money_rows
+            money[...] = (state.stacks, state.street_bets)
+            money *= inv
         self._next_turn()
 
     def _next_turn(self) -> None:
@@ -760,7 +766,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         """
         state = self._state
         n_events = self._n_events + 1
-        if state.num_events != n_events or state.actor is None or int(ev.street) != self._street:
+        if state.num_events != n_events or state.actor is None:
             self._advance()
             return
         self._n_events = n_events
@@ -768,23 +774,23 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         n = self._n
         inv = self._inv_bb
         seat = ev.seat
-        kind = ev.kind
+        to = ev.to
         street = self._street
-        self._history.append((seat, _STREET_NAMES[street], kind.value, ev.to))
+        kind_name, col = _KIND_INFO[ev.kind]
+        self._history.append((seat, _STREET_NAMES[street], kind_name, to))
         dyn[seat] = state.stacks[seat] * inv
-        dyn[n + seat] = ev.to * inv
+        dyn[n + seat] = to * inv
         if ev.all_in:
             self._all_in[seat] = True
             dyn[3 * n + seat] = 1.0
-        col = _KIND_COLUMN.get(kind)
-        if col is None:  # fold
+        if col < 0:  # fold
             self._folded[seat] = True
             dyn[2 * n + seat] = 1.0
         else:
             at = self._hist_off + (street * n + seat) * 4
             dyn[at + col] += 1.0
             if col:
-                dyn[at + 3] = ev.to * inv
+                dyn[at + 3] = to * inv
         pot = self._dyn_pot
         dyn[pot] = state.pot * inv
         dyn[pot + 1] = state.current_bet * inv
@@ -793,12 +799,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
     def _finish(self) -> None:
         state = self._state
         scale = self._reward_scale
-        payoffs = state.payoffs
-        for a, seat in self.agent_name_mapping.items():
-            self.rewards[a] = payoffs[seat] * scale
-        for a in self.agents:
-            self.terminations[a] = True
-        self._accumulate_rewards()
+        rewards = self.rewards
+        cumulative = self._cumulative_rewards
+        terminations = self.terminations
+        for a, p in zip(self.possible_agents, state.payoffs):
+            r = rewards[a] = p * scale
+            cumulative[a] += r  # PettingZoo's _accumulate_rewards, inlined
+            terminations[a] = True
         self.agent_selection = self._agent_selector.reset()
 
     def _action_id(self, action: Any) -> int:

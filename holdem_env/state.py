@@ -55,6 +55,7 @@ _FOLD, _CHECK, _CALL, _BET, _RAISE = (
     ActionKind.RAISE,
 )
 _hand_strength = None
+_new_legal = tuple.__new__  # LegalActions from a 6-tuple without the NamedTuple constructor's frame
 
 
 def _strength_fn():  # type: ignore[no-untyped-def]
@@ -694,7 +695,7 @@ class HandState:
         """The legal actions of the player on turn (raises :class:`HandOverError` when over)."""
         la = self._la_cache
         if la is None:
-            la = self._la_cache = LegalActions(*self._legal()[:6])
+            la = self._la_cache = _new_legal(LegalActions, self._legal()[:6])
         return la
 
     def verify_fold(self) -> None:
