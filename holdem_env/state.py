@@ -41,7 +41,7 @@ from .cards import validate_deck
 from .config import BettingStructure, TableConfig
 from .errors import ConfigError, HandOverError, IllegalActionError
 from .pots import build_pots, split_pot, uncalled_bet
-from .record import ActionEvent, DealEvent, HandRecord, MuckEvent, PotResult, ShowEvent, UncalledBetReturned
+from .record import ActionEvent, HandRecord, MuckEvent, PotResult, ShowEvent, UncalledBetReturned, _action_event, _deal_event
 
 __all__ = ["HandState"]
 
@@ -347,7 +347,7 @@ class HandState:
         cards = tuple(dk[p + 1 : p + 1 + k])
         self._pos = p + 1 + k
         self._board.extend(cards)
-        self._events.append(DealEvent(_STREETS[street], cards, burn))
+        self._events.append(_deal_event(_STREETS[street], cards, burn))
 
     def _return_uncalled(self) -> None:
         # Same basis as the pot layers: dead antes never count as matched chips.
@@ -811,7 +811,7 @@ class HandState:
         self._active[s] = False
         self._n_live -= 1
         self._n_active -= 1
-        ev = ActionEvent(s, _STREETS[self._street], _FOLD, 0, self._bets[s], False, timeout)
+        ev = _action_event(s, _STREETS[self._street], _FOLD, 0, self._bets[s], False, timeout)
         self._events.append(ev)
         self._after(s)
         return ev
@@ -826,7 +826,7 @@ class HandState:
     def _check(self, s: int, timeout: bool) -> ActionEvent:
         self._acted[s] = True
         self._faced[s] = self._current_bet
-        ev = ActionEvent(s, _STREETS[self._street], _CHECK, 0, self._bets[s], False, timeout)
+        ev = _action_event(s, _STREETS[self._street], _CHECK, 0, self._bets[s], False, timeout)
         self._events.append(ev)
         self._after(s)
         return ev
@@ -852,7 +852,7 @@ class HandState:
         allin = stack == 0
         if allin:
             self._mark_all_in(s)
-        ev = ActionEvent(s, _STREETS[self._street], _CALL, put, to, allin, False)
+        ev = _action_event(s, _STREETS[self._street], _CALL, put, to, allin, False)
         self._events.append(ev)
         self._after(s)
         return ev
@@ -881,7 +881,7 @@ class HandState:
         allin = stack == 0
         if allin:
             self._mark_all_in(s)
-        ev = ActionEvent(s, _STREETS[self._street], kind, put, amount, allin, False)
+        ev = _action_event(s, _STREETS[self._street], kind, put, amount, allin, False)
         self._events.append(ev)
         self._after(s)
         return ev
