@@ -7,14 +7,24 @@ no-limit env is called directly (``reset``/``step``/``is_over``). Default table:
 100 big blinds (RLCard: ``chips_for_each=200`` with its 1/2 blinds; PettingZoo's wrapper
 does not expose stacks and plays RLCard's default 100 chips = 50 big blinds).
 
-Run: ``.venv/bin/python benchmarks/bench_env.py [--hands 2000] [--chunk 100] [--clock cpu]``. The four
-envs of a table size run in alternating chunks of hands (shared machines: load hits them
-alike); prints markdown rows (hands/s and ratios). Timings are not tests; keep them out of ``tests/``.
+The policy draws its uniforms in blocks and, for nlhe_v0's exact mode, reads
+``info["legal"]`` (the legal raise ids are one contiguous range) instead of scanning the
+1,000-entry mask; the discrete mode and PettingZoo read their masks, RLCard its legal ids.
+
+Run: ``.venv/bin/python benchmarks/bench_env.py [--hands 2000] [--chunk 100] [--clock cpu]
+[--players 6 2 10] [--breakdown]``. The envs of a table size run in alternating chunks of
+hands (shared machines: load hits them alike); prints ready-to-paste markdown rows (hands/s
+and ratios) headed by the exact command. ``--breakdown`` adds where the time of a 6-max
+exact hand goes (policy, observation, env and PettingZoo bookkeeping, engine), measured by
+replaying one recorded action sequence with parts left out. Timings are not tests; keep
+them out of ``tests/``.
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
+import sys
 import time
 import warnings
 from collections.abc import Callable
@@ -207,6 +217,86 @@ def bench_table(num_players: int, hands: int, chunk: int, seed: int) -> list[_Ru
     return runners
 
 
+def _record_actions(num_players: int, hands: int, seed: int) -> list[int]:
+    """The action ids the policy picks over ``hands`` exact-mode hands from ``seed``."""
+    env = nlhe_v0.env(num_players=num_players, action_mode="exact")
+    env.reset(seed=seed)
+    uniforms = _Uniforms(np.random.default_rng(seed))
+    actions = []
+    for _ in range(hands):
+        env.reset()
+        for _agent in env.agent_iter():
+            _obs, _, term, trunc, info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            u, v = uniforms.pair()
+            a = _choose_exact(info["legal"], u, v)
+            actions.append(a)
+            env.step(a)
+    return actions
+
+
+def _replay_env(num_players: int, hands: int, seed: int, actions: list[int], observe: bool) -> float:
+    """Seconds to replay ``actions`` through the AEC API (no policy); ``observe=False`` skips observations."""
+    env = nlhe_v0.env(num_players=num_players, action_mode="exact")
+    env.reset(seed=seed)
+    it = iter(actions)
+    t = _clock()
+    for _ in range(hands):
+        env.reset()
+        for _agent in env.agent_iter():
+            _obs, _, term, trunc, _info = env.last(observe)
+            env.step(None if term or trunc else next(it))
+    return _clock() - t
+
+
+def _replay_engine(num_players: int, hands: int, seed: int, actions: list[int]) -> float:
+    """Seconds to replay ``actions`` on the engine alone (the same hands: the env's table and seed)."""
+    from holdem_env.config import TableConfig
+    from holdem_env.table import Table
+
+    t = _clock()
+    table = Table(TableConfig(num_players=num_players), rng=np.random.default_rng(seed))
+    table.start_hand()  # the env's reset(seed=...) hand, abandoned by its first reset()
+    it = iter(actions)
+    for _ in range(hands):
+        state = table.start_hand(abandon=True)
+        while not state.is_over:
+            la = state.legal_actions()  # the env asks for it at every decision too
+            a = next(it)
+            if a == 0:
+                state.fold()
+            elif a == 1:
+                state.check() if la.check else state.call()
+            else:
+                state.raise_to(a - 1)
+    return _clock() - t
+
+
+def breakdown(num_players: int, hands: int, seed: int, rounds: int = 5) -> list[tuple[str, float]]:
+    """Microseconds per hand of a 6-max exact hand, by part (best of ``rounds`` interleaved runs)."""
+    actions = _record_actions(num_players, hands, seed)
+    runner = nlhe_runner(num_players, "exact", seed)
+    best = {"full": 1e9, "fixed": 1e9, "noobs": 1e9, "engine": 1e9}
+    for _ in range(rounds):
+        runner.hands = runner.steps = 0
+        runner.seconds = 0.0
+        runner.run(hands)
+        best["full"] = min(best["full"], runner.seconds)
+        best["fixed"] = min(best["fixed"], _replay_env(num_players, hands, seed, actions, True))
+        best["noobs"] = min(best["noobs"], _replay_env(num_players, hands, seed, actions, False))
+        best["engine"] = min(best["engine"], _replay_engine(num_players, hands, seed, actions))
+    us = {k: v / hands * 1e6 for k, v in best.items()}
+    return [
+        ("benchmark policy (uniform draws, choice)", us["full"] - us["fixed"]),
+        ("observation + action mask (`observe`)", us["fixed"] - us["noobs"]),
+        ("env + PettingZoo bookkeeping (reset, infos, rewards, agent_iter, dead steps)", us["noobs"] - us["engine"]),
+        ("engine (deal, legal actions, actions, showdown)", us["engine"]),
+        ("total", us["full"]),
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2000, help="hands per env and table size")
@@ -216,14 +306,20 @@ def main(argv: list[str] | None = None) -> int:
         "--clock", choices=("cpu", "wall"), default="cpu",
         help="cpu: process CPU time (steady on a shared machine; every env is single-threaded); wall: perf_counter",
     )
+    parser.add_argument("--players", type=int, nargs="+", default=[6, 2, 10], help="table sizes to run")
+    parser.add_argument("--breakdown", action="store_true", help="also print where a 6-max exact hand's time goes")
     args = parser.parse_args(argv)
     warnings.filterwarnings("ignore")
     global _clock
     _clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    labels = {2: "heads-up"}
     tables = {}
-    for n, label in ((6, "6 players"), (2, "heads-up"), (10, "10 players")):
-        tables[label] = bench_table(n, args.hands, args.chunk, args.seed)
+    for n in args.players:
+        tables[labels.get(n, f"{n} players")] = bench_table(n, args.hands, args.chunk, args.seed)
 
+    command = " ".join([".venv/bin/python", "benchmarks/bench_env.py", *map(shlex.quote, sys.argv[1:] if argv is None else argv)])
+    print(f"Command: `{command}` ({args.clock} time, {args.hands} hands per env and table size)")
+    print()
     print("| table | env | hands/s | actions/hand |")
     print("|---|---|---:|---:|")
     for label, runners in tables.items():
@@ -235,6 +331,14 @@ def main(argv: list[str] | None = None) -> int:
     for label, (ex, di, pz, rl, _engine) in tables.items():
         e, d, p, r = (x.hands_per_second for x in (ex, di, pz, rl))
         print(f"| {label} | {e / p:.1f}x | {e / r:.1f}x | {d / p:.1f}x | {d / r:.1f}x | {100 * (e / d - 1):+.0f}% time/hand |")
+    if args.breakdown:
+        parts = breakdown(6, args.hands, args.seed)
+        total = parts[-1][1]
+        print()
+        print("| 6-max exact, per hand | µs | share |")
+        print("|---|---:|---:|")
+        for name, us in parts:
+            print(f"| {name} | {us:.1f} | {100 * us / total:.0f}% |")
     return 0
 
 

@@ -634,13 +634,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         ctx = _HandContext(self, state)
         self._ctx = ctx
         # Each agent's info while it is not to act; kept for the hand and put back when its turn ends.
-        self._idle_infos = idle = [
-            {
-                "legal": {"fold": False, "check": False, "call": 0, "min_raise_to": None, "max_raise_to": None},
-                "view": PlayerView(ctx, s),
-            }
-            for s in range(n)
-        ]
+        self._idle_infos = idle = [{"legal": _NO_LEGAL.copy(), "view": PlayerView(ctx, s)} for s in range(n)]
         self.infos = dict(zip(agents, idle))
         self._actor = None
         # The buffer is reused hand after hand (observations are copies taken from it).
@@ -702,13 +696,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
             if type(ev) is ActionEvent:
                 street = int(ev.street)
                 seat = ev.seat
-                kind = ev.kind
-                self._history.append((seat, _STREET_NAMES[street], kind.value, ev.to))
+                kind_name, col = _KIND_INFO[ev.kind]
+                self._history.append((seat, _STREET_NAMES[street], kind_name, ev.to))
                 if ev.all_in:
                     self._all_in[seat] = True
                     dyn[3 * n + seat] = 1.0
-                col = _KIND_COLUMN.get(kind)
-                if col is None:  # fold
+                if col < 0:  # fold
                     self._folded[seat] = True
                     dyn[2 * n + seat] = 1.0
                     continue

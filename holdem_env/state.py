@@ -54,6 +54,7 @@ _FOLD, _CHECK, _CALL, _BET, _RAISE = (
     ActionKind.BET,
     ActionKind.RAISE,
 )
+_FIXED_LIMIT, _POT_LIMIT = BettingStructure.FIXED_LIMIT, BettingStructure.POT_LIMIT
 _hand_strength = None
 _new_legal = tuple.__new__  # LegalActions from a 6-tuple without the NamedTuple constructor's frame
 
@@ -483,7 +484,7 @@ class HandState:
         else:
             betting = self._betting
             allin_to = bet + stack
-            if betting is BettingStructure.FIXED_LIMIT:
+            if betting is _FIXED_LIMIT:
                 cap = self.config.raise_cap
                 if (
                     cap is not None
@@ -503,7 +504,7 @@ class HandState:
                     lo = hi = allin_to
                 else:
                     hi = allin_to
-                    if betting is BettingStructure.POT_LIMIT:
+                    if betting is _POT_LIMIT:
                         pot_max = cb + sum(self._contrib) + owed
                         if pot_max < hi:
                             hi = pot_max if pot_max > lo else lo
@@ -615,7 +616,7 @@ class HandState:
     @property
     def folded(self) -> tuple[bool, ...]:
         """Per seat: folded this hand (seats not dealt in are ``False``; see :attr:`dealt_in`)."""
-        return tuple(self._folded[i] and self._dealt_in[i] for i in range(self._n))
+        return tuple([f and d for f, d in zip(self._folded, self._dealt_in)])
 
     @property
     def is_all_in(self) -> tuple[bool, ...]:
