@@ -620,6 +620,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         self.terminations = dict.fromkeys(agents, False)
         self.truncations = dict.fromkeys(agents, False)
         self._skip_agent_selection = None
+        self._rewards_to_clear = False
 
         dealt = state.dealt_in
         self._dealt = dealt
@@ -811,6 +812,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
             cumulative[a] += r  # PettingZoo's _accumulate_rewards, inlined
             terminations[a] = True
         self.agent_selection = self._agent_selector.reset()
+        self._rewards_to_clear = True
 
     def _action_id(self, action: Any) -> int:
         if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
@@ -916,8 +918,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         self.agents.remove(agent)
         if self.agents:
             self.agent_selection = self.agents[0]
-        for a in self.rewards:
-            self.rewards[a] = 0
+        if self._rewards_to_clear:  # the hand's rewards are cleared by its first dead step
+            self._rewards_to_clear = False
+            rewards = self.rewards
+            for a in rewards:
+                rewards[a] = 0
 
     # ------------------------------------------------------------------ observing
     def observe(self, agent: str) -> dict[str, np.ndarray]:

@@ -161,11 +161,11 @@ class HandState:
         self._bb = bb
         self._betting = config.betting
         if stacks is None:
-            st = [config.buy_in] * n
+            st = [config.buy_in] * n  # buy_in >= 1 (TableConfig checks it)
         else:
             st = _int_list("stacks", stacks, n)
         if dealt_in is None:
-            din = [c > 0 for c in st]
+            din = [True] * n if stacks is None else [c > 0 for c in st]
         else:
             if len(dealt_in) != n or not all(isinstance(d, (bool, np.bool_)) for d in dealt_in):
                 raise ConfigError("dealt_in", dealt_in, f"must be {n} booleans (one per seat)")
@@ -197,12 +197,13 @@ class HandState:
         self._stacks = list(st)
         self._bets = [0] * n
         self._contrib = [0] * n
-        self._folded = [not d for d in din]
+        n_live = sum(din)
+        self._folded = [False] * n if n_live == n else [not d for d in din]
         self._all_in = [False] * n
         self._active = list(din)
         self._acted = [False] * n
         self._faced = [0] * n
-        self._n_live = sum(din)
+        self._n_live = n_live
         self._n_active = self._n_live
         self._deck = dk
         self._seed = None if seed is None else int(seed)
@@ -222,8 +223,9 @@ class HandState:
         self._la_cache: LegalActions | None = None
 
         # Seats in deal order: first seat left of the button ... the button.
-        order = [(button + k) % n for k in range(1, n + 1)]
-        order = [s for s in order if din[s]]
+        order = [*range(button + 1, n), *range(button + 1)]
+        if n_live < n:
+            order = [s for s in order if din[s]]
         if len(order) == 2:
             sb_seat, bb_seat = button, order[0]
         else:
