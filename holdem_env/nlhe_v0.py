@@ -928,8 +928,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The observation dict (``observation`` float32 vector, ``action_mask`` int8) of ``agent``."""
         seat = self.agent_name_mapping[agent]
-        obs = self._dyn.take(self._gather[seat])
-        mask = np.zeros(self.num_actions, dtype=np.int8)
+        obs = self._dyn[self._gather[seat]]  # a copy (fancy indexing)
+        mask = np.zeros(self.num_actions, np.int8)
         if seat == self._actor:
             inv = self._inv_bb
             o = _obs.OFF_SCALARS
