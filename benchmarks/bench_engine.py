@@ -118,7 +118,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pokerkit-hands", type=int, default=1000, help="hands for PokerKit (slower)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-pokerkit", action="store_true", help="only time holdem_env")
-    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="cpu: process CPU time; wall: perf_counter")
+    parser.add_argument(
+        "--clock", choices=("cpu", "wall"), default="cpu", help="cpu: process CPU time; wall: perf_counter"
+    )
     args = parser.parse_args(argv)
     warnings.filterwarnings("ignore")
     global _clock
@@ -127,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     play_ours(max(args.hands // 20, 50), args.seed + 1)  # warm-up (imports, evaluator tables)
     d, dt = play_ours(args.hands, args.seed)
     ours_h, ours_d = args.hands / dt, d / dt
-    command = " ".join([".venv/bin/python", "benchmarks/bench_engine.py", *map(shlex.quote, sys.argv[1:] if argv is None else argv)])
+    given = sys.argv[1:] if argv is None else argv
+    command = " ".join([".venv/bin/python", "benchmarks/bench_engine.py", *map(shlex.quote, given)])
     print(f"Command: `{command}` ({args.clock} time)")
     print()
     print("| engine | hands | hands/s | decisions/s | decisions/hand |")

@@ -317,7 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     for n in args.players:
         tables[labels.get(n, f"{n} players")] = bench_table(n, args.hands, args.chunk, args.seed)
 
-    command = " ".join([".venv/bin/python", "benchmarks/bench_env.py", *map(shlex.quote, sys.argv[1:] if argv is None else argv)])
+    given = sys.argv[1:] if argv is None else argv
+    command = " ".join([".venv/bin/python", "benchmarks/bench_env.py", *map(shlex.quote, given)])
     print(f"Command: `{command}` ({args.clock} time, {args.hands} hands per env and table size)")
     print()
     print("| table | env | hands/s | actions/hand |")

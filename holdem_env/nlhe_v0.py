@@ -97,7 +97,8 @@ False/0/None for an agent not to act. ``infos[agent]["view"]``: what the seat ca
 ``history`` as ``(seat, street, kind, to)`` tuples, and after the hand ``shown``
 (seat -> cards shown at showdown) and ``payoffs``). Chips are ints here. The view is a
 live read-only :class:`PlayerView` mapping of the hand (so infos cost nothing per step);
-``view.snapshot()`` returns a plain dict to keep.
+``view.snapshot()`` returns a plain dict to keep. An agent's info while it is not to act
+is one dict for the whole hand; treat infos as read-only.
 
 Rewards
 -------
@@ -316,18 +317,6 @@ class _AgentIterator(AECOrderEnforcingIterator):
 _NO_LEGAL: dict[str, Any] = {"fold": False, "check": False, "call": 0, "min_raise_to": None, "max_raise_to": None}
 
 
-def _legal_dict(legal: LegalActions | None) -> dict[str, Any]:
-    if legal is None:
-        return _NO_LEGAL.copy()
-    return {
-        "fold": legal.fold,
-        "check": legal.check,
-        "call": legal.call,
-        "min_raise_to": legal.min_raise_to,
-        "max_raise_to": legal.max_raise_to,
-    }
-
-
 class _HandContext:
     """What the views of one hand read: the engine state plus the env's per-hand bookkeeping."""
 
@@ -540,7 +529,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         self._money_rows = self._seat_abs[:2]  # stacks and street bets
         self._board_row = dyn[off_board:off_street]
         self._street_row = dyn[off_street : self._dyn_pot]
-        self._zero_mask = np.zeros(self.num_actions, dtype=np.int8)
         self._table: Table | None = None
         self._state: HandState | None = None
         self._np_random: np.random.Generator | None = None
@@ -625,7 +613,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         dealt = state.dealt_in
         self._dealt = dealt
         holes = state.hole_cards
-        self._hole_ids = holes
         cs = _CARD_STRS
         self._hole_strs = [(cs[h[0]], cs[h[1]]) if h else () for h in holes]
         # Fold and all-in flags follow the action events (the engine's tuple views are

@@ -87,7 +87,9 @@ Event = Union[ActionEvent, DealEvent, UncalledBetReturned, ShowEvent, MuckEvent]
 # __init__ sets every field through object.__setattr__; setting the slots directly builds the
 # same object in about half the time. Positional, every field given, no validation.
 _new = object.__new__
-_ae_set = tuple(ActionEvent.__dict__[name].__set__ for name in ("seat", "street", "kind", "amount", "to", "all_in", "timeout"))
+_ae_set = tuple(
+    ActionEvent.__dict__[name].__set__ for name in ("seat", "street", "kind", "amount", "to", "all_in", "timeout")
+)
 _de_set = tuple(DealEvent.__dict__[name].__set__ for name in ("street", "cards", "burn"))
 
 

@@ -41,7 +41,16 @@ from .cards import validate_deck
 from .config import BettingStructure, TableConfig
 from .errors import ConfigError, HandOverError, IllegalActionError
 from .pots import build_pots, split_pot, uncalled_bet
-from .record import ActionEvent, HandRecord, MuckEvent, PotResult, ShowEvent, UncalledBetReturned, _action_event, _deal_event
+from .record import (
+    ActionEvent,
+    HandRecord,
+    MuckEvent,
+    PotResult,
+    ShowEvent,
+    UncalledBetReturned,
+    _action_event,
+    _deal_event,
+)
 
 __all__ = ["HandState"]
 

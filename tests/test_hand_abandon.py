@@ -1,4 +1,4 @@
-"""Abandoning an unfinished hand: ``Table.abandon_hand``, ``start_hand(abandon=True)`` and ``nlhe_v0`` reset mid-hand."""
+"""Abandoning an unfinished hand: ``Table.abandon_hand``, ``start_hand(abandon=True)``, ``nlhe_v0`` reset mid-hand."""
 
 from __future__ import annotations
 
