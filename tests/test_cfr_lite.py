@@ -310,3 +310,53 @@ def test_spacing_narrows_the_strong_buckets(small_cards: CardAbstraction) -> Non
     assert wide.cache_path() != small_cards.cache_path()
     with pytest.raises(ConfigError, match="spacing"):
         CardAbstraction(spacing=0.0)
+
+
+def test_build_command_is_reproducible(tmp_path, monkeypatch, small_cards: CardAbstraction) -> None:
+    from agents.cfr_lite import build
+    from agents.cfr_lite.policy import CfrLitePolicy
+
+    monkeypatch.setenv("HOLDEM_ENV_CACHE", str(small_cards.cache_dir))
+    small = {"pot_fractions": (1.0,), "max_raises_per_street": 1, "preflop_buckets": 169, "postflop_buckets": (5, 5, 5), "spacing": 1.0, "iterations": 10, "min_visits": 1}
+    monkeypatch.setitem(build.PRESETS, 2, small)
+    monkeypatch.setattr(build, "_SAMPLE_SIZE", 300)
+    a, b = tmp_path / "a.npz", tmp_path / "b.npz"
+    assert build.main(["--players", "2", "--out", str(a), "--iterations", "12", "--workers", "1", "--chunk", "4"]) == 0
+    info = build.build_policy(2, str(b), iterations=12, workers=1, chunk=4, log=False)
+    assert info["iterations"] == 12
+    pa, pb = CfrLitePolicy.load(a), CfrLitePolicy.load(b)
+    assert pa.keys == pb.keys and np.array_equal(pa.probs, pb.probs)
+
+
+def test_bare_spec_plays_the_shipped_policy() -> None:
+    from agents.base import make_agent
+    from agents.cfr_lite.agent import SHIPPED_POLICY
+
+    assert SHIPPED_POLICY.is_file(), "agents/data/cfr_lite_hu.npz is missing: build it (docs/league_readme_snippet.md)"
+    assert SHIPPED_POLICY.stat().st_size < 5_000_000
+    agent = make_agent("cfr-lite", rng=np.random.default_rng(0))
+    policy = agent.policy_for(2)
+    assert policy.table.num_players == 2 and len(policy) > 1000
+    from holdem_env import nlhe_v0
+
+    env = nlhe_v0.env(num_players=2)
+    env.reset(seed=3)
+    obs, _, _, _, info = env.last()
+    act = agent.act(obs, info)
+    assert obs["action_mask"][act] == 1 and agent.lookups == 1
+
+
+def test_all_in_max_pot_removes_deep_shoves_only() -> None:
+    ab = ActionAbstraction(pot_fractions=(0.5, 1.0), all_in_max_pot=3.0)
+    # Preflop open: the shove is 98 pots -> not offered.
+    moves = ab.moves(_Legal(True, False, 5, 20, 1000), pot=15, current_bet=10, raises_this_street=0)
+    assert [m.index for m in moves] == [FOLD, CALL, 2, 3]
+    # Short stack: the all-in is within 3 pots (or a pot raise reaches it) -> offered.
+    short = ab.moves(_Legal(True, False, 50, 150, 200), pot=150, current_bet=100, raises_this_street=2)
+    assert [m.index for m in short] == [FOLD, CALL, 4]
+    reach = ab.moves(_Legal(True, False, 5, 20, 28), pot=15, current_bet=10, raises_this_street=0)
+    assert [(m.index, m.amount) for m in reach] == [(0, 0), (1, 0), (2, 20), (4, 28)]
+    # An opponent's shove is still translated to the largest offered raise.
+    assert ab.translate(1000, moves, pot=15, current_bet=10, to_call=5) == 3
+    with pytest.raises(ConfigError, match="all_in_max_pot"):
+        ActionAbstraction(all_in_max_pot=0)

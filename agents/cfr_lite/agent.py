@@ -64,8 +64,9 @@ class CfrLiteAgent:
     ``action_mode``: ``"auto"`` (told apart by the mask), ``"exact"`` or ``"discrete"``.
     ``bet_sizes``: the discrete mode's pot fractions (default: the env's default).
     ``threshold``: actions the policy plays with a lower probability are dropped and the
-    rest renormalised ("thresholding", which removes the noise of rarely updated
-    information sets; 0 plays the stored mix as it is).
+    rest renormalised ("thresholding" in the sense of Ganzfried & Sandholm, which removes
+    the noise of under-trained information sets; 0 plays the stored mix as it is). The
+    default 0.15 measured best against ``tag`` (benchmarks/bench_cfr_lite.py).
     """
 
     def __init__(
@@ -75,7 +76,7 @@ class CfrLiteAgent:
         seed: int | None = None,
         action_mode: str = "auto",
         bet_sizes: Sequence[float] | None = None,
-        threshold: float = 0.0,
+        threshold: float = 0.15,
     ) -> None:
         if not isinstance(threshold, (int, float)) or isinstance(threshold, bool) or not 0.0 <= threshold < 1.0:
             raise ConfigError("threshold", threshold, "must be a number in [0, 1)")
