@@ -93,6 +93,9 @@ class CfrLiteAgent:
         elif policy is not None:
             self._policy = _load(policy)
         self._games: dict[tuple[int, int, int, int], AbstractHoldem] = {}
+        # Within a hand, an observed bet keeps the translation it got the first time.
+        self._translated: dict[tuple[Any, ...], int] = {}
+        self._hand_id: tuple[Any, ...] | None = None
         #: Decisions played from the policy / by the fallback rule (diagnostics).
         self.lookups = 0
         self.fallbacks = 0
@@ -101,6 +104,11 @@ class CfrLiteAgent:
     def set_rng(self, rng: np.random.Generator) -> None:
         """Use ``rng`` from now on (the arena reseeds before every hand)."""
         self.rng = rng
+
+    def start_hand(self, info: Mapping[str, Any]) -> None:
+        """Forget the previous hand's bet translations (no state crosses hands)."""
+        self._translated.clear()
+        self._hand_id = None
 
     def policy_for(self, num_players: int) -> CfrLitePolicy:
         """The policy played at a table of ``num_players`` (loads the shipped one when needed)."""
@@ -151,7 +159,12 @@ class CfrLiteAgent:
             stacks = [start if d else 0 for d in dealt]
             state = HandState(game.table, button=int(view["button"]), stacks=stacks, dealt_in=dealt, seed=0)
             node = Node(state, "", 0)
-            for seat, street, kind, to in view["history"]:
+            hand_id = (tuple(view["hole_cards"]), int(view["button"]), dealt)
+            if hand_id != self._hand_id:
+                self._translated.clear()
+                self._hand_id = hand_id
+            history = tuple(tuple(h) for h in view["history"])
+            for i, (seat, street, kind, to) in enumerate(history):
                 if state.is_over or int(state.actor) != int(seat):
                     return None
                 moves = game.moves(node)
@@ -162,10 +175,14 @@ class CfrLiteAgent:
                     index = CALL
                     state.check() if kind == "check" else state.call()
                 else:
-                    legal = state.legal_actions()
-                    index = game.actions.translate(
-                        int(to), moves, pot=int(state.pot), current_bet=int(state.current_bet), to_call=int(legal.call), rng=self.rng
-                    )
+                    memo_key = history[: i + 1]
+                    index = self._translated.get(memo_key, -1)
+                    if index < 0:
+                        legal = state.legal_actions()
+                        index = game.actions.translate(
+                            int(to), moves, pot=int(state.pot), current_bet=int(state.current_bet), to_call=int(legal.call), rng=self.rng
+                        )
+                        self._translated[memo_key] = index
                     state.raise_to(int(to))
                 game.record(node, index)
         except HoldemError:
