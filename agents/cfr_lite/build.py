@@ -54,7 +54,7 @@ PRESETS: dict[int, dict[str, object]] = {
         "preflop_buckets": 20,
         "postflop_buckets": (5, 5, 5),
         "spacing": 1.5,
-        "iterations": 12_000,
+        "iterations": 60_000,
         "min_visits": 3,
     },
 }
