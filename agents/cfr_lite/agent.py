@@ -26,17 +26,20 @@ from holdem_env.cards import parse_cards
 from holdem_env.config import TableConfig
 from holdem_env.errors import ConfigError, HoldemError
 
-from .actions import CALL, FOLD, AbstractMove
+from .actions import CALL, FOLD, AbstractMove, fraction_of_raise
 from .game import AbstractHoldem, Node, infoset_key
 from .policy import CfrLitePolicy
 
-__all__ = ["CfrLiteAgent", "SHIPPED_POLICY", "shipped_policy_path"]
+__all__ = ["CfrLiteAgent", "OVERBET_FACTOR", "SHIPPED_POLICY", "shipped_policy_path"]
 
 _DATA = Path(__file__).resolve().parent.parent / "data"
 #: The shipped heads-up policy (built by ``python -m agents.cfr_lite.build``).
 SHIPPED_POLICY = _DATA / "cfr_lite_hu.npz"
 _STREETS = {"preflop": 0, "flop": 1, "turn": 2, "river": 3}
 _CACHE: dict[str, CfrLitePolicy] = {}
+#: A bet larger than this many times the largest raise the tree offers (and than this many
+#: pots) takes the rest of the hand off the tree (played by the fallback rule).
+OVERBET_FACTOR = 2.5
 
 
 def shipped_policy_path(num_players: int = 2) -> Path:
@@ -144,8 +147,13 @@ class CfrLiteAgent:
             self._games[key] = game
         return game
 
-    def _shadow(self, policy: CfrLitePolicy, view: Mapping[str, Any]) -> tuple[AbstractHoldem, Node] | None:
-        """Replay the public history in a fresh engine state; ``None`` if it cannot be matched."""
+    def _shadow(self, policy: CfrLitePolicy, view: Mapping[str, Any]) -> tuple[AbstractHoldem, Node, bool] | None:
+        """Replay the public history in a fresh engine state; ``None`` if it cannot be matched.
+
+        The flag says whether some bet was far larger than any raise in the tree (an
+        *overbet*: more than :data:`OVERBET_FACTOR` times the largest offered pot fraction,
+        and at least that many pots), after which the rest of the hand is off the tree.
+        """
         from holdem_env.state import HandState
 
         dealt = tuple(bool(d) for d in view["dealt_in"])
@@ -159,6 +167,7 @@ class CfrLiteAgent:
             stacks = [start if d else 0 for d in dealt]
             state = HandState(game.table, button=int(view["button"]), stacks=stacks, dealt_in=dealt, seed=0)
             node = Node(state, "", 0)
+            off_tree = False
             hand_id = (tuple(view["hole_cards"]), int(view["button"]), dealt)
             if hand_id != self._hand_id:
                 self._translated.clear()
@@ -175,6 +184,10 @@ class CfrLiteAgent:
                     index = CALL
                     state.check() if kind == "check" else state.call()
                 else:
+                    legal_now = state.legal_actions()
+                    largest = max([m.fraction for m in moves if m.kind == "raise"] + [1.0])
+                    if fraction_of_raise(int(to), int(state.pot), int(state.current_bet), int(legal_now.call)) > OVERBET_FACTOR * largest:
+                        off_tree = True
                     memo_key = history[: i + 1]
                     index = self._translated.get(memo_key, -1)
                     if index < 0:
@@ -189,14 +202,19 @@ class CfrLiteAgent:
             return None
         if state.is_over or int(state.pot) != int(view["pot"]) or _STREETS.get(str(view["street"]), -1) != int(state.street):
             return None
-        return game, node
+        return game, node, off_tree
 
     def _choose(self, policy: CfrLitePolicy, view: Mapping[str, Any], legal: Mapping[str, Any], seat: int) -> AbstractMove:
         hole = parse_cards(view["hole_cards"])
         board = parse_cards(view["board"]) if view["board"] else ()
         shadow = self._shadow(policy, view) if len(view["dealt_in"]) == policy.table.num_players else None
+        if shadow is not None and shadow[2]:
+            self.fallbacks += 1
+            to_call = int(legal.get("call", 0))
+            needed = to_call / max(1, int(view["pot"]) + to_call)  # pot odds
+            return self._fallback(policy, hole, board, legal, call_above=min(0.9, needed + 0.1))
         if shadow is not None:
-            game, node = shadow
+            game, node, _ = shadow
             moves = game.moves(node)
             bucket = policy.cards.bucket(hole, board)
             pos = (seat - int(view["button"])) % len(view["dealt_in"])
@@ -213,20 +231,14 @@ class CfrLiteAgent:
         self.fallbacks += 1
         return self._fallback(policy, hole, board, legal)
 
-    def _fallback(self, policy: CfrLitePolicy, hole: Sequence[int], board: Sequence[int], legal: Mapping[str, Any]) -> AbstractMove:
-        """Check when free; otherwise call with a top-half hand, else fold."""
+    def _fallback(
+        self, policy: CfrLitePolicy, hole: Sequence[int], board: Sequence[int], legal: Mapping[str, Any], call_above: float = 0.5
+    ) -> AbstractMove:
+        """Check when free; otherwise call when the hand's strength percentile is at least
+        ``call_above`` (after an overbet: the pot odds plus 0.1), else fold."""
         if legal.get("check"):
             return AbstractMove(CALL, "check")
-        cards = policy.cards
-        if not board:
-            from .buckets import NUM_PREFLOP_CLASSES, preflop_class
-
-            rank = int(cards.thresholds()["preflop_rank"][preflop_class(hole)])  # 0 = strongest
-            strong = rank < NUM_PREFLOP_CLASSES // 2
-        else:
-            street = len(board) - 2
-            strong = cards.bucket(hole, board) >= cards.num_buckets(street) // 2
-        if strong or not legal.get("fold"):
+        if _strength_fraction(policy, hole, board) >= call_above or not legal.get("fold"):
             return AbstractMove(CALL, "call")
         return AbstractMove(FOLD, "fold")
 
@@ -266,6 +278,16 @@ class CfrLiteAgent:
         if best is None:
             return 1 if mask[1] else 0
         return best
+
+
+def _strength_fraction(policy: CfrLitePolicy, hole: Sequence[int], board: Sequence[int]) -> float:
+    """Preflop: the class's equity percentile (1 = aces); postflop: strength against a random hand."""
+    from .buckets import NUM_PREFLOP_CLASSES, hand_strengths, preflop_class
+
+    if not board:
+        rank = int(policy.cards.thresholds()["preflop_rank"][preflop_class(hole)])  # 0 = strongest
+        return 1.0 - rank / (NUM_PREFLOP_CLASSES - 1)
+    return float(hand_strengths([tuple(hole)], tuple(board))[0])
 
 
 def _looks_exact(mask: np.ndarray, lo: int, hi: int) -> bool:
