@@ -360,3 +360,24 @@ def test_all_in_max_pot_removes_deep_shoves_only() -> None:
     assert ab.translate(1000, moves, pot=15, current_bet=10, to_call=5) == 3
     with pytest.raises(ConfigError, match="all_in_max_pot"):
         ActionAbstraction(all_in_max_pot=0)
+
+
+@pytest.mark.parametrize("raise_to, off_tree", [(30, False), (60, False), (1000, True)])
+def test_overbet_takes_the_hand_off_the_tree(raise_to: int, off_tree: bool) -> None:
+    from holdem_env import nlhe_v0
+
+    from agents.cfr_lite.agent import CfrLiteAgent
+
+    agent = CfrLiteAgent(seed=0)
+    policy = agent.policy_for(2)
+    env = nlhe_v0.env(num_players=2, action_mode="exact")
+    env.reset(seed=5)
+    env.step(nlhe_v0.exact_action_id(raise_to))  # the button (small blind) opens
+    obs, _, _, _, info = env.last()
+    _, node, flagged = agent._shadow(policy, info["view"])
+    assert flagged is off_tree
+    assert node.history == "1"  # read as the pot raise (the largest raise the tree offers here)
+    act = agent.act(obs, info)
+    assert obs["action_mask"][act] == 1
+    if off_tree:
+        assert agent.fallbacks == 1 and agent.lookups == 0
