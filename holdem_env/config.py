@@ -6,6 +6,8 @@ import enum
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+import numpy as np
+
 from .errors import ConfigError
 
 __all__ = ["BettingStructure", "TableConfig", "MIN_PLAYERS", "MAX_PLAYERS"]
@@ -75,6 +77,10 @@ class TableConfig:
     bankroll: bool = False
 
     def __post_init__(self) -> None:
+        for name in ("num_players", "small_blind", "big_blind", "ante", "buy_in", "raise_cap"):
+            value = getattr(self, name)
+            if isinstance(value, np.integer):  # numpy integers are whole chips too
+                object.__setattr__(self, name, int(value))
         _check_int("num_players", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
         _check_int("big_blind", self.big_blind, 1)
         _check_int("small_blind", self.small_blind, 0)
@@ -100,6 +106,28 @@ class TableConfig:
     def big_bet(self) -> int:
         """Fixed-limit bet unit on turn and river (= two big blinds)."""
         return 2 * self.big_blind
+
+    @classmethod
+    def preset(cls, name: str, **overrides: Any) -> "TableConfig":
+        """A named table from RULES.md, with optional overrides.
+
+        ``"free-play"``: 6 players, blinds 5/10, buy-in 1000 (100 big blinds; the defaults).
+        ``"50bb"``: the big blind is 1/50 of the buy-in (blinds 10/20, buy-in 1000).
+
+        >>> TableConfig.preset("50bb").buy_in // TableConfig.preset("50bb").big_blind
+        50
+        >>> TableConfig.preset("deep")
+        Traceback (most recent call last):
+        ...
+        holdem_env.errors.ConfigError: preset='deep' is invalid: must be one of 'free-play', '50bb'
+        """
+        presets: dict[str, dict[str, Any]] = {
+            "free-play": {},
+            "50bb": {"small_blind": 10, "big_blind": 20, "buy_in": 1000},
+        }
+        if name not in presets:
+            raise ConfigError("preset", name, "must be one of " + ", ".join(repr(p) for p in presets))
+        return cls(**{**presets[name], **overrides})
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-JSON form (the betting structure as its string)."""
