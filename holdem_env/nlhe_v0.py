@@ -135,7 +135,7 @@ from .cards import card_str, validate_deck
 from .config import BettingStructure, TableConfig
 from .errors import ConfigError, HandOverError, IllegalActionError
 from .record import ActionEvent, HandRecord
-from .state import HandState
+from .state import HandState, _check_seed
 from .table import Table
 
 __all__ = [
@@ -587,6 +587,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new hand: the button moves one seat (or as ``options`` say); see the module docstring."""
+        _check_seed(seed)
         deck, button, stacks = self._parse_options(options)
         if seed is not None or self._table is None:
             rng = np.random.default_rng(seed)
@@ -1048,14 +1049,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         ]
         shown = state.shown if state.is_over else {}
         n = cfg.num_players
-        sb_seat = bb_seat = None
-        dealt = [s for s in range(n) if self._dealt[s]]
-        if len(dealt) == 2:
-            sb_seat = state.button
-            bb_seat = next(s for s in dealt if s != state.button)
-        elif len(dealt) > 2:
-            order = [s for s in [(state.button + k) % n for k in range(1, n + 1)] if self._dealt[s]]
-            sb_seat, bb_seat = order[0], order[1]
+        sb_seat, bb_seat = state.small_blind_seat, state.big_blind_seat
         all_in = self._all_in
         for s in range(n):
             tags = []

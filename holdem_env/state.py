@@ -88,6 +88,12 @@ def _int_list(name: str, values: Sequence[int], n: int, lo: int = 0) -> list[int
     return out
 
 
+def _check_seed(seed: object) -> None:
+    """Raise :class:`ConfigError` unless ``seed`` is ``None`` or a non-negative integer (numpy's rule)."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        raise ConfigError("seed", seed, "must be a non-negative integer or None")
+
+
 class HandState:
     """One hand of Texas Hold'em, from the forced bets to the payoffs.
 
@@ -189,6 +195,7 @@ class HandState:
         button = int(button)
         if not din[button]:
             raise ConfigError("button", button, "the button must be on a seat that is dealt in")
+        _check_seed(seed)
         if deck is None:
             if rng is None:
                 rng = np.random.default_rng(seed)
@@ -197,8 +204,6 @@ class HandState:
             dk = rng.permutation(52).tolist()
         else:
             dk = list(validate_deck(deck))
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
-            raise ConfigError("seed", seed, "must be an integer or None")
 
         self._button = button
         self._dealt_in = din

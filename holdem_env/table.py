@@ -8,7 +8,7 @@ import numpy as np
 
 from .config import TableConfig
 from .errors import ConfigError, IllegalActionError
-from .state import HandState
+from .state import HandState, _check_seed
 
 __all__ = ["Table"]
 
@@ -55,6 +55,7 @@ class Table:
             raise ConfigError("config", config, "must be a TableConfig")
         if rng is not None and not isinstance(rng, np.random.Generator):
             raise ConfigError("rng", rng, "must be a numpy.random.Generator")
+        _check_seed(seed)
         self.config = config
         self._rng = rng if rng is not None else np.random.default_rng(seed)
         self._button: int | None = None

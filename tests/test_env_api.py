@@ -351,3 +351,22 @@ def test_antes_are_posted_and_rewards_still_sum_to_zero() -> None:
         env.step(0 if env.infos[env.agent_selection]["legal"]["fold"] else 1)
     assert sum(env.rewards.values()) == 0
     assert env.rewards["player_2"] == 3 * 2 + 5  # all fold to the big blind: 3 other antes + the small blind
+
+
+@pytest.mark.parametrize("seed", ["abc", 1.5, -2])
+def test_reset_with_bad_seed_raises_config_error_and_keeps_the_hand(seed) -> None:  # type: ignore[no-untyped-def]
+    env = nlhe_v0.env(num_players=3)
+    env.reset(seed=5)
+    before = env.unwrapped.hand_record()
+    with pytest.raises(ConfigError, match="seed"):
+        env.reset(seed=seed)
+    assert env.unwrapped.hand_record() == before
+
+
+def test_render_blind_tags_are_the_engines_blind_seats_with_a_seat_sitting_out() -> None:
+    env = nlhe_v0.env(num_players=4, render_mode="ansi")
+    env.reset(seed=0, options={"button": 3, "stacks": [1000, 0, 1000, 1000]})
+    state = env.unwrapped.state_object
+    assert (state.small_blind_seat, state.big_blind_seat) == (0, 2)
+    rows = {int(line[7:9]): line for line in env.render().splitlines() if line[2:7] == "seat "}
+    assert " BTN " in rows[3] and " SB " in rows[0] and " BB " in rows[2] and " out" in rows[1]

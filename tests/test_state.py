@@ -161,3 +161,11 @@ def test_views_during_and_after_hand() -> None:
     check_down(s)
     assert s.pot == 0 and s.street is Street.SHOWDOWN and len(s.pots) == 1
     assert s.final_stacks is not None and sum(s.final_stacks) == 3000
+
+
+@pytest.mark.parametrize("seed", ["abc", 1.5, -1, True])
+def test_bad_seed_raises_config_error_naming_seed(seed) -> None:  # type: ignore[no-untyped-def]
+    # Checked before the shuffle: numpy's own TypeError/ValueError would not name the field.
+    with pytest.raises(ConfigError, match=r"seed=.* must be a non-negative integer or None"):
+        HandState(TableConfig(num_players=3), seed=seed)
+    assert HandState(TableConfig(num_players=3), seed=np.int64(4)).seed == 4

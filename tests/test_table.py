@@ -93,3 +93,9 @@ def test_table_rejects_bad_arguments() -> None:
         Table(TableConfig(num_players=2), cash=[1, -1])
     with pytest.raises(ConfigError, match="rng"):
         Table(TableConfig(num_players=2), rng=42)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", ["abc", 2.5, -3])
+def test_bad_seed_raises_config_error_naming_seed(seed) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ConfigError, match=r"seed=.* must be a non-negative integer or None"):
+        Table(TableConfig(num_players=3), seed=seed)
