@@ -155,15 +155,30 @@ def _event_to_dict(ev: Event) -> dict[str, Any]:
     raise TypeError(f"not a hand event: {ev!r}")  # pragma: no cover
 
 
+def _street_in(name: Any) -> Street:
+    if isinstance(name, str) and name.upper() in Street.__members__:
+        return Street[name.upper()]
+    allowed = ", ".join(s.name.lower() for s in Street)
+    raise HoldemError(f"hand record has an event with street {name!r}; allowed: {allowed}")
+
+
+def _kind_in(name: Any) -> ActionKind:
+    try:
+        return ActionKind(name)
+    except ValueError:
+        allowed = ", ".join(k.value for k in ActionKind)
+        raise HoldemError(f"hand record has an action of kind {name!r}; allowed: {allowed}") from None
+
+
 def _event_from_dict(d: dict[str, Any]) -> Event:
     kind = d.get("type")
     if kind == "action":
         return ActionEvent(
-            d["seat"], Street[d["street"].upper()], ActionKind(d["kind"]), d["amount"], d["to"], d["all_in"], d["timeout"]
+            d["seat"], _street_in(d["street"]), _kind_in(d["kind"]), d["amount"], d["to"], d["all_in"], d["timeout"]
         )
     if kind == "deal":
         burn = d.get("burn")
-        return DealEvent(Street[d["street"].upper()], _cards_in(d["cards"]) or (), None if burn is None else card_id(burn))
+        return DealEvent(_street_in(d["street"]), _cards_in(d["cards"]) or (), None if burn is None else card_id(burn))
     if kind == "uncalled":
         return UncalledBetReturned(d["seat"], d["amount"])
     if kind == "show":

@@ -101,3 +101,19 @@ def test_replay_detects_divergent_record() -> None:
     bad = HandRecord(**{**r.__dict__, "events": tuple(events)})
     with pytest.raises(HoldemError, match="replay diverged"):
         bad.replay()
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("kind", "jump", "action of kind 'jump'; allowed: fold, check, call, bet, raise"),
+        ("street", "flopp", "street 'flopp'; allowed: preflop, flop, turn, river, showdown"),
+        ("street", 3, "street 3; allowed: preflop"),
+    ],
+)
+def test_record_with_unknown_action_kind_or_street_raises_holdem_error_naming_it(field, value, message) -> None:  # type: ignore[no-untyped-def]
+    d = json.loads(_played().record().to_json())
+    action = next(e for e in d["events"] if e["type"] == "action")
+    action[field] = value
+    with pytest.raises(HoldemError, match=message):
+        HandRecord.from_dict(d)
