@@ -135,14 +135,17 @@ class HoldemGymEnv(gymnasium.Env):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
         """Deal until the learner is to act; ``options`` go to the first hand dealt (see ``nlhe_v0``)."""
-        super().reset(seed=seed)
         aec = self.aec
+        stacks = aec._parse_options(options)[2]  # bad options raise here, before anything changes
+        if stacks is not None and stacks[self.learner_seat] == 0:
+            raise ConfigError("options", options, f"the learner's seat {self.learner_seat} must be dealt in (stack > 0)")
+        super().reset(seed=seed)
         if seed is not None or aec._table is None:
             aec.reset(seed=int(self.np_random.integers(2**63 - 1)), options=options)
         else:
             aec.reset(options=options)
-        if not aec._dealt[self.learner_seat]:
-            raise ConfigError("options", options, f"the learner's seat {self.learner_seat} must be dealt in (stack > 0)")
+        if not aec._dealt[self.learner_seat]:  # bankroll mode: the learner's cash no longer covers the buy-in
+            raise HoldemError(f"the learner's seat {self.learner_seat} was not dealt in (bankroll below the buy-in)")
         for _ in range(_MAX_SKIPPED_HANDS):
             self._play_opponents()
             if not aec.terminations[self.learner]:

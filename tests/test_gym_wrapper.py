@@ -119,3 +119,19 @@ def test_random_legal_policy_only_picks_masked_in_ids() -> None:
     policy = random_legal_policy(np.random.default_rng(0))
     mask = np.array([0, 1, 0, 1], dtype=np.int8)
     assert {policy({"action_mask": mask}, {}) for _ in range(50)} == {1, 3}
+
+
+def test_reset_with_learner_sitting_out_raises_and_changes_nothing() -> None:
+    env = HoldemGymEnv(learner=1, num_players=3, action_mode="exact")
+    env.reset(seed=4)
+    before = env.aec.hand_record()
+    button = env.aec.state_object.button
+    with pytest.raises(ConfigError, match="learner's seat 1 must be dealt in"):
+        env.reset(options={"stacks": [1000, 0, 1000]})
+    assert env.aec.hand_record() == before  # no hand dealt by the failed reset
+    assert env.aec.agent_selection == "player_1"  # the learner is still the one to act
+    acted = sum(1 for e in env.aec.state_object.events if getattr(e, "seat", None) == 1 and hasattr(e, "kind"))
+    env.step(1)
+    events = env.aec.state_object.events
+    assert sum(1 for e in events if getattr(e, "seat", None) == 1 and hasattr(e, "kind")) == acted + 1
+    assert env.reset()[1]["view"]["button"] == (button + 1) % 3  # the failed reset did not move the button
