@@ -74,6 +74,12 @@ def _base() -> dict:
         ({"agents": [{"name": "a", "spec": "random", "train": True}, {"name": "b", "spec": "tag"}]}, "agents[0].train", "only cfr-lite"),
         ({"agents": [{"name": "a", "spec": "nosuchbot"}, {"name": "b", "spec": "tag"}]}, "agents[0].spec", "unknown agent 'nosuchbot'"),
         ({"agents": [{"name": "a", "spec": "random", "seat": 1}, {"name": "b", "spec": "tag"}]}, "agents[0].seat", "unknown key"),
+        ({"agents": ["random", "tag(tightness=1.3)"]}, "agents[1]", "write {name: ..., spec: ...}"),
+        (
+            {"agents": [{"name": "c", "spec": "cfr-lite(policy='x.npz')", "train": True}, {"name": "b", "spec": "tag"}]},
+            "agents[0].spec",
+            "drop the policy= argument",
+        ),
     ],
 )
 def test_bad_config_names_the_key(patch: dict, field: str, fragment: str) -> None:
@@ -82,6 +88,44 @@ def test_bad_config_names_the_key(patch: dict, field: str, fragment: str) -> Non
         LeagueConfig.from_dict(data)
     assert err.value.field == field
     assert fragment in str(err.value)
+
+
+def test_training_agent_plays_its_policy_with_its_own_spec_arguments(tmp_path: Path) -> None:
+    from agents.base import make_agent, parse_spec
+    from training.league import _spec_for
+
+    data = {**_base(), "agents": [{"name": "c", "spec": "cfr-lite(threshold=0.3)", "train": True}, "tag"]}
+    entry = LeagueConfig.from_dict(data).agents[0]
+    policy = tmp_path / "round_0001.npz"
+    spec = parse_spec(_spec_for(entry, policy))
+    assert spec.target == "agents.cfr_lite:CfrLiteAgent"
+    assert spec.kwargs == {"threshold": 0.3, "policy": str(policy)}
+    assert _spec_for(LeagueConfig.from_dict(data).agents[1], None) == "tag"
+    assert make_agent(_spec_for(entry, None)).threshold == 0.3
+
+
+def test_league_hud_pools_counters_over_matches() -> None:
+    """A statistic over several matches is pooled counts over pooled chances, not a mean of ratios."""
+    from training.league import _aggregate
+    from training.stats import HudCounts
+
+    agents = [{"name": "a", "spec": "random"}, {"name": "b", "spec": "tag"}, {"name": "c", "spec": "random-type"}]
+    cfg = LeagueConfig.from_dict({**_base(), "agents": agents})
+
+    def row(role: str, counts: HudCounts) -> dict:
+        return {"role": role, "mbb_per_hand": 0.0, "ci95": 1.0, "hands": counts.hands,
+                "stats": counts.summary(), "hud_counts": counts.to_dict()}
+
+    vs_b = HudCounts(hands=100, vpip=50, three_bet_chances=10, three_bets=5, postflop_aggressive=9, postflop_calls=1)
+    vs_c = HudCounts(hands=100, vpip=20, three_bet_chances=100, three_bets=10, postflop_aggressive=1, postflop_calls=9)
+    other = HudCounts(hands=100)
+    out = _aggregate(cfg, 1, [("a", "b", [row("a", vs_b), row("b", other)]), ("a", "c", [row("a", vs_c), row("c", other)])])
+    hud_a = next(x for x in out["agents"] if x["agent"] == "a")["hud"]
+    assert hud_a["vpip"] == pytest.approx(70 / 200)
+    assert hud_a["three_bet"] == pytest.approx(15 / 110)  # a mean of the two ratios would be 0.30
+    assert hud_a["af"] == pytest.approx(10 / 10)
+    assert hud_a["wtsd"] is None  # never saw a flop: undefined, not zero
+    assert set(hud_a) == {"vpip", "pfr", "three_bet", "af", "wtsd", "wsd"}
 
 
 def test_load_config_errors(tmp_path: Path) -> None:

@@ -283,7 +283,10 @@ class MatchResult:
     def to_json_dict(self) -> dict[str, Any]:
         """``{"results": [...], "config": {...}}`` as written by ``--json`` (an infinite
         interval, from a single group, is ``None``)."""
-        rows = [dict(r, ci95=None if math.isinf(r["ci95"]) else r["ci95"]) for r in self.rows]
+        rows = [
+            {k: v for k, v in r.items() if k != "hud_counts"} | {"ci95": None if math.isinf(r["ci95"]) else r["ci95"]}
+            for r in self.rows
+        ]
         return {"results": rows, "config": self.config.to_dict()}
 
 
@@ -316,6 +319,7 @@ def _rows(cfg: ArenaConfig, group_net: np.ndarray, hud: list[HudCounts], timeout
             "ci95": half,
             "bb_per_100": mean / 10.0,
             "stats": stats,
+            "hud_counts": counts.to_dict(),  # raw counters, so that matches can be pooled
         })
     return rows
 

@@ -247,6 +247,11 @@ class LeagueConfig:
         for i, entry in enumerate(agents_raw):
             key = f"agents[{i}]"
             if isinstance(entry, str):
+                if not _NAME.match(entry):
+                    raise ConfigError(
+                        key, entry, "a bare spec is also the agent's name (letters, digits, '_', '-', '.'): "
+                        "write {name: ..., spec: ...} for a spec with arguments or a module path"
+                    )
                 entry = {"name": entry, "spec": entry}
             _check_keys(key, entry, AgentEntry)
             name = entry.get("name", entry.get("spec"))
@@ -256,7 +261,11 @@ class LeagueConfig:
             train = _bool(key + ".train", entry.get("train", False))
             if train and not _is_cfr_lite(spec):
                 raise ConfigError(key + ".train", True, f"only cfr-lite agents can train in the league (spec is {spec!r})")
-            _check_spec(key + ".spec", spec)
+            parsed = _check_spec(key + ".spec", spec)
+            if train and parsed is not None and "policy" in parsed.kwargs:
+                raise ConfigError(
+                    key + ".spec", spec, "a training cfr-lite agent plays the policy it trains: drop the policy= argument"
+                )
             agents.append(AgentEntry(name, spec, train))
         table_raw = data.get("table", {"num_players": 2})
         if not isinstance(table_raw, Mapping):
@@ -286,17 +295,18 @@ def _is_cfr_lite(spec: str) -> bool:
     return head == "cfr-lite" or head.endswith(":CfrLiteAgent")
 
 
-def _check_spec(key: str, spec: str) -> None:
+def _check_spec(key: str, spec: str) -> Any:
+    """The parsed spec (an :class:`agents.base.AgentSpec`); a bad spec is a :class:`ConfigError` at ``key``."""
     try:
         from agents.base import AgentSpecError, parse_spec
     except ImportError:  # pragma: no cover - the agents package is part of this project
-        return
+        return None
     try:
         import agents.cfr_lite  # noqa: F401  (registers the cfr-lite name)
     except ImportError:  # pragma: no cover
         pass
     try:
-        parse_spec(spec)
+        return parse_spec(spec)
     except AgentSpecError as exc:
         raise ConfigError(key, spec, str(exc)) from None
 

@@ -59,6 +59,7 @@ import numpy as np
 from holdem_env.errors import ConfigError, HoldemError
 
 from .config import LeagueConfig
+from .stats import HudCounts
 
 __all__ = ["LeagueResult", "run_league", "format_league_table", "scalar_names", "run_dir_of"]
 
@@ -158,9 +159,16 @@ def _comparable(config_dict: dict[str, Any]) -> dict[str, Any]:
 
 
 def _spec_for(entry: Any, policy_path: Path | None) -> str:
-    if policy_path is not None:
-        return f"agents.cfr_lite:CfrLiteAgent(policy={str(policy_path)!r})"
-    return entry.spec
+    """The spec a league member plays: a training agent plays ``policy_path`` with its own keyword
+    arguments (``cfr-lite(threshold=0.3)`` keeps its threshold)."""
+    if policy_path is None:
+        return entry.spec
+    import agents.cfr_lite  # noqa: F401  (registers the cfr-lite name)
+    from agents.base import parse_spec
+
+    kwargs = {**parse_spec(entry.spec).kwargs, "policy": str(policy_path)}
+    args = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
+    return f"agents.cfr_lite:CfrLiteAgent({args})"
 
 
 def _write_checkpoint(run_dir: Path, state: dict[str, Any], trainers: dict[str, Any]) -> None:
@@ -185,7 +193,7 @@ def _aggregate(config: LeagueConfig, round_no: int, pair_rows: list[tuple[str, s
     pairs = []
     per_agent: dict[str, list[float]] = {a.name: [] for a in config.agents}
     ci_agent: dict[str, list[float]] = {a.name: [] for a in config.agents}
-    hud: dict[str, dict[str, list[tuple[float, int]]]] = {a.name: {h: [] for h in _HUD} for a in config.agents}
+    hud = {a.name: HudCounts() for a in config.agents}
     for a, b, rows in pair_rows:
         by_role = {r["role"]: r for r in rows}
         for me, other in ((a, b), (b, a)):
@@ -193,20 +201,14 @@ def _aggregate(config: LeagueConfig, round_no: int, pair_rows: list[tuple[str, s
             pairs.append({"agent": me, "opponent": other, "mbb_per_hand": r["mbb_per_hand"], "ci95": r["ci95"], "hands": r["hands"]})
             per_agent[me].append(r["mbb_per_hand"])
             ci_agent[me].append(r["ci95"])
-            for h in _HUD:
-                v = r["stats"].get(h)
-                if v is not None:
-                    hud[me][h].append((float(v), int(r["hands"])))
+            if "hud_counts" in r:  # pooled counters: each statistic over all of the agent's chances
+                hud[me].merge(HudCounts(**r["hud_counts"]))
     agents = []
     for e in config.agents:
         vals = per_agent[e.name]
         mean = float(np.mean(vals)) if vals else 0.0
         ci = float(math.sqrt(sum(c * c for c in ci_agent[e.name])) / len(vals)) if vals else 0.0
-        h_out = {}
-        for h in _HUD:
-            items = hud[e.name][h]
-            w = sum(n for _, n in items)
-            h_out[h] = sum(v * n for v, n in items) / w if w else None
+        h_out = hud[e.name].summary()
         agents.append({"agent": e.name, "spec": e.spec, "mbb_per_hand": mean, "ci95": ci, "hud": h_out})
     return {"round": round_no, "agents": agents, "pairs": pairs}
 
