@@ -35,6 +35,7 @@ import numpy as np
 from .cards import RANKS, card_str, parse_cards
 from .errors import CardError, ConfigError
 from .evaluator import evaluate_batch
+from .state import _check_seed
 
 __all__ = ["equity", "equity_vs_hands", "exact_equity", "range_combos", "MAX_EXACT_RUNOUTS"]
 
@@ -70,6 +71,7 @@ def _generator(rng: np.random.Generator | None, seed: int | None) -> np.random.G
         if not isinstance(rng, np.random.Generator):
             raise ConfigError("rng", rng, "must be a numpy.random.Generator")
         return rng
+    _check_seed(seed)
     return np.random.default_rng(seed)
 
 
@@ -193,6 +195,8 @@ def equity(
     if isinstance(opponents, bool) or not isinstance(opponents, (int, np.integer)) or not 1 <= opponents <= 9:
         raise ConfigError("opponents", opponents, "must be an integer in 1..9")
     opponents = int(opponents)
+    if isinstance(ranges, str):
+        raise ConfigError("ranges", ranges, f"must be a list of one range (or None) per opponent, e.g. [{ranges!r}]")
     if ranges is not None and len(ranges) != opponents:
         raise ConfigError("ranges", f"{len(ranges)} ranges", f"must give one range (or None) per opponent ({opponents})")
     _check_samples(samples)

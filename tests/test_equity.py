@@ -113,6 +113,9 @@ def test_range_combos_counts_and_mixed_entries() -> None:
         (lambda: equity("AsKs", "Ad Ac Ah", ranges=["AA"]), CardError, "no hand left"),
         (lambda: exact_equity(["AsKs"]), ConfigError, "2..10"),
         (lambda: equity("AsXx"), CardError, "hole cards: .AsXx. is not a list of cards"),
+        (lambda: equity("AsKs", seed="x"), ConfigError, "seed='x' is invalid: must be a non-negative integer"),
+        (lambda: equity_vs_hands(["AsKs", "2c2d"], seed=-1), ConfigError, "seed=-1 is invalid"),
+        (lambda: equity("AsKs", ranges="QQ+"), ConfigError, r"ranges='QQ\+' is invalid: .* e.g. \['QQ\+'\]"),
     ],
 )
 def test_bad_input_raises_clear_errors(call, error, message) -> None:
