@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from .config import TableConfig
+from .errors import ConfigError, HoldemError
 from .phh import from_record, load_file
 from .replay import replay
 from .replay_cli import format_hand
@@ -26,6 +27,7 @@ _SAMPLE = "dwan-ivey-2009.phh"
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
+    """Add the ``holdem demo`` arguments."""
     parser.add_argument("--hands", type=int, default=3, help="hands to play (default 3)")
     parser.add_argument("--players", type=int, default=6, help="players at the table, 2-10 (default 6)")
     parser.add_argument("--seed", type=int, default=7, help="seed of the deal and the random policy (default 7)")
@@ -55,10 +57,29 @@ def random_action(hand: HandState, rng: np.random.Generator) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Play ``args.hands`` hands, print them with their PHH round trip, then replay ``args.phh``.
+
+    Returns 0 when every round trip and replay matches, 1 when one differs, 2 for bad
+    arguments or an unreadable hand history (the message goes to stderr).
+    """
     if args.hands < 0:
         print(f"holdem demo: --hands must be >= 0 (got {args.hands})", file=sys.stderr)
         return 2
-    config = TableConfig(num_players=args.players)
+    if args.seed < 0:
+        print(f"holdem demo: --seed must be >= 0 (got {args.seed})", file=sys.stderr)
+        return 2
+    try:
+        config = TableConfig(num_players=args.players)
+    except ConfigError as exc:
+        print(f"holdem demo: --players: {exc}", file=sys.stderr)
+        return 2
+    path = args.phh
+    try:  # read the history first, so a bad --phh fails before any hand is printed
+        hands = load_file(path if path is not None else Path(__file__).with_name("data") / _SAMPLE)
+    except HoldemError as exc:
+        print(f"holdem demo: --phh {path}: {exc}", file=sys.stderr)
+        return 2
+    label = _SAMPLE if path is None else str(path)
     rng = np.random.default_rng(args.seed)
     table = Table(config, rng=rng)
     failures = 0
@@ -75,15 +96,13 @@ def run(args: argparse.Namespace) -> int:
         if engine_stacks != result.finishing_stacks:
             print(f"round trip FAILED for hand {i + 1}: {engine_stacks} != {result.finishing_stacks}", file=sys.stderr)
             failures += 1
-    path = args.phh
-    if path is None:
-        hands = load_file(Path(__file__).with_name("data") / _SAMPLE)
-        label = _SAMPLE
-    else:
-        hands = load_file(path)
-        label = str(path)
     for hand in hands:
-        result = replay(hand)
+        try:
+            result = replay(hand)
+        except HoldemError as exc:
+            print(f"holdem demo: {label}: cannot replay: {exc}", file=sys.stderr)
+            failures += 1
+            continue
         print(format_hand(result, label))
         if hand.finishing_stacks is not None:
             verdict = "matches" if result.matches() else "DIFFERS from"

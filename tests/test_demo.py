@@ -24,3 +24,19 @@ def test_unknown_command_is_a_clear_error(capsys) -> None:
         main(["frobnicate"])
     assert exc.value.code == 2
     assert "unknown command 'frobnicate'" in capsys.readouterr().err
+
+
+def test_demo_bad_arguments_exit_2_with_a_message_and_print_no_hand(capsys, tmp_path) -> None:
+    bad_phh = tmp_path / "bad.phh"
+    bad_phh.write_text("not = [toml", encoding="utf-8")
+    cases = [
+        (["--players", "11"], "--players: num_players=11 is invalid: must be in 2..10"),
+        (["--seed", "-1"], "--seed must be >= 0 (got -1)"),
+        (["--phh", str(tmp_path / "missing.phh")], "cannot read the file"),
+        (["--phh", str(bad_phh)], "not valid TOML"),
+    ]
+    for extra, message in cases:
+        assert main(["demo", "--hands", "1", *extra]) == 2
+        captured = capsys.readouterr()
+        assert message in captured.err
+        assert "== demo hand" not in captured.out
