@@ -6,10 +6,13 @@ traversing seat is explored (on a copy of the engine state), every other seat's 
 and the cards are sampled. Regrets and average-strategy sums live in growable
 ``[infosets, actions]`` float64 arrays, rows found through a key -> row dict.
 
-Why not :mod:`training.cfr`'s interface: that core is written for two-player zero-sum games
-over immutable states with enumerable chance outcomes; here a chance outcome is a whole deck
-order (52! of them), the engine state is mutable (copied only where the traverser branches),
-and 3–6 player tables must train too. The small pure helpers are shared
+Why not :class:`training.cfr.mccfr.ExternalSamplingMCCFR` (which also samples chance and
+runs 3+ players): its ``apply`` returns a new state at every step, where this trainer
+mutates one engine state and copies it only where the traverser branches; one deal (deck
+and button) here is shared by every traverser of an iteration, there chance is sampled
+inside each traversal; "linear" here weights only the average strategy by ``t`` (there the
+regrets too); and the shipped policies need per-row visit counts (``min_visits``) and the
+fixed action-index columns of :class:`InfosetTable`. The small pure helpers are shared
 (:func:`training.cfr.cfr.normalise_average`).
 
 Averaging: ``"linear"`` weights iteration ``t``'s strategy by ``t`` (linear CFR averaging);
@@ -149,10 +152,14 @@ class CfrLiteTrainer:
             root = self.game.new_hand(rng, button)
             for traverser in range(n):
                 self._traverse(root.copy(), traverser, rng)
+        return self._stats(iterations, time.perf_counter() - start)
+
+    def _stats(self, iterations: int, seconds: float) -> TrainStats:
+        """The :class:`TrainStats` of a call that ran ``iterations`` in ``seconds``."""
         return TrainStats(
             iterations=iterations,
             total_iterations=self.iterations,
-            seconds=time.perf_counter() - start,
+            seconds=seconds,
             infosets=len(self.table),
             avg_positive_regret=self.average_positive_regret(),
             strategy_entropy=self.strategy_entropy(),
@@ -330,11 +337,4 @@ def train_parallel(
         merge_trainers(trainer, copies)
         done += sum(counts)
         sync += 1
-    return TrainStats(
-        iterations=iterations,
-        total_iterations=trainer.iterations,
-        seconds=time.perf_counter() - start,
-        infosets=len(trainer.table),
-        avg_positive_regret=trainer.average_positive_regret(),
-        strategy_entropy=trainer.strategy_entropy(),
-    )
+    return trainer._stats(iterations, time.perf_counter() - start)
