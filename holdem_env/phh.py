@@ -390,7 +390,7 @@ def _hand_from_table(doc: Mapping[str, Any], name: str | None) -> PHHHand:
     variant = doc.get("variant")
     if variant is None:
         raise PHHError("missing required field 'variant'; allowed: 'NT' (no-limit hold'em), 'FT' (fixed-limit hold'em)")
-    if variant not in SUPPORTED_VARIANTS:
+    if not isinstance(variant, str) or variant not in SUPPORTED_VARIANTS:
         allowed = ", ".join(f"{k!r} ({v})" for k, v in _VARIANT_NAMES.items())
         raise PHHError(f"variant={variant!r} is not supported: allowed {allowed}")
     for required in _REQUIRED[variant]:

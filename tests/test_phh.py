@@ -106,6 +106,7 @@ def test_malformed_files_raise_phh_error_naming_the_problem(name: str, needle: s
     [
         (_hand('[]', variant='"PO"'), "variant='PO' is not supported: allowed 'NT'"),
         (_hand('[]', variant=""), "missing required field 'variant'"),
+        (_hand('[]', variant='["NT"]'), "variant=['NT'] is not supported: allowed 'NT'"),
         (_hand('[]', min_bet="3"), "min_bet=3 is not supported"),
         (_hand('[]', antes="[0, 0]"), "antes has 2 entries: must have 3"),
         (_hand('[]', starting_stacks="[100, 0, 100]"), "starting_stacks[1]=0 is invalid"),
