@@ -49,10 +49,13 @@ def test_each_contestant_plays_every_seat_of_a_group() -> None:
     # With a pure caller in one seat, the seat that calls everything moves with the rotation.
     spec = f"{__name__}:CallOnly"
     result = run_match(ArenaConfig(agents=(spec, "random", "random"), hands=3, seed=1), keep_records=True)
+    others: set[str] = set()
     for rotation, record in enumerate(result.records):
         caller_seat = (0 - rotation) % 3  # contestant 0 sits at seat (0 - rotation) mod n
         kinds = {str(e.kind.value) for e in record.events if getattr(e, "seat", None) == caller_seat and hasattr(e, "kind")}
-        assert kinds <= {"check", "call"}
+        assert kinds and kinds <= {"check", "call"}
+        others |= {str(e.kind.value) for e in record.events if hasattr(e, "kind") and e.seat != caller_seat}
+    assert others - {"check", "call"}  # the random seats raise or fold: a wrong seat map shows
 
 
 class CallOnly:
@@ -127,6 +130,10 @@ def test_bad_config_is_refused_with_the_field_named() -> None:
         ArenaConfig(agents=("tag", "bogus"))
     with pytest.raises(ConfigError, match="on_illegal"):
         ArenaConfig(agents=("tag", "random"), on_illegal="ignore")
+    with pytest.raises(ConfigError, match="duplicate='no' is invalid: must be True"):
+        ArenaConfig(agents=("tag", "random"), duplicate="no")  # a truthy string must not mean duplicate
+    with pytest.raises(ConfigError, match="history_dir"):
+        ArenaConfig(agents=("tag", "random"), history_dir=3)  # type: ignore[arg-type]
 
 
 def test_holdem_eval_cli_writes_json_and_phh_history(tmp_path, capsys) -> None:
@@ -191,6 +198,13 @@ class Hooked:
 
     def end_hand(self, result) -> None:
         Hooked.log.append(("end", result["seat"], result["payoff"]))
+
+
+def test_json_results_leave_out_the_raw_hud_counters() -> None:
+    result = run_match(ArenaConfig(agents=("tag", "random"), hands=4, seed=3))
+    row = result.rows[0]
+    assert row["hud_counts"]["hands"] == 4 and row["hud_counts"]["vpip"] == round(row["stats"]["vpip"] * 4)
+    assert all("hud_counts" not in r for r in result.to_json_dict()["results"])
 
 
 def test_optional_start_and_end_hooks_are_called_once_per_hand() -> None:

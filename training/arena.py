@@ -91,6 +91,10 @@ class ArenaConfig:
                 raise ConfigError(name, value, "must be a positive integer" if name == "hands" else "must be an integer >= 0")
         if self.workers is not None and (isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 1):
             raise ConfigError("workers", self.workers, "must be a positive integer or None (all CPU cores)")
+        if not isinstance(self.duplicate, bool):
+            raise ConfigError("duplicate", self.duplicate, "must be True (duplicate groups) or False (fresh deals)")
+        if self.history_dir is not None and not (isinstance(self.history_dir, str) and self.history_dir.strip()):
+            raise ConfigError("history_dir", self.history_dir, "must be a folder path (a non-empty string) or None")
         if self.on_illegal not in ON_ILLEGAL:
             raise ConfigError("on_illegal", self.on_illegal, "must be 'raise' or 'timeout'")
         if self.action_mode not in ("discrete", "exact"):
