@@ -183,10 +183,14 @@ def exact_raise_to(action_id: int) -> int | None:
 
     >>> exact_raise_to(21), exact_raise_to(1)
     (20, None)
+    >>> exact_raise_to(2.5)
+    Traceback (most recent call last):
+    ...
+    holdem_env.errors.IllegalActionError: action id 2.5 is not a non-negative integer
     """
+    if not isinstance(action_id, (int, np.integer)) or isinstance(action_id, bool) or action_id < 0:
+        raise IllegalActionError(f"action id {action_id!r} is not a non-negative integer")
     a = int(action_id)
-    if a < 0:
-        raise IllegalActionError(f"action id {action_id!r} is negative")
     return None if a < 2 else a - 1
 
 

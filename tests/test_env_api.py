@@ -283,6 +283,10 @@ def test_action_id_helpers() -> None:
     assert nlhe_v0.exact_raise_to(0) is None
     with pytest.raises(IllegalActionError):
         nlhe_v0.exact_action_id(-5)
+    assert nlhe_v0.exact_raise_to(np.int64(21)) == 20
+    for bad in (21.9, "21", -1, True):  # a float used to be truncated silently
+        with pytest.raises(IllegalActionError, match="is not a non-negative integer"):
+            nlhe_v0.exact_raise_to(bad)
     env = nlhe_v0.raw_env(num_players=3, action_mode="exact")
     env.reset(seed=0, options={"button": 0})
     assert env.action_for_raise_to(20) == 21
