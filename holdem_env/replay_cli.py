@@ -106,7 +106,7 @@ def format_hand(result: ReplayResult, path: str) -> str:
     label = "" if hand.label() == "hand" else f" ({hand.label()})"
     lines = [f"== {path}{label}: {hand.variant} {n} players, blinds {amt(hand.small_blind)}/{amt(hand.big_blind)}"]
     for s in range(n):
-        role = ["button"] if s == n - 1 else []
+        role = ["button"] if s == state.button else []
         if record.blinds[s]:
             role.append(f"posts {amt(record.blinds[s])}")
         if record.antes[s]:
