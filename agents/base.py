@@ -46,7 +46,7 @@ from typing import Any, Mapping, Protocol, runtime_checkable
 
 import numpy as np
 
-from holdem_env.errors import HoldemError
+from holdem_env.errors import ConfigError, HoldemError
 
 __all__ = [
     "Agent",
@@ -59,6 +59,8 @@ __all__ = [
     "parse_spec",
     "make_agent",
     "legal_of",
+    "agent_rng",
+    "check_bet_sizes",
 ]
 
 
@@ -209,10 +211,10 @@ def make_agent(spec: str | AgentSpec, *, rng: np.random.Generator | None = None)
         kwargs["rng"] = rng
     try:
         agent = cls(**kwargs)
-    except TypeError as exc:
-        raise AgentSpecError(f"agent spec {parsed.text!r}: bad arguments for {class_name}: {exc}") from None
     except HoldemError as exc:
         raise AgentSpecError(f"agent spec {parsed.text!r}: {exc}") from None
+    except (TypeError, ValueError) as exc:
+        raise AgentSpecError(f"agent spec {parsed.text!r}: bad arguments for {class_name}: {exc}") from None
     if not callable(getattr(agent, "act", None)):
         raise AgentSpecError(f"agent spec {parsed.text!r}: {class_name} has no act(observation, info) method")
     return agent
@@ -224,3 +226,45 @@ def legal_of(info: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(legal, Mapping):
         return dict(legal)
     return {k: getattr(legal, k) for k in ("fold", "check", "call", "min_raise_to", "max_raise_to")}
+
+
+def agent_rng(rng: Any, seed: Any) -> np.random.Generator:
+    """An agent's generator: ``rng`` when given, else ``numpy.random.default_rng(seed)``.
+
+    >>> int(agent_rng(None, 3).integers(100)) == int(np.random.default_rng(3).integers(100))
+    True
+    >>> agent_rng(None, -1)
+    Traceback (most recent call last):
+    ...
+    holdem_env.errors.ConfigError: seed=-1 is invalid: must be an integer >= 0 or None
+    """
+    if rng is not None:
+        if not isinstance(rng, np.random.Generator):
+            raise ConfigError("rng", type(rng).__name__, "must be a numpy.random.Generator or None")
+        return rng
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        raise ConfigError("seed", seed, "must be an integer >= 0 or None")
+    return np.random.default_rng(seed)
+
+
+def check_bet_sizes(bet_sizes: Any) -> tuple[float, ...]:
+    """The discrete mode's pot fractions as floats (what ``nlhe_v0`` accepts: finite and > 0).
+
+    >>> check_bet_sizes([0.5, 1])
+    (0.5, 1.0)
+    >>> check_bet_sizes([0.5, -1])
+    Traceback (most recent call last):
+    ...
+    holdem_env.errors.ConfigError: bet_sizes=[0.5, -1] is invalid: must be a sequence of positive pot fractions
+    """
+    allowed = "must be a sequence of positive pot fractions"
+    try:
+        values = list(bet_sizes)
+    except TypeError:
+        raise ConfigError("bet_sizes", bet_sizes, allowed) from None
+    if isinstance(bet_sizes, (str, bytes)) or not all(
+        isinstance(f, (int, float, np.integer, np.floating)) and not isinstance(f, bool) and np.isfinite(f) and f > 0
+        for f in values
+    ):
+        raise ConfigError("bet_sizes", bet_sizes, allowed)
+    return tuple(float(f) for f in values)

@@ -13,6 +13,8 @@ import numpy as np
 
 from holdem_env.errors import ConfigError, IllegalActionError
 
+from .base import agent_rng
+
 __all__ = ["RandomAgent", "RandomTypeAgent"]
 
 
@@ -36,7 +38,7 @@ class RandomAgent:
         if not isinstance(by_type, bool):
             raise ConfigError("by_type", by_type, "must be True or False")
         self.by_type = by_type
-        self.rng = rng if rng is not None else np.random.default_rng(seed)
+        self.rng = agent_rng(rng, seed)
 
     def set_rng(self, rng: np.random.Generator) -> None:
         """Use ``rng`` from now on (the arena reseeds before every hand)."""

@@ -25,7 +25,7 @@ from holdem_env.cards import parse_cards
 from holdem_env.equity import equity
 from holdem_env.errors import ConfigError
 
-from .base import legal_of
+from .base import agent_rng, check_bet_sizes, legal_of
 from .preflop import class_percentile, hand_class, open_fraction, top_range
 
 __all__ = ["TagAgent", "raise_options"]
@@ -102,11 +102,11 @@ class TagAgent:
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 10:
             raise ConfigError("samples", samples, "must be an integer >= 10")
         self.samples = samples
-        self.bet_sizes = tuple(float(f) for f in bet_sizes)
+        self.bet_sizes = check_bet_sizes(bet_sizes)
         if not isinstance(read_ranges, bool):
             raise ConfigError("read_ranges", read_ranges, "must be True or False")
         self.read_ranges = read_ranges
-        self.rng = rng if rng is not None else np.random.default_rng(seed)
+        self.rng = agent_rng(rng, seed)
 
     def set_rng(self, rng: np.random.Generator) -> None:
         """Use ``rng`` from now on (the arena reseeds before every hand)."""

@@ -82,6 +82,46 @@ def test_make_agent_reports_missing_module_class_and_bad_kwargs() -> None:
         make_agent("tag(tightness=-1)")
 
 
+class PicksyAgent:
+    """A user class whose constructor raises a plain ValueError on a bad argument."""
+
+    def __init__(self, level: int = 1) -> None:
+        if level < 0:
+            raise ValueError("level must be >= 0")
+
+    def act(self, observation, info) -> int:
+        return 1
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("tag(bet_sizes='abc')", "bet_sizes='abc' is invalid: must be a sequence of positive pot fractions"),
+        ("tag(bet_sizes=[0.5, -1])", r"bet_sizes=\[0.5, -1\] is invalid"),
+        ("tag(bet_sizes=[0.5, True])", "bet_sizes"),
+        ("cfr-lite(bet_sizes=['x'])", "bet_sizes"),
+        ("cfr-lite(bet_sizes=5)", "bet_sizes=5 is invalid"),
+        ("tag(seed=-1)", "seed=-1 is invalid: must be an integer >= 0 or None"),
+        ("random(seed='x')", "seed='x' is invalid"),
+        ("random(rng=5)", "rng='int' is invalid: must be a numpy.random.Generator"),
+        (f"{__name__}:PicksyAgent(level=-1)", "bad arguments for PicksyAgent: level must be >= 0"),
+    ],
+)
+def test_bad_agent_arguments_are_spec_errors_naming_the_argument(spec: str, message: str) -> None:
+    import agents.cfr_lite  # noqa: F401  (registers cfr-lite)
+
+    with pytest.raises(AgentSpecError, match=message):
+        make_agent(spec)
+
+
+def test_agent_seed_and_bet_sizes_are_kept() -> None:
+    a, b = RandomAgent(seed=7), RandomAgent(seed=7)
+    assert a.rng.integers(1 << 30) == b.rng.integers(1 << 30)
+    assert TagAgent(bet_sizes=[1, 0.5]).bet_sizes == (1.0, 0.5)
+    with pytest.raises(ConfigError, match="bet_sizes"):
+        TagAgent(bet_sizes=[0.0])
+
+
 def test_user_defined_agent_class_loaded_from_spec_string_plays_a_match() -> None:
     spec = f"{__name__}:CallAgent(note='mine')"
     agent = make_agent(spec)

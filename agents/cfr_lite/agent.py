@@ -26,6 +26,7 @@ from holdem_env.cards import parse_cards
 from holdem_env.config import TableConfig
 from holdem_env.errors import ConfigError, HoldemError
 
+from ..base import agent_rng, check_bet_sizes
 from .actions import CALL, FOLD, AbstractMove, fraction_of_raise
 from .game import AbstractHoldem, Node, infoset_key
 from .policy import CfrLitePolicy
@@ -86,9 +87,9 @@ class CfrLiteAgent:
         self.threshold = float(threshold)
         if action_mode not in ("auto", "exact", "discrete"):
             raise ConfigError("action_mode", action_mode, "must be 'auto', 'exact' or 'discrete'")
-        self.rng = rng if rng is not None else np.random.default_rng(seed)
+        self.rng = agent_rng(rng, seed)
         self.action_mode = action_mode
-        self.bet_sizes = tuple(bet_sizes) if bet_sizes is not None else None
+        self.bet_sizes = check_bet_sizes(bet_sizes) if bet_sizes is not None else None
         self._policy: CfrLitePolicy | None = None
         self._policy_arg = policy
         if isinstance(policy, CfrLitePolicy):
