@@ -285,3 +285,15 @@ def test_ray_backend_runs_a_league(tmp_path: Path) -> None:
     data["backend"] = {"kind": "ray", "workers": 2, "address": None}
     result = run_league(LeagueConfig.from_dict(data))
     assert result.finished and len(result.table) == 3
+
+
+def test_resume_refuses_fewer_rounds_than_the_checkpoint(uninterrupted) -> None:
+    from training.league import run_league
+
+    cfg, full = uninterrupted
+    data = cfg.to_dict()
+    data["league"]["rounds"] = 2
+    before = (full.run_dir / "league.json").read_bytes()
+    with pytest.raises(ConfigError, match="league.rounds=2 is invalid: must be at least 3"):
+        run_league(LeagueConfig.from_dict(data), resume=True)
+    assert (full.run_dir / "league.json").read_bytes() == before  # nothing rewritten

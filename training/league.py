@@ -304,6 +304,10 @@ def run_league(
                 "config", config.name, "differs from the checkpointed run's config (only league.rounds, backend.kind and backend.address may change on resume)"
             )
         start_round = int(state["round"])
+        if start_round > config.league.rounds:
+            raise ConfigError(
+                "league.rounds", config.league.rounds, f"must be at least {start_round}, the round this run's checkpoint reached"
+            )
         history = state["history"]
         elapsed_before = float(state["elapsed"])
         for name, fname in state["trainer_files"].items():
