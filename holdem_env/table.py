@@ -8,7 +8,7 @@ import numpy as np
 
 from .config import TableConfig
 from .errors import ConfigError, IllegalActionError
-from .state import HandState, _check_seed
+from .state import HandState, _check_seed, _int_list
 
 __all__ = ["Table"]
 
@@ -140,10 +140,10 @@ class Table:
         n = cfg.num_players
         default = stacks is None and not cfg.bankroll  # every seat at the buy-in: HandState's own default
         if stacks is not None:
-            if len(stacks) != n:
-                raise ConfigError("stacks", stacks, f"must be {n} integers (one per seat)")
-            st = list(stacks)
-            dealt = [isinstance(c, (int, np.integer)) and not isinstance(c, bool) and c > 0 for c in st]
+            st = _int_list("stacks", stacks, n)
+            dealt = [c > 0 for c in st]
+            if sum(dealt) < 2:
+                raise ConfigError("stacks", stacks, "at least two seats need chips to play a hand")
         elif cfg.bankroll:
             dealt = [c >= cfg.buy_in for c in self._cash]
             st = [cfg.buy_in if d else 0 for d in dealt]

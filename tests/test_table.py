@@ -99,3 +99,21 @@ def test_table_rejects_bad_arguments() -> None:
 def test_bad_seed_raises_config_error_naming_seed(seed) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ConfigError, match=r"seed=.* must be a non-negative integer or None"):
         Table(TableConfig(num_players=3), seed=seed)
+
+
+@pytest.mark.parametrize(
+    ("stacks", "message"),
+    [
+        ([100, "x", -5], r"stacks=\[100, 'x', -5\] is invalid: every entry must be an integer >= 0"),
+        ([100, 0, 0], r"stacks=\[100, 0, 0\] is invalid: at least two seats need chips"),
+        ([100, 200], r"must be a sequence of 3 integers"),
+    ],
+)
+def test_bad_stacks_name_the_stacks_and_change_nothing(stacks, message) -> None:  # type: ignore[no-untyped-def]
+    t = Table(TableConfig(num_players=3), seed=1)
+    _fold_out(t.start_hand())
+    button, hands = t.button, t.hands_played
+    with pytest.raises(ConfigError, match=message):
+        t.start_hand(stacks=stacks)
+    assert (t.button, t.hands_played) == (button, hands)
+    assert t.start_hand(stacks=[100, 0, 100]).starting_stacks == (100, 0, 100)
