@@ -364,6 +364,13 @@ def test_cli_rejects_negative_iterations(capsys) -> None:
     assert "expected an integer >= 0" in capsys.readouterr().err
 
 
+def test_cli_rejects_negative_seed(capsys) -> None:
+    with pytest.raises(SystemExit) as exc:  # numpy would refuse it later with a bare traceback
+        holdem_main(["solve", "kuhn", "--algorithm", "mccfr", "--seed", "-1"])
+    assert exc.value.code == 2
+    assert "-1 is negative: expected an integer >= 0" in capsys.readouterr().err
+
+
 # --- docstring examples -------------------------------------------------------------------
 
 

@@ -50,7 +50,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", choices=sorted(GAMES), help="which game to solve")
     parser.add_argument("--iterations", type=_non_negative_int, default=1000, help="iterations (default 1000)")
     parser.add_argument("--algorithm", choices=SOLVER_CHOICES, default="cfr+", help="solver (default cfr+)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed for mccfr (default 0)")
+    parser.add_argument("--seed", type=_non_negative_int, default=0, help="random seed for mccfr (default 0)")
     parser.add_argument("--averaging", choices=AVERAGING, default="linear", help="mccfr averaging (default linear)")
     parser.add_argument("--batch-size", type=_positive_int, default=64, help="mccfr traversals per numpy pass")
     parser.add_argument("--policy-out", metavar="F.json", help="write the average policy as JSON")
