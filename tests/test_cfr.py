@@ -250,7 +250,11 @@ def test_bad_solver_arguments_are_rejected(kuhn_tree: game.GameTree) -> None:
     solver = CFRSolver(kuhn_tree)
     with pytest.raises(GameError, match="iterations"):
         solver.run(-1)
+    with pytest.raises(GameError, match="iterations=True is invalid"):
+        solver.run(True)  # a bool is not a count
     assert solver.iteration == 0
+    with pytest.raises(GameError, match="discount_interval=True"):
+        Averaging("discounted", discount_interval=True)
     with pytest.raises(GameError, match="averaging"):
         Averaging("exponential")
     with pytest.raises(GameError, match="Generator"):

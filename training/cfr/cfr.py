@@ -100,7 +100,7 @@ class CFRSolver:
 
     def run(self, iterations: int) -> None:
         """Run ``iterations`` iterations (a non-negative int)."""
-        if not isinstance(iterations, int) or iterations < 0:
+        if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 0:
             raise GameError(f"iterations={iterations!r} is invalid: expected an int >= 0")
         for _ in range(iterations):
             self.iterate()

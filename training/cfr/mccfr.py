@@ -63,7 +63,7 @@ class Averaging:
     def __post_init__(self) -> None:
         if self.kind not in AVERAGING:
             raise GameError(f"averaging={self.kind!r} is invalid: choose one of {', '.join(AVERAGING)}")
-        if not isinstance(self.discount_interval, int) or self.discount_interval < 1:
+        if not isinstance(self.discount_interval, int) or isinstance(self.discount_interval, bool) or self.discount_interval < 1:
             raise GameError(f"discount_interval={self.discount_interval!r} is invalid: expected an int >= 1")
 
     def weight(self, t: np.ndarray | int) -> np.ndarray | float:
