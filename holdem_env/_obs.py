@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .errors import HoldemError
+
 __all__ = [
     "NUM_SCALARS",
     "SEAT_FEATURES",
@@ -103,11 +105,11 @@ def observation_view(observation: np.ndarray, seats: int) -> dict[str, np.ndarra
     >>> observation_view(np.zeros(3), 2)
     Traceback (most recent call last):
     ...
-    ValueError: observation has 3 entries, expected 158 for 2 seats
+    holdem_env.errors.HoldemError: observation has 3 entries, expected 158 for 2 seats
     """
     observation = np.asarray(observation)
     if observation.shape != (obs_size(seats),):
-        raise ValueError(
+        raise HoldemError(
             f"observation has {observation.size} entries, expected {obs_size(seats)} for {seats} seats"
         )
     out = {name: observation[a:b] for name, (a, b) in obs_offsets(seats).items()}

@@ -374,3 +374,13 @@ def test_render_blind_tags_are_the_engines_blind_seats_with_a_seat_sitting_out()
     assert (state.small_blind_seat, state.big_blind_seat) == (0, 2)
     rows = {int(line[7:9]): line for line in env.render().splitlines() if line[2:7] == "seat "}
     assert " BTN " in rows[3] and " SB " in rows[0] and " BB " in rows[2] and " out" in rows[1]
+
+
+@pytest.mark.parametrize("name", ["holdem_env.nlhe_v0", "holdem_env._obs", "holdem_env.gym_wrapper"])
+def test_env_module_doctests(name: str) -> None:
+    # The engine's doctests run in test_layering; the env modules' examples are checked here.
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0, f"{result.failed} doctest(s) failed in {name}"
