@@ -76,6 +76,11 @@ def _base() -> dict:
         ({"agents": [{"name": "a", "spec": "random", "seat": 1}, {"name": "b", "spec": "tag"}]}, "agents[0].seat", "unknown key"),
         ({"agents": ["random", "tag(tightness=1.3)"]}, "agents[1]", "write {name: ..., spec: ...}"),
         (
+            {"agents": [{"name": "c", "spec": "cfr-lite", "train": True}, "tag"], "table": {"num_players": 2, "betting": "pot-limit"}},
+            "table.betting",
+            "must be no-limit while cfr-lite agents train (c)",
+        ),
+        (
             {"agents": [{"name": "c", "spec": "cfr-lite(policy='x.npz')", "train": True}, {"name": "b", "spec": "tag"}]},
             "agents[0].spec",
             "drop the policy= argument",

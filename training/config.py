@@ -208,6 +208,10 @@ class LeagueConfig:
             raise ConfigError("table", self.table, "must be a TableConfig")
         if len(self.agents) < 2:
             raise ConfigError("agents", [a.name for a in self.agents], "the league needs at least two agents")
+        if self.trainers and self.table.betting.value != "no-limit":
+            raise ConfigError(
+                "table.betting", self.table.betting.value, f"must be no-limit while cfr-lite agents train ({self.trainers[0].name})"
+            )
         seen: set[str] = set()
         for a in self.agents:
             if a.name in seen:
