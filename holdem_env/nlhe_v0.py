@@ -496,7 +496,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         self.observation_spaces = {a: self._obs_space for a in self.possible_agents}
         self.action_spaces = {a: self._act_space for a in self.possible_agents}
 
-        self._offsets = _obs.obs_offsets(self.num_seats)
         # Every observation is gathered with one np.take from a buffer kept up to date
         # event by event, in absolute seat order: seat features, history, each seat's
         # hole one-hot, the board one-hot, the street one-hot, pot, current bet, and a
@@ -527,7 +526,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
                     for k in range(nh):
                         idx.append(nf * n + (t * n + (o + r) % n) * nh + k if r < n else zero)
             self._gather.append(np.array(idx, dtype=np.intp))
-        self._obs_len = obs_len
         dyn = self._dyn = np.zeros(self._dyn_size, dtype=np.float32)
         self._seat_abs = dyn[: nf * n].reshape(nf, n)
         self._money_rows = self._seat_abs[:2]  # stacks and street bets
