@@ -259,6 +259,39 @@ def test_agents_see_only_legal_options_and_their_own_cards() -> None:
         assert sorted(np.flatnonzero(obs_a[:52]).tolist()) == sorted(parse_cards(base[1] + base[3]))
 
 
+@pytest.mark.parametrize("spec", ["tag(samples=50)", "random", "cfr-lite"])
+def test_decisions_do_not_depend_on_the_opponents_hidden_cards(spec: str) -> None:
+    """Same seed, same public cards, opponent's hole cards swapped with undealt ones: same actions."""
+    import agents.cfr_lite  # noqa: F401  (registers cfr-lite)
+
+    def actions_with(deck: list[str], seed: int) -> list[int]:
+        env = nlhe_v0.raw_env(num_players=2, action_mode="discrete")
+        env.reset(seed=0, options={"deck": deck, "button": 0})
+        agent = make_agent(spec, rng=np.random.default_rng(seed))
+        agent.set_rng(np.random.default_rng(seed))
+        chosen: list[int] = []
+        while not all(env.terminations.values()):
+            name = env.agent_selection
+            seat = env.agent_name_mapping[name]
+            if seat == 0:
+                chosen.append(agent.act(env.observe(name), env.infos[name]))
+                env.step(chosen[-1])
+            else:
+                env.step(1)  # the opponent checks or calls: the hand goes on
+        return chosen
+
+    played = 0
+    for deal in range(6):
+        base = [card_str(c) for c in np.random.default_rng(100 + deal).permutation(52)]
+        other = list(base)
+        other[0], other[40] = base[40], base[0]  # seat 1's cards (deck[0], deck[2]) ...
+        other[2], other[41] = base[41], base[2]  # ... swapped with two cards never dealt
+        a, b = actions_with(base, deal), actions_with(other, deal)
+        assert a == b
+        played += len(a)
+    assert played >= 6
+
+
 # ---------------------------------------------------------------- tag behaviour
 @pytest.mark.parametrize("betting", ["no-limit", "pot-limit", "fixed-limit"])
 @pytest.mark.parametrize("players", [2, 10])
