@@ -26,7 +26,7 @@ from holdem_env.cards import parse_cards
 from holdem_env.config import TableConfig
 from holdem_env.errors import ConfigError, HoldemError
 
-from ..base import agent_rng, check_bet_sizes
+from ..base import agent_rng, check_bet_sizes, legal_of
 from .actions import CALL, FOLD, AbstractMove, fraction_of_raise
 from .game import AbstractHoldem, Node, infoset_key
 from .policy import CfrLitePolicy
@@ -128,9 +128,7 @@ class CfrLiteAgent:
         """Choose a legal action id for the seat on turn."""
         mask = np.asarray(observation["action_mask"])
         view = info["view"]
-        legal = info["legal"]
-        if not isinstance(legal, Mapping):
-            legal = {k: getattr(legal, k) for k in ("fold", "check", "call", "min_raise_to", "max_raise_to")}
+        legal = legal_of(info)
         seat = int(view["seat"])
         n = len(view["dealt_in"])
         policy = self.policy_for(n)
