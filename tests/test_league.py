@@ -302,3 +302,15 @@ def test_resume_refuses_fewer_rounds_than_the_checkpoint(uninterrupted) -> None:
     with pytest.raises(ConfigError, match="league.rounds=2 is invalid: must be at least 3"):
         run_league(LeagueConfig.from_dict(data), resume=True)
     assert (full.run_dir / "league.json").read_bytes() == before  # nothing rewritten
+
+
+def test_a_finished_run_extended_on_resume_matches_the_longer_run(uninterrupted, tmp_path: Path) -> None:
+    from training.league import run_league
+
+    _, full = uninterrupted  # 3 rounds, evaluated every round
+    short = run_league(_tiny(tmp_path, rounds=2))
+    assert short.finished and short.rounds_done == 2
+    extended = run_league(_tiny(tmp_path, rounds=3), resume=True)
+    assert extended.rounds_done == 3
+    assert extended.history == full.history and extended.table == full.table
+    assert load_config(extended.run_dir / "config.yaml").league.rounds == 3

@@ -312,8 +312,8 @@ def run_league(
         elapsed_before = float(state["elapsed"])
         for name, fname in state["trainer_files"].items():
             trainers[name].load_checkpoint(run_dir / "checkpoint" / fname)
-    else:
-        (run_dir / "config.yaml").write_text(config.to_yaml())
+    # On resume too: an extended run's config.yaml shows its new league.rounds.
+    (run_dir / "config.yaml").write_text(config.to_yaml())
     for tr in trainers.values():
         tr.game.cards.thresholds()  # compute/cache once here, not in every worker
 
