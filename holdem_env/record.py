@@ -299,7 +299,8 @@ class HandRecord:
             if not isinstance(ev, ActionEvent):
                 continue
             if ev.seat != state.actor:
-                raise HoldemError(f"replay diverged: event for seat {ev.seat} but seat {state.actor} is on turn")
+                turn = "the hand is already over" if state.actor is None else f"seat {state.actor} is on turn"
+                raise HoldemError(f"replay diverged: event for seat {ev.seat} but {turn}")
             if ev.timeout:
                 state.timeout()
             elif ev.kind is ActionKind.FOLD:

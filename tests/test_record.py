@@ -7,6 +7,7 @@ import json
 import pytest
 
 from enginekit import make_state
+from holdem_env.actions import ActionKind, Street
 from holdem_env.cards import card_str
 from holdem_env.config import TableConfig
 from holdem_env.errors import HoldemError
@@ -117,3 +118,11 @@ def test_record_with_unknown_action_kind_or_street_raises_holdem_error_naming_it
     action[field] = value
     with pytest.raises(HoldemError, match=message):
         HandRecord.from_dict(d)
+
+
+def test_replay_of_a_record_with_actions_after_the_end_says_the_hand_is_over() -> None:
+    r = _played().record()
+    extra = ActionEvent(0, Street.RIVER, ActionKind.CHECK, 0, 0)
+    bad = HandRecord(**{**r.__dict__, "events": (*r.events, extra)})
+    with pytest.raises(HoldemError, match="replay diverged: event for seat 0 but the hand is already over"):
+        bad.replay()
