@@ -157,6 +157,16 @@ def test_holdem_eval_cli_writes_json_and_phh_history(tmp_path, capsys) -> None:
     assert set(hand.players) == {"tag", "random"}
 
 
+def test_holdem_eval_cli_refuses_unusable_output_paths_before_playing(tmp_path, capsys) -> None:
+    status = main(["eval", "tag", "random", "--hands", "2", "--no-progress", "--json", str(tmp_path / "no" / "r.json")])
+    assert status == 2 and "does not exist" in capsys.readouterr().err
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    status = main(["eval", "tag", "random", "--hands", "2", "--no-progress", "--history", str(afile)])
+    assert status == 2 and "is a file: give a folder" in capsys.readouterr().err
+    assert afile.read_text() == "x"
+
+
 def test_holdem_eval_cli_unknown_agent_exits_2(capsys) -> None:
     assert main(["eval", "tag", "nosuchbot", "--no-progress"]) == 2
     assert "unknown agent 'nosuchbot'" in capsys.readouterr().err

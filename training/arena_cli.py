@@ -74,6 +74,13 @@ def run(args: argparse.Namespace) -> int:
     except HoldemError as exc:
         print(f"holdem eval: {exc}", file=sys.stderr)
         return 2
+    # Checked before the match, so that a long run is not lost to a typo in a path.
+    if args.json and not Path(args.json).resolve().parent.is_dir():
+        print(f"holdem eval: --json {args.json!r}: the folder {str(Path(args.json).resolve().parent)!r} does not exist", file=sys.stderr)
+        return 2
+    if args.history and Path(args.history).exists() and not Path(args.history).is_dir():
+        print(f"holdem eval: --history {args.history!r} is a file: give a folder (it is created if missing)", file=sys.stderr)
+        return 2
 
     writer = None
     callback = None
