@@ -458,8 +458,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
             raise ConfigError("pad_seats", pad_seats, "must be True or False")
         if max_stack is None:
             max_stack = self.config.buy_in
-        if not isinstance(max_stack, int) or isinstance(max_stack, bool) or max_stack < self.config.buy_in:
+        if not isinstance(max_stack, (int, np.integer)) or isinstance(max_stack, bool) or max_stack < self.config.buy_in:
             raise ConfigError("max_stack", max_stack, f"must be an integer >= buy_in ({self.config.buy_in})")
+        max_stack = int(max_stack)  # numpy integers too, as TableConfig accepts them
         try:
             sizes = tuple(float(f) for f in bet_sizes)
         except (TypeError, ValueError):

@@ -82,6 +82,8 @@ def test_pad_seats_gives_one_shape_for_every_table_size() -> None:
 def test_exact_space_sized_from_max_stack_and_larger_stack_is_an_error() -> None:
     env = nlhe_v0.env(num_players=3, action_mode="exact", max_stack=2500)
     assert env.action_space("player_0").n == 2502
+    numpy_sized = nlhe_v0.raw_env(num_players=3, action_mode="exact", max_stack=np.int64(2500))
+    assert type(numpy_sized.max_stack) is int and numpy_sized.action_space("player_0").n == 2502
     env.reset(seed=0, options={"stacks": [2500, 100, 700]})
     with pytest.raises(ConfigError, match=r"stacks=.*0\.\.2500"):
         env.reset(seed=0, options={"stacks": [2501, 100, 700]})
@@ -98,6 +100,7 @@ def test_exact_space_sized_from_max_stack_and_larger_stack_is_an_error() -> None
         ({"render_mode": "rgb_array"}, "render_mode"),
         ({"bet_sizes": (0.5, -1.0)}, "bet_sizes"),
         ({"max_stack": 10}, "max_stack"),
+        ({"max_stack": 1500.0}, "max_stack"),
         ({"render_viewer": 9, "num_players": 3}, "render_viewer"),
     ],
 )
