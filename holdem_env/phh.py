@@ -622,7 +622,7 @@ def from_record(
     pindex = {s: i for i, s in enumerate(seats)}
 
     # Forced bets in blind-position order: index 0 small blind, index 1 big blind.
-    # The antes actually posted (a short stack's all-in ante replays identically).
+    # The antes each seat owed (HandRecord.antes): a short stack posts what it has, here and in the replay.
     seat_antes = [int(record.antes[s]) for s in seats]
     antes = [seat_antes[1], seat_antes[0]] if n == 2 else seat_antes
     blinds = [config.small_blind, config.big_blind] + [0] * (n - 2)
