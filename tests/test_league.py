@@ -173,6 +173,7 @@ def test_tiny_league_writes_documented_outputs(uninterrupted) -> None:
     assert sorted(a["agent"] for a in data["table"]) == ["cfr", "random", "tag"]
     # zero-sum per pair: A vs B is minus B vs A
     by = {(p["agent"], p["opponent"]): p["mbb_per_hand"] for p in data["pairs"]}
+    assert {p["hands"] for p in data["pairs"]} == {cfg.league.eval_hands}  # eval_hands counts hands, not deals
     for (a, b), v in by.items():
         assert by[(b, a)] == pytest.approx(-v)
     assert (run_dir / "policies" / "cfr.npz").is_file()

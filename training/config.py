@@ -23,7 +23,7 @@ A config file looks like this (every section but ``name`` and ``agents`` is opti
     league:
       rounds: 5                   # each round: train, then (every eval_every rounds) evaluate
       eval_every: 1
-      eval_hands: 1000            # deals per pair per evaluation (each dealt in every seating)
+      eval_hands: 1000            # hands per pair per evaluation (rounded up to whole duplicate groups)
     logging:
       runs_dir: runs
       plot: true
