@@ -75,6 +75,7 @@ def _base() -> dict:
         ({"agents": [{"name": "a", "spec": "nosuchbot"}, {"name": "b", "spec": "tag"}]}, "agents[0].spec", "unknown agent 'nosuchbot'"),
         ({"agents": [{"name": "a", "spec": "random", "seat": 1}, {"name": "b", "spec": "tag"}]}, "agents[0].seat", "unknown key"),
         ({"agents": ["random", "tag(tightness=1.3)"]}, "agents[1]", "write {name: ..., spec: ...}"),
+        ({"league": {"eval_hands": 3}}, "league.eval_hands", "must be at least 4: two duplicate groups"),
         (
             {"agents": [{"name": "c", "spec": "cfr-lite", "train": True}, "tag"], "table": {"num_players": 2, "betting": "pot-limit"}},
             "table.betting",

@@ -208,6 +208,12 @@ class LeagueConfig:
             raise ConfigError("table", self.table, "must be a TableConfig")
         if len(self.agents) < 2:
             raise ConfigError("agents", [a.name for a in self.agents], "the league needs at least two agents")
+        groups = 2 * self.table.num_players
+        if self.league.eval_hands < groups:
+            raise ConfigError(
+                "league.eval_hands", self.league.eval_hands,
+                f"must be at least {groups}: two duplicate groups of {self.table.num_players} hands, so that the 95% interval is finite",
+            )
         if self.trainers and self.table.betting.value != "no-limit":
             raise ConfigError(
                 "table.betting", self.table.betting.value, f"must be no-limit while cfr-lite agents train ({self.trainers[0].name})"
