@@ -82,6 +82,8 @@ _REQUIRED = {
     "NT": ("variant", "antes", "blinds_or_straddles", "min_bet", "starting_stacks", "actions"),
     "FT": ("variant", "antes", "blinds_or_straddles", "small_bet", "big_bet", "starting_stacks", "actions"),
 }
+#: Bets per betting round in PHH's fixed-limit hold'em (FT), as PokerKit and :func:`replay` play it.
+_FT_RAISE_CAP = 4
 #: Action codes this reader understands (the hold'em subset of PHH).
 ACTION_KINDS = ("dh", "db", "f", "cc", "cbr", "sm")
 _ALLOWED_ACTIONS = "'d dh pK CARDS', 'd db CARDS', 'pK f', 'pK cc', 'pK cbr AMOUNT', 'pK sm [CARDS|-]'"
@@ -603,8 +605,9 @@ def from_record(
     Players are the seats dealt in, starting left of the button (``p1``) and ending with
     the button; ``seats`` (1-based engine seat numbers) and ``seat_count`` are recorded
     so the table can be rebuilt. A hand still running is written without
-    ``finishing_stacks`` (its actions so far). Pot-limit hands have no PHH hold'em variant and raise
-    :class:`~holdem_env.errors.PHHError`.
+    ``finishing_stacks`` (its actions so far). Pot-limit hands have no PHH hold'em variant, nor
+    fixed-limit tables with another cap than 4 bets a round (``raise_cap``, ``uncapped_heads_up``
+    heads-up): they raise :class:`~holdem_env.errors.PHHError`.
     """
     from .actions import ActionKind
     from .record import ActionEvent, DealEvent, MuckEvent, ShowEvent
@@ -619,6 +622,12 @@ def from_record(
     n = len(seats)
     if n < 2:
         raise PHHError(f"the record has {n} player dealt in: a PHH hand needs at least 2")
+    if variant == "FT" and (config.raise_cap != _FT_RAISE_CAP or (config.uncapped_heads_up and n == 2)):
+        cap = "no cap heads-up" if config.raise_cap == _FT_RAISE_CAP else f"raise_cap={config.raise_cap}"
+        raise PHHError(
+            f"fixed-limit with {cap} has no PHH form: PHH's FT variant (and replay) caps a round at "
+            f"{_FT_RAISE_CAP} bets"
+        )
     pindex = {s: i for i, s in enumerate(seats)}
 
     # Forced bets in blind-position order: index 0 small blind, index 1 big blind.

@@ -444,3 +444,31 @@ def test_unfinished_hand_is_written_without_finishing_stacks() -> None:
     assert [a.text for a in hand.actions if a.kind != "dh"] == ["p3 cc"]
     with pytest.raises(PHHError, match="the actions end before the hand is over: p1 is to act on the preflop"):
         replay(hand)
+
+
+def test_fixed_limit_record_with_another_cap_has_no_phh_form() -> None:
+    from holdem_env.config import TableConfig
+    from holdem_env.state import HandState
+
+    def five_bets(cfg: TableConfig, seats: int = 2) -> HandState:
+        s = HandState(cfg, seed=3)
+        while s.legal_actions().min_raise_to is not None and s.current_bet < 5 * cfg.big_blind:
+            s.raise_to(s.legal_actions().min_raise_to)
+        while not s.is_over:
+            s.call() if s.legal_actions().call else s.check()
+        return s
+
+    uncapped = five_bets(TableConfig(num_players=2, betting="fixed-limit", uncapped_heads_up=True))
+    fifth = uncapped.record().events[3]  # blind, then raises to 20, 30, 40 and 50
+    assert (fifth.kind.value, fifth.to) == ("raise", 50)
+    with pytest.raises(PHHError, match="fixed-limit with no cap heads-up has no PHH form"):
+        from_record(uncapped.record())
+    with pytest.raises(PHHError, match="raise_cap=None has no PHH form"):
+        from_record(five_bets(TableConfig(num_players=3, betting="fixed-limit", raise_cap=None)).record())
+    # The standard cap writes and replays; uncapped_heads_up does not matter with three players.
+    for cfg in (TableConfig(num_players=2, betting="fixed-limit"),
+                TableConfig(num_players=3, betting="fixed-limit", uncapped_heads_up=True)):
+        hand = five_bets(cfg)
+        assert replay(from_record(hand.record())).finishing_stacks == tuple(
+            hand.final_stacks[s] for s in [(hand.button + k) % cfg.num_players for k in range(1, cfg.num_players + 1)]
+        )
