@@ -1016,7 +1016,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
     def to_phh(self, **kwargs: Any) -> str:
         """The current (or last finished) hand as PHH text (``kwargs`` go to :func:`holdem_env.phh.from_record`).
 
-        Pot-limit hands have no PHH hold'em variant and raise :class:`~holdem_env.errors.PHHError`.
+        Pot-limit hands (and fixed-limit ones with another cap than 4 bets a round) have no PHH
+        form and raise :class:`~holdem_env.errors.PHHError`.
         """
         from . import phh
 
