@@ -277,6 +277,9 @@ def _prefixed_args(exc: PHHError, prefix: str) -> tuple[Any, ...]:
 
 
 def _parse_toml(text: str) -> dict[str, Any]:
+    if not isinstance(text, str):
+        hint = " (decode bytes first, e.g. data.decode('utf-8'), or use load_file)" if isinstance(text, bytes) else ""
+        raise PHHError(f"PHH text must be a str, got {type(text).__name__}{hint}")
     try:
         return tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:

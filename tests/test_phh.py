@@ -472,3 +472,10 @@ def test_fixed_limit_record_with_another_cap_has_no_phh_form() -> None:
         assert replay(from_record(hand.record())).finishing_stacks == tuple(
             hand.final_stacks[s] for s in [(hand.button + k) % cfg.num_players for k in range(1, cfg.num_players + 1)]
         )
+
+
+@pytest.mark.parametrize(("text", "needle"), [(b'variant = "NT"', "got bytes (decode bytes first"), (None, "got NoneType")])
+def test_text_that_is_not_a_str_raises_phh_error(text: object, needle: str) -> None:
+    for read in (loads, loads_all):
+        with pytest.raises(PHHError, match=r"PHH text must be a str, " + needle.replace("(", r"\(")):
+            read(text)  # type: ignore[arg-type]
