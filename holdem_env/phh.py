@@ -578,6 +578,12 @@ def dumps(hand: PHHHand) -> str:
         lines.append(f"players = {_toml_value(list(hand.players))}")
     if hand.finishing_stacks is not None:
         lines.append(f"finishing_stacks = {_toml_value(list(hand.finishing_stacks))}")
+    clash = sorted(k for k in hand.extra if k in _KNOWN_FIELDS or k in ("straddles", "bring_in"))
+    if clash:
+        raise PHHError(
+            f"extra field(s) {', '.join(map(repr, clash))} would overwrite or contradict the hand's own "
+            f"PHH fields; extra holds other metadata only (e.g. 'event', 'hand')"
+        )
     for key, value in hand.extra.items():
         lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
     return "\n".join(lines) + "\n"

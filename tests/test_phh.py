@@ -479,3 +479,16 @@ def test_text_that_is_not_a_str_raises_phh_error(text: object, needle: str) -> N
     for read in (loads, loads_all):
         with pytest.raises(PHHError, match=r"PHH text must be a str, " + needle.replace("(", r"\(")):
             read(text)  # type: ignore[arg-type]
+
+
+def test_extra_fields_that_clash_with_phh_fields_are_refused_when_writing() -> None:
+    from holdem_env.config import TableConfig
+    from holdem_env.state import HandState
+
+    s = HandState(TableConfig(num_players=2), seed=1)
+    s.fold()
+    for key in ("antes", "players", "straddles"):
+        with pytest.raises(PHHError, match=f"extra field\\(s\\) '{key}' would overwrite"):
+            dumps(from_record(s.record(), extra={key: [1, 2]}))
+    written = dumps(from_record(s.record(), extra={"event": "test"}))
+    assert loads(written).extra["event"] == "test"
