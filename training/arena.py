@@ -53,7 +53,7 @@ class ArenaConfig:
     ``on_illegal``: ``"raise"`` stops the match with :class:`agents.base.AgentError`;
     ``"timeout"`` turns an illegal action (or an exception in ``act``) into a timed-out
     turn (check if free, else fold), counted per agent. ``history_dir``: every hand as
-    ``hand_<n>.phh`` (``.json`` hand records for pot-limit, which PHH cannot express).
+    ``hand_<n>.phh`` (``.json`` hand records where PHH cannot express the game: pot-limit, or fixed-limit with a non-standard cap).
     """
 
     agents: tuple[str, ...]
@@ -198,7 +198,7 @@ class _Player:
         return out
 
     def _write_history(self, record: Any, contestant_at: list[int], index: int) -> None:
-        """``hand_<index>.phh`` (players named by spec); ``.json`` where PHH has no variant (pot-limit)."""
+        """``hand_<index>.phh`` (players named by spec); ``.json`` where PHH cannot express the game (pot-limit, non-standard fixed-limit caps)."""
         from holdem_env.errors import PHHError
         from holdem_env.phh import record_to_phh
 
