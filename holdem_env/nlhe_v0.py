@@ -268,16 +268,7 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         if not self._has_reset:
             if observe:
                 EnvLogger.error_observe_before_reset()
-            return self.env.last(observe)
-        raw = self.env
-        agent = raw.agent_selection
-        return (
-            raw.observe(agent) if observe else None,
-            raw._cumulative_rewards[agent],
-            raw.terminations[agent],
-            raw.truncations[agent],
-            raw.infos[agent],
-        )
+        return self.env.last(observe)
 
     def step(self, action: Any) -> None:
         """Step the wrapped env (errors before ``reset``, warns once every hand is over)."""

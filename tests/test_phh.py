@@ -392,7 +392,7 @@ def _pokerkit_deviates(record: object, flagged: str | None) -> str | None:
     sb_seat, bb_seat = (record.button, order[0]) if len(order) == 2 else (order[0], order[1])  # type: ignore[attr-defined]
     if record.blinds[sb_seat] < cfg.small_blind or record.blinds[bb_seat] < cfg.big_blind:  # type: ignore[attr-defined]
         return "short-posted blind"
-    if any(record.antes[s] and record.antes[s] == record.starting_stacks[s] for s in order):  # type: ignore[attr-defined]
+    if any(record.antes[s] and record.antes[s] >= record.starting_stacks[s] for s in order):  # type: ignore[attr-defined]
         return "all-in for the ante"
     if flagged:
         return flagged

@@ -18,6 +18,7 @@ from holdem_env.config import TableConfig
 from holdem_env.phh import dumps, from_record, loads
 from holdem_env.replay import replay
 from holdem_env.state import HandState
+from test_phh import _p_order, _pokerkit_deviates  # the same deviation rules as the seeded round trips
 
 
 @st.composite
@@ -66,25 +67,7 @@ def played_hands(draw: st.DrawFn) -> tuple[object, str | None]:
         else:
             state.call()
     record = state.record()
-    return record, deviation or _record_deviation(record)
-
-
-def _p_order(record) -> list[int]:  # type: ignore[no-untyped-def]
-    n = record.config.num_players
-    return [s for s in ((record.button + k) % n for k in range(1, n + 1)) if record.dealt_in[s]]
-
-
-def _record_deviation(record) -> str | None:  # type: ignore[no-untyped-def]
-    cfg = record.config
-    order = _p_order(record)
-    sb_seat, bb_seat = (record.button, order[0]) if len(order) == 2 else (order[0], order[1])
-    if record.blinds[sb_seat] < cfg.small_blind or record.blinds[bb_seat] < cfg.big_blind:
-        return "blind posted short"
-    if any(record.antes[s] and record.antes[s] >= record.starting_stacks[s] for s in order):
-        return "all-in for the ante"
-    if any(len(p.winners) > 1 and p.amount % len(p.winners) for p in record.pots):
-        return "odd chips (PokerKit merges pots before splitting)"
-    return None
+    return record, _pokerkit_deviates(record, deviation)
 
 
 @settings(max_examples=150, deadline=None)
