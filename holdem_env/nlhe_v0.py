@@ -118,7 +118,7 @@ Version history
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -127,7 +127,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 from pettingzoo.utils.env_logger import EnvLogger
-from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable
 
 from . import _obs
 from .actions import ActionKind, LegalActions
@@ -251,8 +251,10 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     """PettingZoo's ``OrderEnforcingWrapper`` with direct accessors for the per-step attributes.
 
     Same checks and errors; it only skips the ``__getattr__`` fallback that PettingZoo's
-    wrapper pays on every ``agents`` / ``agent_selection`` / ``last`` access, and ``last``
-    reads :class:`raw_env`'s fields itself (one call less per step).
+    wrapper pays on every ``agents`` / ``agent_selection`` / ``last`` access, ``last`` is
+    :class:`raw_env`'s own method once the env has been reset (one call less per step), and
+    ``agent_iter`` passes are generators. One difference in an error path: after the
+    "call step() or reset()" assertion of ``agent_iter``, that pass is over.
     """
 
     agents = _forwarded("agents")
@@ -262,6 +264,16 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     truncations = _forwarded("truncations")
     infos = _forwarded("infos")
     _cumulative_rewards = _forwarded("_cumulative_rewards")
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Reset the wrapped env (see :meth:`raw_env.reset`)."""
+        # PettingZoo's reset, minus two pass-through calls. From here on ``_has_reset`` is
+        # True for good (even if this reset raises), so ``last`` has nothing left to check:
+        # the raw env's method is bound in its place.
+        self._has_reset = True
+        self._has_updated = True
+        self.last = self.env.last
+        self.env.reset(seed=seed, options=options)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """``(observation, cumulative reward, terminated, truncated, info)`` of the agent to act."""
@@ -289,24 +301,22 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
 
 
 class _AgentIterable(AECOrderEnforcingIterable):
-    def __iter__(self) -> "_AgentIterator":
-        return _AgentIterator(self.env, self.max_iter)
+    """``agent_iter``'s iterable: each ``iter()`` starts a fresh pass of at most ``max_iter`` agents."""
+
+    def __iter__(self) -> Iterator[str]:
+        return _agents_to_act(self.env, self.max_iter)
 
 
-class _AgentIterator(AECOrderEnforcingIterator):
-    def __init__(self, env: _OrderEnforcingWrapper, max_iter: int) -> None:
-        super().__init__(env, max_iter)
-        self._raw = env.env
-
-    def __next__(self) -> str:
-        raw = self._raw
-        if not raw.agents or self.iters_til_term <= 0:
-            raise StopIteration
-        self.iters_til_term -= 1
-        env = self.env
+def _agents_to_act(env: _OrderEnforcingWrapper, max_iter: int) -> Iterator[str]:
+    """PettingZoo's ``AECOrderEnforcingIterator`` as a generator (resuming one costs less than
+    a ``__next__`` call): the selected agent while agents remain, at most ``max_iter`` times, and
+    the same assertion when ``step``/``reset`` was not called in between (it ends the pass)."""
+    raw = env.env
+    while raw.agents and max_iter > 0:
+        max_iter -= 1
         assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
         env._has_updated = False
-        return raw.agent_selection
+        yield raw.agent_selection
 
 
 _NO_LEGAL: dict[str, Any] = {"fold": False, "check": False, "call": 0, "min_raise_to": None, "max_raise_to": None}

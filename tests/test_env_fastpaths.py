@@ -1,0 +1,115 @@
+"""The fast paths of ``nlhe_v0`` behave exactly like the PettingZoo code they replace.
+
+The wrapper's ``agent_iter`` (a generator instead of PettingZoo's iterator classes), its
+``last`` (the raw env's method once reset) and its ``reset`` (PettingZoo's, without the
+pass-through calls), and the observation buffer's cell writes (pot and current bet are
+rewritten only when chips go in).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from holdem_env import nlhe_v0
+from holdem_env._obs import OFF_SCALARS
+from holdem_env.errors import ConfigError
+
+
+def test_agent_iter_yields_the_selected_agent_until_every_agent_is_done() -> None:
+    env = nlhe_v0.env(num_players=4)
+    for seed in range(20):
+        env.reset(seed=seed)
+        expected = []
+        raw = env.unwrapped
+        mirror = nlhe_v0.env(num_players=4)
+        mirror.reset(seed=seed)
+        # the same hand stepped without agent_iter: the selected agent while agents remain
+        mirror_rng = np.random.default_rng(seed)
+        while mirror.agents:
+            expected.append(mirror.agent_selection)
+            obs, _, term, trunc, _ = mirror.last()
+            mirror.step(None if term or trunc else int(mirror_rng.choice(np.flatnonzero(obs["action_mask"]))))
+        order = []
+        rng = np.random.default_rng(seed)
+        for agent in env.agent_iter():
+            assert agent == raw.agent_selection
+            order.append(agent)
+            obs, _, term, trunc, _ = env.last()
+            env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        assert order == expected
+        assert order[-4:] == [f"player_{i}" for i in range(4)]  # the dead steps, in seat order
+        assert env.agents == []
+
+
+def test_agent_iter_honours_max_iter_and_each_pass_starts_afresh() -> None:
+    env = nlhe_v0.env(num_players=6, action_mode="exact")
+    env.reset(seed=3)
+    iterable = env.agent_iter(max_iter=2)
+    first = []
+    for agent in iterable:
+        first.append(agent)
+        env.step(1)  # check/call keeps the hand going
+    assert len(first) == 2
+    second = []
+    for agent in iterable:  # a new pass of at most 2 more agents, from the current selection
+        second.append(agent)
+        env.step(1)
+    assert len(second) == 2 and second[0] != first[0]
+    assert list(env.agent_iter(max_iter=0)) == []
+
+
+def test_agent_iter_asserts_when_no_step_was_taken() -> None:
+    env = nlhe_v0.env(num_players=2)
+    env.reset(seed=0)
+    it = iter(env.agent_iter())
+    assert next(it) == env.agent_selection
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(it)
+
+
+def test_agent_iter_and_last_before_reset_raise_pettingzoo_errors() -> None:
+    env = nlhe_v0.env(num_players=2)
+    with pytest.raises(AssertionError, match="reset"):
+        env.agent_iter()
+    with pytest.raises(AssertionError, match="reset"):
+        env.last()
+
+
+def test_last_after_reset_is_the_raw_envs_last_even_after_a_failed_reset() -> None:
+    env = nlhe_v0.env(num_players=3)
+    with pytest.raises(ConfigError):
+        env.reset(options={"button": 7})
+    assert env._has_reset  # PettingZoo's flag: set before the raw reset raised
+    env.reset(seed=5)
+    assert env.last == env.unwrapped.last
+    obs, reward, term, trunc, info = env.last()
+    raw_obs, *rest = env.unwrapped.last()
+    assert np.array_equal(obs["observation"], raw_obs["observation"])
+    assert np.array_equal(obs["action_mask"], raw_obs["action_mask"])
+    assert (reward, term, trunc, info) == tuple(rest)
+    assert env.last(observe=False)[0] is None
+
+
+@pytest.mark.parametrize("action_mode", ["exact", "discrete"])
+@pytest.mark.parametrize("betting", ["no-limit", "pot-limit", "fixed-limit"])
+def test_pot_and_current_bet_cells_match_the_engine_at_every_decision(action_mode: str, betting: str) -> None:
+    env = nlhe_v0.env(num_players=5, action_mode=action_mode, betting=betting, ante=1)
+    raw = env.unwrapped
+    rng = np.random.default_rng(11)
+    env.reset(seed=11)
+    decisions = 0
+    for _ in range(40):
+        env.reset()
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            state = raw.state_object
+            vec = obs["observation"]
+            assert vec[OFF_SCALARS] == np.float32(state.pot * (1 / 10))
+            assert vec[OFF_SCALARS + 5] == np.float32(state.current_bet * (1 / 10))
+            decisions += 1
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert decisions > 100
