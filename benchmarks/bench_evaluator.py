@@ -10,15 +10,14 @@ machine); ratios are computed from CPU time. The full enumeration walks all
 from __future__ import annotations
 
 import argparse
-import itertools
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import numpy as np
 
 from holdem_env.cards import card_str
-from holdem_env.evaluator import NUM_HAND_VALUES, evaluate_batch, hand_strength
+from holdem_env.evaluator import NUM_HAND_VALUES, evaluate_batch, hand_strength, iter_seven_card_hands
 
 COMMAND = "python " + " ".join(sys.argv)
 
@@ -42,19 +41,6 @@ def random_hands(rng: np.random.Generator, n: int, k: int) -> np.ndarray:
         m = min(step, n - s)
         out[s : s + m] = np.argsort(rng.random((m, 52)), axis=1)[:, :k]
     return out
-
-
-def seven_card_chunks() -> Iterator[np.ndarray]:
-    """All C(52, 7) hands as (n, 7) uint8 blocks: cards a < b, then every 5-card suffix above b."""
-    five = np.array(list(itertools.combinations(range(52), 5)), dtype=np.uint8)
-    first_above = np.searchsorted(five[:, 0], np.arange(53), side="left")
-    for a in range(52):
-        for b in range(a + 1, 52):
-            tail = five[first_above[b + 1] :]
-            if len(tail):
-                block = np.empty((len(tail), 7), dtype=np.uint8)
-                block[:, 0], block[:, 1], block[:, 2:] = a, b, tail
-                yield block
 
 
 def row(name: str, per_item_wall: float, per_item_cpu: float, unit: str, note: str = "") -> None:
@@ -110,7 +96,7 @@ def main() -> None:
         per_value = np.zeros(NUM_HAND_VALUES + 1, dtype=np.int64)
         w0, c0 = time.perf_counter(), time.process_time()
         total = 0
-        for block in seven_card_chunks():
+        for block in iter_seven_card_hands():
             per_value += np.bincount(evaluate_batch(block), minlength=NUM_HAND_VALUES + 1)
             total += len(block)
         w_x, c_x = time.perf_counter() - w0, time.process_time() - c0

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
@@ -73,6 +73,7 @@ __all__ = [
     "category_of",
     "categories_of",
     "CATEGORY_FIRST_VALUE",
+    "iter_seven_card_hands",
 ]
 
 NUM_HAND_VALUES = 7462
@@ -447,3 +448,26 @@ def _check_distinct(cols: np.ndarray, first_row: int) -> None:
     if dup.any():
         row = int(np.flatnonzero(dup)[0])
         raise CardError(f"row {first_row + row} of the batch repeats a card: {cols[:, row].tolist()}")
+
+
+def iter_seven_card_hands() -> Iterator[np.ndarray]:
+    """Every one of the C(52, 7) = 133,784,560 seven-card hands, once, in ``(n, 7)`` uint8 blocks.
+
+    Blocks fix the two lowest cards ``a < b`` and append every 5-card combination above
+    ``b`` (at most C(50, 5) = 2,118,760 rows), so memory stays small; feed them to
+    :func:`evaluate_batch` for exhaustive statistics.
+
+    >>> first = next(iter_seven_card_hands())
+    >>> first.shape, first[0].tolist(), first[-1].tolist()
+    ((2118760, 7), [0, 1, 2, 3, 4, 5, 6], [0, 1, 47, 48, 49, 50, 51])
+    """
+    five = np.array(list(itertools.combinations(range(52), 5)), dtype=np.uint8)
+    # Five-card combinations are in lexicographic order: those whose lowest card is above b form a suffix.
+    first_above = np.searchsorted(five[:, 0], np.arange(53), side="left")
+    for a in range(52):
+        for b in range(a + 1, 52):
+            tail = five[first_above[b + 1] :]
+            if len(tail):
+                block = np.empty((len(tail), 7), dtype=np.uint8)
+                block[:, 0], block[:, 1], block[:, 2:] = a, b, tail
+                yield block

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import doctest
 import itertools
-from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -350,25 +349,11 @@ def test_exhaustive_five_card_hands_give_7462_classes_with_standard_counts() -> 
     assert counts == [1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 40]
 
 
-def seven_card_chunks() -> Iterator[np.ndarray]:
-    """All C(52, 7) hands, as (n, 7) uint8 blocks: cards a < b, then every 5-card combo above b."""
-    five = np.array(list(itertools.combinations(range(52), 5)), dtype=np.uint8)
-    # five-card combos are in lexicographic order: those whose lowest card is above b form a suffix
-    first_above = np.searchsorted(five[:, 0], np.arange(53), side="left")
-    for a in range(52):
-        for b in range(a + 1, 52):
-            tail = five[first_above[b + 1] :]
-            if len(tail):
-                block = np.empty((len(tail), 7), dtype=np.uint8)
-                block[:, 0], block[:, 1], block[:, 2:] = a, b, tail
-                yield block
-
-
 @pytest.mark.slow
 def test_exhaustive_seven_card_hands_give_standard_category_counts() -> None:
     per_value = np.zeros(NUM_HAND_VALUES + 1, dtype=np.int64)
     total = 0
-    for block in seven_card_chunks():
+    for block in evaluator.iter_seven_card_hands():
         per_value += np.bincount(evaluate_batch(block), minlength=NUM_HAND_VALUES + 1)
         total += len(block)
     assert total == 133_784_560
