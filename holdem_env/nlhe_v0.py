@@ -409,7 +409,372 @@ class PlayerView(Mapping):
         return f"PlayerView({self.snapshot()!r})"
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
+class _EnvCore:
+    """The per-step half of :class:`raw_env`: dealing a hand into the buffers, stepping, observing.
+
+    A base class of its own so that the compiled build (``nlhe_v0.pxd``) can make it an
+    extension type with typed attributes; :class:`raw_env` adds PettingZoo's ``AECEnv`` and
+    everything that does not run per step. It reads the engine's per-seat lists directly
+    (``state._stacks``, ``state._bets``, ``state._contrib``) instead of the tuple-copying
+    properties; it never writes to the engine.
+    """
+
+    def _bind_buffer(self, dyn: np.ndarray) -> None:
+        """Keep the observation buffer twice: as the array (gathers) and for element writes
+        (the same array in pure Python; a typed memoryview in the compiled build)."""
+        self._dyn = dyn
+        self._dynv = dyn
+
+    def _refresh_money(self) -> None:
+        """Rewrite every seat's stack and street bet (in big blinds) from the engine.
+
+        Each value is the float32 product ``float32(chips) * float32(1 / big_blind)``: the
+        product of two float32 values is exact in double precision, so multiplying by the
+        float32-rounded ``1 / big_blind`` and storing rounds exactly once, as numpy does.
+        """
+        state = self._state
+        dynv = self._dynv
+        n = self._n
+        inv = self._inv_bb32
+        stacks = state._stacks
+        bets = state._bets
+        for s in range(n):
+            dynv[s] = stacks[s] * inv
+            dynv[n + s] = bets[s] * inv
+
+    def _start(self, state: HandState) -> None:
+        n = self._n
+        self._state = state
+        self._hands += 1
+        agents = self.agents = self.possible_agents[:]
+        self._agent_selector.reinit(agents)
+        self.rewards = dict.fromkeys(agents, 0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
+        self._skip_agent_selection = None
+        self._rewards_to_clear = False
+
+        dealt = state.dealt_in
+        self._dealt = dealt
+        holes = state.hole_cards
+        cs = _CARD_STRS
+        self._hole_strs = [(cs[h[0]], cs[h[1]]) if h else () for h in holes]
+        # Fold and all-in flags follow the action events (the engine's tuple views are
+        # rebuilt on every read); they start from the engine's flags after antes and blinds.
+        self._folded = list(state.folded)
+        self._all_in = list(state.is_all_in)
+        ctx = _HandContext(self, state)
+        self._ctx = ctx
+        # Each agent's info while it is not to act; kept for the hand and put back when its turn ends.
+        self._idle_infos = idle = [{"legal": _NO_LEGAL.copy(), "view": PlayerView(ctx, s)} for s in range(n)]
+        self.infos = dict(zip(agents, idle))
+        self._actor = None
+        # The buffer is reused hand after hand (observations are copies taken from it).
+        self._dyn.fill(0.0)
+        dynv = self._dynv  # seat rows are feature-major: feature f of seat s is at f * n + s
+        folded = self._folded
+        all_in = self._all_in
+        off_hole = self._off_hole
+        for s in range(n):
+            if dealt[s]:
+                dynv[4 * n + s] = 1.0
+            if folded[s]:
+                dynv[2 * n + s] = 1.0
+            if all_in[s]:
+                dynv[3 * n + s] = 1.0
+            h = holes[s]
+            if h:
+                dynv[off_hole + 52 * s + h[0]] = 1.0
+                dynv[off_hole + 52 * s + h[1]] = 1.0
+        dynv[5 * n + state._button] = 1.0
+        self._street = 0
+        dynv[self._off_street] = 1.0
+        self._history = ctx.history
+        self._n_events = len(state._events)
+        inv = self._inv_bb
+        self._refresh_money()
+        dynv[self._dyn_pot] = state.pot * inv
+        dynv[self._dyn_pot + 1] = state._current_bet * inv
+        if self._n_events:  # only a hand over before anyone acts has events at the start
+            self._n_events = 0
+            self._advance()
+        else:
+            self._next_turn()
+
+    # ------------------------------------------------------------------ stepping
+    def _consume_events(self) -> bool:
+        """Fold new events into the history and flags; True if the money rows need a full refresh."""
+        state = self._state
+        new = state.events_since(self._n_events)
+        if not new:
+            return False
+        self._n_events += len(new)
+        # flat offsets into the buffer (see __init__): seat rows are feature-major,
+        # history is [street, seat, feature]
+        dynv = self._dynv
+        n = self._n
+        inv = self._inv_bb
+        hist0 = self._hist_off
+        refresh = len(new) > 1 or type(new[0]) is not ActionEvent
+        if not refresh:
+            # one action: only that seat's stack and street bet moved
+            ev = new[0]
+            dynv[ev.seat] = state._stacks[ev.seat] * inv
+            dynv[n + ev.seat] = ev.to * inv
+        for ev in new:
+            if type(ev) is ActionEvent:
+                street = int(ev.street)
+                seat = ev.seat
+                kind_name, col = _KIND_INFO[ev.kind]
+                self._history.append((seat, _STREET_NAMES[street], kind_name, ev.to))
+                if ev.all_in:
+                    self._all_in[seat] = True
+                    dynv[3 * n + seat] = 1.0
+                if col < 0:  # fold
+                    self._folded[seat] = True
+                    dynv[2 * n + seat] = 1.0
+                    continue
+                at = hist0 + (street * n + seat) * 4
+                dynv[at + col] += 1.0
+                if col:
+                    dynv[at + 3] = ev.to * inv
+        return refresh
+
+    def _advance(self) -> None:
+        """Bring bookkeeping up to date after the engine moved (new events, actor or end)."""
+        state = self._state
+        refresh = self._consume_events()
+        street = int(state.street)
+        dynv = self._dynv
+        if street != self._street:
+            self._street = street
+            off = self._off_street
+            for k in range(4):
+                dynv[off + k] = 1.0 if k == street else 0.0
+            off = self._off_board
+            for c in state._board:
+                dynv[off + c] = 1.0
+        inv = self._inv_bb
+        dynv[self._dyn_pot] = state.pot * inv
+        dynv[self._dyn_pot + 1] = state._current_bet * inv
+        if refresh or self._n_events == 0 or state._final is not None:
+            self._refresh_money()
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        """Hand the turn to the engine's actor (legal set, infos), or finish the hand."""
+        state = self._state
+        self._amounts: list[int | None] | None = None
+        prev = self._actor
+        if prev is not None:
+            self.infos[self.possible_agents[prev]] = self._idle_infos[prev]
+        seat = state._actor
+        if seat is None:
+            self._legal = None
+            self._actor = None
+            self._finish()
+            return
+        self._actor = seat
+        legal = self._legal = state.legal_actions()
+        agent = self.agent_selection = self.possible_agents[seat]
+        self.infos[agent] = {
+            "legal": {
+                "fold": legal.fold,
+                "check": legal.check,
+                "call": legal.call,
+                "min_raise_to": legal.min_raise_to,
+                "max_raise_to": legal.max_raise_to,
+            },
+            "view": self._idle_infos[seat]["view"],
+        }
+
+    def _after_action(self, ev: ActionEvent) -> None:
+        """Bookkeeping after the engine applied one action (``ev``, the event it returned).
+
+        When that action only moved the turn (one new event, same street, hand not over),
+        only the acting seat's entries change; anything else takes :meth:`_advance`.
+        """
+        state = self._state
+        n_events = self._n_events + 1
+        if len(state._events) != n_events or state._actor is None:
+            self._advance()
+            return
+        self._n_events = n_events
+        dynv = self._dynv
+        n = self._n
+        inv = self._inv_bb
+        seat = ev.seat
+        to = ev.to
+        street = self._street
+        kind_name, col = _KIND_INFO[ev.kind]
+        self._history.append((seat, _STREET_NAMES[street], kind_name, to))
+        dynv[seat] = state._stacks[seat] * inv
+        dynv[n + seat] = to * inv
+        if ev.all_in:
+            self._all_in[seat] = True
+            dynv[3 * n + seat] = 1.0
+        if col < 0:  # fold
+            self._folded[seat] = True
+            dynv[2 * n + seat] = 1.0
+        else:
+            at = self._hist_off + (street * n + seat) * 4
+            dynv[at + col] += 1.0
+            if col:
+                dynv[at + 3] = to * inv
+        pot = self._dyn_pot
+        dynv[pot] = sum(state._contrib) * inv  # the hand is not over: the pot is every contribution
+        dynv[pot + 1] = state._current_bet * inv
+        self._next_turn()
+
+    def _finish(self) -> None:
+        state = self._state
+        scale = self._reward_scale
+        rewards = self.rewards
+        cumulative = self._cumulative_rewards
+        terminations = self.terminations
+        for a, p in zip(self.possible_agents, state.payoffs):
+            r = rewards[a] = p * scale
+            cumulative[a] += r  # PettingZoo's _accumulate_rewards, inlined
+            terminations[a] = True
+        self.agent_selection = self._agent_selector.reset()
+        self._rewards_to_clear = True
+
+    def _action_id(self, action: Any) -> int:
+        if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+            a = int(action)
+        elif isinstance(action, np.ndarray) and action.shape in ((), (1,)) and np.issubdtype(action.dtype, np.integer):
+            a = int(action.reshape(()))
+        else:
+            raise IllegalActionError(
+                f"action {action!r} is not an action id: expected an integer in 0..{self.num_actions - 1}"
+            )
+        if not 0 <= a < self.num_actions:
+            raise IllegalActionError(f"action {a} is out of range: action ids are 0..{self.num_actions - 1}")
+        return a
+
+    def _raise_amount(self, a: int) -> int | None:
+        """Raise-to chips of action id ``a`` at the current decision (None if masked)."""
+        legal = self._legal
+        if self._exact:
+            amount = a - 1
+            lo = legal.min_raise_to
+            if lo is None or not lo <= amount <= legal.max_raise_to:
+                return None
+            return amount
+        return self._discrete_amounts()[a - 2]
+
+    def _discrete_amounts(self) -> list[int | None]:
+        if self._amounts is None:
+            state = self._state
+            seat = self._actor
+            self._amounts = discrete_raise_amounts(
+                self._legal,
+                pot=state.pot,
+                current_bet=state.current_bet,
+                all_in_to=state.street_bets[seat] + state.stacks[seat],
+                bet_sizes=self.bet_sizes,
+            )
+        return self._amounts
+
+    def step(self, action: Any) -> None:
+        """Apply the selected agent's action id (``None`` for an agent whose hand is over)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        a = action if type(action) is int and 0 <= action < self.num_actions else self._action_id(action)
+        state = self._state
+        legal = self._legal
+        amount = None
+        if a == FOLD:
+            ok = legal.fold
+        elif a == CHECK_CALL:
+            ok = legal.check or legal.call > 0
+        else:
+            amount = self._raise_amount(a)
+            ok = amount is not None
+        if not ok:
+            if self.illegal_action == "raise":
+                raise IllegalActionError(
+                    f"{agent} (seat {self._actor}) chose action {a} ({self.describe_action(a)}), which is "
+                    f"masked out; legal now: {self._describe_legal()}"
+                )
+            ev = state.timeout()
+        elif a == CHECK_CALL:
+            ev = state.check() if legal.check else state.call()
+        elif a == FOLD:
+            ev = state.fold()
+        else:
+            ev = state.raise_to(amount)
+        self._cumulative_rewards[agent] = 0
+        self._after_action(ev)
+
+    def _was_dead_step(self, action: Any) -> None:
+        """Remove the selected (finished) agent; every agent's hand ends at once, so the next is the first left."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        del self.terminations[agent]
+        del self.truncations[agent]
+        del self.rewards[agent]
+        del self._cumulative_rewards[agent]
+        del self.infos[agent]
+        self.agents.remove(agent)
+        if self.agents:
+            self.agent_selection = self.agents[0]
+        if self._rewards_to_clear:  # the hand's rewards are cleared by its first dead step
+            self._rewards_to_clear = False
+            rewards = self.rewards
+            for a in rewards:
+                rewards[a] = 0
+
+    # ------------------------------------------------------------------ observing
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The observation dict (``observation`` float32 vector, ``action_mask`` int8) of ``agent``."""
+        seat = self.agent_name_mapping[agent]
+        obs = self._dyn[self._gather[seat]]  # a copy (fancy indexing)
+        mask = np.zeros(self.num_actions, np.int8)
+        if seat == self._actor:
+            inv = self._inv_bb
+            o = _obs.OFF_SCALARS
+            legal = self._legal
+            obs[o + 1] = legal.call * inv
+            if legal.check or legal.call > 0:
+                mask[CHECK_CALL] = 1
+            if legal.fold:
+                mask[FOLD] = 1
+            lo = legal.min_raise_to
+            if lo is not None:
+                obs[o + 2] = lo * inv
+                obs[o + 3] = legal.max_raise_to * inv
+                if self._exact:
+                    mask[lo + 1 : legal.max_raise_to + 2] = 1  # raise-to k has id k + 1
+                else:
+                    for i, amount in enumerate(self._discrete_amounts()):
+                        if amount is not None:
+                            mask[i + 2] = 1
+        elif self._actor is not None:  # a seat waiting for its turn: what it would owe now
+            state = self._state
+            owed = state._current_bet - state._bets[seat]
+            if owed > 0 and not self._folded[seat]:
+                obs[_obs.OFF_SCALARS + 1] = min(owed, state._stacks[seat]) * self._inv_bb
+        return {"observation": obs, "action_mask": mask}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``(observation, cumulative reward, terminated, truncated, info)`` of the selected agent."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+
+
+class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
     """The unwrapped AEC environment; see the module docstring for every table."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "nlhe_v0", "is_parallelizable": False, "render_fps": 1}
@@ -509,7 +874,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
         off_street = off_board + 52
         self._dyn_pot = off_street + _obs.STREETS
         self._dyn_size = self._dyn_pot + 3
-        self._dyn_layout = (off_hole, off_board, off_street)
         self._n = n
         self._hist_off = nf * n
         assert nh == 4 and _obs.SEAT_FEATURES[:4] == ("stacks", "street_bets", "folded", "all_in")
@@ -528,11 +892,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
                     for k in range(nh):
                         idx.append(nf * n + (t * n + (o + r) % n) * nh + k if r < n else zero)
             self._gather.append(np.array(idx, dtype=np.intp))
-        dyn = self._dyn = np.zeros(self._dyn_size, dtype=np.float32)
-        self._seat_abs = dyn[: nf * n].reshape(nf, n)
-        self._money_rows = self._seat_abs[:2]  # stacks and street bets
-        self._board_row = dyn[off_board:off_street]
-        self._street_row = dyn[off_street : self._dyn_pot]
+        self._bind_buffer(np.zeros(self._dyn_size, dtype=np.float32))
+        self._off_hole, self._off_board, self._off_street = off_hole, off_board, off_street
+        self._inv_bb32 = float(np.float32(self._inv_bb))
         self._table: Table | None = None
         self._state: HandState | None = None
         self._np_random: np.random.Generator | None = None
@@ -602,247 +964,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
             state = self._table.start_hand(deck=deck, button=button, stacks=stacks, abandon=True)
         self._start(state)
 
-    def _start(self, state: HandState) -> None:
-        n = self._n
-        self._state = state
-        self._hands += 1
-        agents = self.agents = self.possible_agents[:]
-        self._agent_selector.reinit(agents)
-        self.rewards = dict.fromkeys(agents, 0)
-        self._cumulative_rewards = dict.fromkeys(agents, 0)
-        self.terminations = dict.fromkeys(agents, False)
-        self.truncations = dict.fromkeys(agents, False)
-        self._skip_agent_selection = None
-        self._rewards_to_clear = False
-
-        dealt = state.dealt_in
-        self._dealt = dealt
-        holes = state.hole_cards
-        cs = _CARD_STRS
-        self._hole_strs = [(cs[h[0]], cs[h[1]]) if h else () for h in holes]
-        # Fold and all-in flags follow the action events (the engine's tuple views are
-        # rebuilt on every read); they start from the engine's flags after antes and blinds.
-        self._folded = list(state.folded)
-        self._all_in = list(state.is_all_in)
-        ctx = _HandContext(self, state)
-        self._ctx = ctx
-        # Each agent's info while it is not to act; kept for the hand and put back when its turn ends.
-        self._idle_infos = idle = [{"legal": _NO_LEGAL.copy(), "view": PlayerView(ctx, s)} for s in range(n)]
-        self.infos = dict(zip(agents, idle))
-        self._actor = None
-        # The buffer is reused hand after hand (observations are copies taken from it).
-        dyn = self._dyn
-        dyn.fill(0.0)
-        sa = self._seat_abs
-        if all(dealt):
-            sa[4] = 1.0
-        else:
-            sa[4] = dealt
-        sa[5, state.button] = 1.0
-        if any(self._folded):
-            sa[2] = self._folded
-        if any(self._all_in):
-            sa[3] = self._all_in
-        off_hole = self._dyn_layout[0]
-        for s in range(n):
-            h = holes[s]
-            if h:
-                dyn[off_hole + 52 * s + h[0]] = 1.0
-                dyn[off_hole + 52 * s + h[1]] = 1.0
-        self._street = 0
-        self._street_row[0] = 1.0
-        self._history = ctx.history
-        self._n_events = state.num_events
-        inv = self._inv_bb
-        money = self._money_rows
-        money[...] = (state.stacks, state.street_bets)
-        money *= inv
-        dyn[self._dyn_pot] = state.pot * inv
-        dyn[self._dyn_pot + 1] = state.current_bet * inv
-        if self._n_events:  # only a hand over before anyone acts has events at the start
-            self._n_events = 0
-            self._advance()
-        else:
-            self._next_turn()
-
-    # ------------------------------------------------------------------ stepping
-    def _consume_events(self) -> bool:
-        """Fold new events into the history and flags; True if the money rows need a full refresh."""
-        state = self._state
-        new = state.events_since(self._n_events)
-        if not new:
-            return False
-        self._n_events += len(new)
-        # flat offsets into the buffer (see __init__): seat rows are feature-major,
-        # history is [street, seat, feature]
-        dyn = self._dyn
-        n = self._n
-        inv = self._inv_bb
-        hist0 = self._hist_off
-        refresh = len(new) > 1 or type(new[0]) is not ActionEvent
-        if not refresh:
-            # one action: only that seat's stack and street bet moved
-            ev = new[0]
-            dyn[ev.seat] = state.stacks[ev.seat] * inv
-            dyn[n + ev.seat] = ev.to * inv
-        for ev in new:
-            if type(ev) is ActionEvent:
-                street = int(ev.street)
-                seat = ev.seat
-                kind_name, col = _KIND_INFO[ev.kind]
-                self._history.append((seat, _STREET_NAMES[street], kind_name, ev.to))
-                if ev.all_in:
-                    self._all_in[seat] = True
-                    dyn[3 * n + seat] = 1.0
-                if col < 0:  # fold
-                    self._folded[seat] = True
-                    dyn[2 * n + seat] = 1.0
-                    continue
-                at = hist0 + (street * n + seat) * 4
-                dyn[at + col] += 1.0
-                if col:
-                    dyn[at + 3] = ev.to * inv
-        return refresh
-
-    def _advance(self) -> None:
-        """Bring bookkeeping up to date after the engine moved (new events, actor or end)."""
-        state = self._state
-        refresh = self._consume_events()
-        street = int(state.street)
-        if street != self._street:
-            self._street = street
-            row = self._street_row
-            row[:] = 0.0
-            if street < 4:
-                row[street] = 1.0
-            row = self._board_row
-            for c in state.board:
-                row[c] = 1.0
-        dyn = self._dyn
-        inv = self._inv_bb
-        dyn[self._dyn_pot] = state.pot * inv
-        dyn[self._dyn_pot + 1] = state.current_bet * inv
-        if refresh or self._n_events == 0 or state.is_over:
-            money = self._money_rows
-            money[...] = (state.stacks, state.street_bets)
-            money *= inv
-        self._next_turn()
-
-    def _next_turn(self) -> None:
-        """Hand the turn to the engine's actor (legal set, infos), or finish the hand."""
-        state = self._state
-        self._amounts: list[int | None] | None = None
-        prev = self._actor
-        if prev is not None:
-            self.infos[self.possible_agents[prev]] = self._idle_infos[prev]
-        seat = state.actor
-        if seat is None:
-            self._legal = None
-            self._actor = None
-            self._finish()
-            return
-        self._actor = seat
-        legal = self._legal = state.legal_actions()
-        agent = self.agent_selection = self.possible_agents[seat]
-        self.infos[agent] = {
-            "legal": {
-                "fold": legal.fold,
-                "check": legal.check,
-                "call": legal.call,
-                "min_raise_to": legal.min_raise_to,
-                "max_raise_to": legal.max_raise_to,
-            },
-            "view": self._idle_infos[seat]["view"],
-        }
-
-    def _after_action(self, ev: ActionEvent) -> None:
-        """Bookkeeping after the engine applied one action (``ev``, the event it returned).
-
-        When that action only moved the turn (one new event, same street, hand not over),
-        only the acting seat's entries change; anything else takes :meth:`_advance`.
-        """
-        state = self._state
-        n_events = self._n_events + 1
-        if state.num_events != n_events or state.actor is None:
-            self._advance()
-            return
-        self._n_events = n_events
-        dyn = self._dyn
-        n = self._n
-        inv = self._inv_bb
-        seat = ev.seat
-        to = ev.to
-        street = self._street
-        kind_name, col = _KIND_INFO[ev.kind]
-        self._history.append((seat, _STREET_NAMES[street], kind_name, to))
-        dyn[seat] = state.stacks[seat] * inv
-        dyn[n + seat] = to * inv
-        if ev.all_in:
-            self._all_in[seat] = True
-            dyn[3 * n + seat] = 1.0
-        if col < 0:  # fold
-            self._folded[seat] = True
-            dyn[2 * n + seat] = 1.0
-        else:
-            at = self._hist_off + (street * n + seat) * 4
-            dyn[at + col] += 1.0
-            if col:
-                dyn[at + 3] = to * inv
-        pot = self._dyn_pot
-        dyn[pot] = state.pot * inv
-        dyn[pot + 1] = state.current_bet * inv
-        self._next_turn()
-
-    def _finish(self) -> None:
-        state = self._state
-        scale = self._reward_scale
-        rewards = self.rewards
-        cumulative = self._cumulative_rewards
-        terminations = self.terminations
-        for a, p in zip(self.possible_agents, state.payoffs):
-            r = rewards[a] = p * scale
-            cumulative[a] += r  # PettingZoo's _accumulate_rewards, inlined
-            terminations[a] = True
-        self.agent_selection = self._agent_selector.reset()
-        self._rewards_to_clear = True
-
-    def _action_id(self, action: Any) -> int:
-        if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
-            a = int(action)
-        elif isinstance(action, np.ndarray) and action.shape in ((), (1,)) and np.issubdtype(action.dtype, np.integer):
-            a = int(action.reshape(()))
-        else:
-            raise IllegalActionError(
-                f"action {action!r} is not an action id: expected an integer in 0..{self.num_actions - 1}"
-            )
-        if not 0 <= a < self.num_actions:
-            raise IllegalActionError(f"action {a} is out of range: action ids are 0..{self.num_actions - 1}")
-        return a
-
-    def _raise_amount(self, a: int) -> int | None:
-        """Raise-to chips of action id ``a`` at the current decision (None if masked)."""
-        legal = self._legal
-        if self._exact:
-            amount = a - 1
-            lo = legal.min_raise_to
-            if lo is None or not lo <= amount <= legal.max_raise_to:
-                return None
-            return amount
-        return self._discrete_amounts()[a - 2]
-
-    def _discrete_amounts(self) -> list[int | None]:
-        if self._amounts is None:
-            state = self._state
-            seat = self._actor
-            self._amounts = discrete_raise_amounts(
-                self._legal,
-                pot=state.pot,
-                current_bet=state.current_bet,
-                all_in_to=state.street_bets[seat] + state.stacks[seat],
-                bet_sizes=self.bet_sizes,
-            )
-        return self._amounts
-
     def _describe_legal(self) -> str:
         legal = self._legal
         parts = []
@@ -863,101 +984,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo naming convention
                     if amount is not None:
                         parts.append(f"{i + 2} (raise to {amount})")
         return ", ".join(parts)
-
-    def step(self, action: Any) -> None:
-        """Apply the selected agent's action id (``None`` for an agent whose hand is over)."""
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        a = action if type(action) is int and 0 <= action < self.num_actions else self._action_id(action)
-        state = self._state
-        legal = self._legal
-        amount = None
-        if a == FOLD:
-            ok = legal.fold
-        elif a == CHECK_CALL:
-            ok = legal.check or legal.call > 0
-        else:
-            amount = self._raise_amount(a)
-            ok = amount is not None
-        if not ok:
-            if self.illegal_action == "raise":
-                raise IllegalActionError(
-                    f"{agent} (seat {self._actor}) chose action {a} ({self.describe_action(a)}), which is "
-                    f"masked out; legal now: {self._describe_legal()}"
-                )
-            ev = state.timeout()
-        elif a == CHECK_CALL:
-            ev = state.check() if legal.check else state.call()
-        elif a == FOLD:
-            ev = state.fold()
-        else:
-            ev = state.raise_to(amount)
-        self._cumulative_rewards[agent] = 0
-        self._after_action(ev)
-
-    def _was_dead_step(self, action: Any) -> None:
-        """Remove the selected (finished) agent; every agent's hand ends at once, so the next is the first left."""
-        if action is not None:
-            raise ValueError("when an agent is dead, the only valid action is None")
-        agent = self.agent_selection
-        del self.terminations[agent]
-        del self.truncations[agent]
-        del self.rewards[agent]
-        del self._cumulative_rewards[agent]
-        del self.infos[agent]
-        self.agents.remove(agent)
-        if self.agents:
-            self.agent_selection = self.agents[0]
-        if self._rewards_to_clear:  # the hand's rewards are cleared by its first dead step
-            self._rewards_to_clear = False
-            rewards = self.rewards
-            for a in rewards:
-                rewards[a] = 0
-
-    # ------------------------------------------------------------------ observing
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """The observation dict (``observation`` float32 vector, ``action_mask`` int8) of ``agent``."""
-        seat = self.agent_name_mapping[agent]
-        obs = self._dyn[self._gather[seat]]  # a copy (fancy indexing)
-        mask = np.zeros(self.num_actions, np.int8)
-        if seat == self._actor:
-            inv = self._inv_bb
-            o = _obs.OFF_SCALARS
-            legal = self._legal
-            obs[o + 1] = legal.call * inv
-            if legal.check or legal.call > 0:
-                mask[CHECK_CALL] = 1
-            if legal.fold:
-                mask[FOLD] = 1
-            lo = legal.min_raise_to
-            if lo is not None:
-                obs[o + 2] = lo * inv
-                obs[o + 3] = legal.max_raise_to * inv
-                if self._exact:
-                    mask[lo + 1 : legal.max_raise_to + 2] = 1  # raise-to k has id k + 1
-                else:
-                    for i, amount in enumerate(self._discrete_amounts()):
-                        if amount is not None:
-                            mask[i + 2] = 1
-        elif self._actor is not None:  # a seat waiting for its turn: what it would owe now
-            state = self._state
-            owed = state.current_bet - state.street_bets[seat]
-            if owed > 0 and not self._folded[seat]:
-                obs[_obs.OFF_SCALARS + 1] = min(owed, state.stacks[seat]) * self._inv_bb
-        return {"observation": obs, "action_mask": mask}
-
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """``(observation, cumulative reward, terminated, truncated, info)`` of the selected agent."""
-        agent = self.agent_selection
-        return (
-            self.observe(agent) if observe else None,
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
-            self.infos[agent],
-        )
 
     # ------------------------------------------------------------------ helpers
     def action_amount(self, action: int) -> int | None:

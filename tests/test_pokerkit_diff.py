@@ -516,16 +516,20 @@ def test_diff_catches_odd_chips_handed_out_against_the_rules(monkeypatch: pytest
 
 
 def test_diff_catches_a_wrong_minimum_raise(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Mutant engine: every raise interval starts one chip higher than it should.
-    real_legal = HandState.legal_actions
+    # Mutant engine: every raise interval starts one chip higher than it should. The mutation
+    # goes in at the module-level constructor legal_actions() builds its tuple with, so it also
+    # reaches a compiled HandState (an extension type's methods cannot be patched).
+    import holdem_env.state as engine_state
 
-    def legal_actions(self: HandState) -> LegalActions:
-        la = real_legal(self)
-        if la.min_raise_to is not None and la.max_raise_to is not None and la.min_raise_to < la.max_raise_to:
-            return la._replace(min_raise_to=la.min_raise_to + 1)
-        return la
+    real_new = engine_state._new_legal
 
-    monkeypatch.setattr(HandState, "legal_actions", legal_actions)
+    def new_legal(cls: type, values: tuple) -> LegalActions:
+        seat, fold, check, call, lo, hi = values
+        if lo is not None and hi is not None and lo < hi:
+            lo += 1
+        return real_new(cls, (seat, fold, check, call, lo, hi))
+
+    monkeypatch.setattr(engine_state, "_new_legal", new_legal)
     failure = _first_failure(range(50))
     assert failure is not None and "legal actions differ" in failure
 
