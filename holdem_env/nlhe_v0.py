@@ -161,6 +161,7 @@ _KIND_COLUMN = {ActionKind.CHECK: 0, ActionKind.CALL: 1, ActionKind.BET: 2, Acti
 _KIND_INFO = {k: (k.value, _KIND_COLUMN.get(k, -1)) for k in ActionKind}
 _PAD_SEATS = 10
 _CARD_STRS = tuple(card_str(c) for c in range(52))
+_OFF_TO_CALL = _obs.OFF_SCALARS + 1  # then min raise-to, max raise-to (see _obs)
 
 
 def exact_action_id(raise_to: int) -> int:
@@ -457,13 +458,13 @@ class _EnvCore:
 
         dealt = state.dealt_in
         self._dealt = dealt
-        holes = state.hole_cards
+        holes = state._hole
         cs = _CARD_STRS
         self._hole_strs = [(cs[h[0]], cs[h[1]]) if h else () for h in holes]
         # Fold and all-in flags follow the action events (the engine's tuple views are
-        # rebuilt on every read); they start from the engine's flags after antes and blinds.
-        self._folded = list(state.folded)
-        self._all_in = list(state.is_all_in)
+        # rebuilt on every read). Nobody has folded yet; antes and blinds can put seats all-in.
+        self._folded = [False] * n
+        self._all_in = list(state._all_in)
         ctx = _HandContext(self, state)
         self._ctx = ctx
         # Each agent's info while it is not to act; kept for the hand and put back when its turn ends.
@@ -473,14 +474,11 @@ class _EnvCore:
         # The buffer is reused hand after hand (observations are copies taken from it).
         self._dyn.fill(0.0)
         dynv = self._dynv  # seat rows are feature-major: feature f of seat s is at f * n + s
-        folded = self._folded
         all_in = self._all_in
         off_hole = self._off_hole
         for s in range(n):
             if dealt[s]:
                 dynv[4 * n + s] = 1.0
-            if folded[s]:
-                dynv[2 * n + s] = 1.0
             if all_in[s]:
                 dynv[3 * n + s] = 1.0
             h = holes[s]
@@ -737,28 +735,28 @@ class _EnvCore:
         mask = np.zeros(self.num_actions, np.int8)
         if seat == self._actor:
             inv = self._inv_bb
-            o = _obs.OFF_SCALARS
-            legal = self._legal
-            obs[o + 1] = legal.call * inv
-            if legal.check or legal.call > 0:
+            fold, check, call, lo, hi = self._legal[1:]
+            obs[_OFF_TO_CALL] = call * inv
+            if check or call > 0:
                 mask[CHECK_CALL] = 1
-            if legal.fold:
+            if fold:
                 mask[FOLD] = 1
-            lo = legal.min_raise_to
             if lo is not None:
-                obs[o + 2] = lo * inv
-                obs[o + 3] = legal.max_raise_to * inv
+                obs[_OFF_TO_CALL + 1] = lo * inv
+                obs[_OFF_TO_CALL + 2] = hi * inv
                 if self._exact:
-                    mask[lo + 1 : legal.max_raise_to + 2] = 1  # raise-to k has id k + 1
+                    mask[lo + 1 : hi + 2] = 1  # raise-to k has id k + 1
                 else:
-                    for i, amount in enumerate(self._discrete_amounts()):
+                    i = 2
+                    for amount in self._discrete_amounts():
                         if amount is not None:
-                            mask[i + 2] = 1
+                            mask[i] = 1
+                        i += 1
         elif self._actor is not None:  # a seat waiting for its turn: what it would owe now
             state = self._state
             owed = state._current_bet - state._bets[seat]
             if owed > 0 and not self._folded[seat]:
-                obs[_obs.OFF_SCALARS + 1] = min(owed, state._stacks[seat]) * self._inv_bb
+                obs[_OFF_TO_CALL] = min(owed, state._stacks[seat]) * self._inv_bb
         return {"observation": obs, "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:

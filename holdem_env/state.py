@@ -65,6 +65,7 @@ _FOLD, _CHECK, _CALL, _BET, _RAISE = (
 )
 _FIXED_LIMIT, _POT_LIMIT = BettingStructure.FIXED_LIMIT, BettingStructure.POT_LIMIT
 _hand_strength = None
+_ORDERED_DECK = tuple(range(52))
 _new_legal = tuple.__new__  # LegalActions from a 6-tuple without the NamedTuple constructor's frame
 
 
@@ -201,7 +202,10 @@ class HandState:
                 rng = np.random.default_rng(seed)
             elif not isinstance(rng, np.random.Generator):
                 raise ConfigError("rng", rng, "must be a numpy.random.Generator")
-            dk = rng.permutation(52).tolist()
+            # The same order as ``rng.permutation(52).tolist()`` (numpy shuffles a list with the
+            # same Fisher-Yates draws as an array; tests/test_state.py checks it), in half the time.
+            dk = list(_ORDERED_DECK)
+            rng.shuffle(dk)
         else:
             dk = list(validate_deck(deck))
 

@@ -169,3 +169,11 @@ def test_bad_seed_raises_config_error_naming_seed(seed) -> None:  # type: ignore
     with pytest.raises(ConfigError, match=r"seed=.* must be a non-negative integer or None"):
         HandState(TableConfig(num_players=3), seed=seed)
     assert HandState(TableConfig(num_players=3), seed=np.int64(4)).seed == 4
+
+
+def test_shuffled_deck_is_numpy_permutation_of_the_same_generator() -> None:
+    # HandState shuffles a list with Generator.shuffle; decks (and so every seeded hand) must stay
+    # what rng.permutation(52) gives, the order this engine has always dealt from a seed.
+    for seed in range(200):
+        expected = np.random.default_rng(seed).permutation(52).tolist()
+        assert list(HandState(TableConfig(num_players=2), seed=seed).deck) == expected
