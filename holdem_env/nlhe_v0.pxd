@@ -3,6 +3,18 @@
 cimport cython
 from holdem_env.state cimport HandState
 
+cdef class _HandContext:
+    cdef public object state
+    cdef public object env
+    cdef public object hole_strs
+    cdef public object dealt
+    cdef public list history
+    cdef public object folded
+    cdef public object all_in
+    cdef public object small_blind
+    cdef public object big_blind
+
+
 cdef class _EnvCore:
     cdef public dict rewards
     cdef public dict _cumulative_rewards
@@ -41,6 +53,14 @@ cdef class _EnvCore:
     cdef public Py_ssize_t _off_street
     cdef public double _inv_bb32
     cdef public tuple bet_sizes
+    cdef public dict _zero_per_agent
+    cdef public dict _false_per_agent
+    cdef public object _hands
+    cdef public object _skip_agent_selection
+    cdef public object _dealt
+    cdef public list _hole_strs
+    cdef public _HandContext _ctx
+    cdef public object config
 
     cpdef _bind_buffer(self, dyn)
     @cython.locals(n=Py_ssize_t, s=Py_ssize_t, inv=double, dynv="float[::1]", stacks=list, bets=list)

@@ -161,6 +161,8 @@ _KIND_COLUMN = {ActionKind.CHECK: 0, ActionKind.CALL: 1, ActionKind.BET: 2, Acti
 _KIND_INFO = {k: (k.value, _KIND_COLUMN.get(k, -1)) for k in ActionKind}
 _PAD_SEATS = 10
 _CARD_STRS = tuple(card_str(c) for c in range(52))
+_zeros = np.zeros
+_INT8 = np.dtype(np.int8)  # a dtype instance: np.zeros resolves it faster than the type
 _OFF_TO_CALL = _obs.OFF_SCALARS + 1  # then min raise-to, max raise-to (see _obs)
 
 
@@ -449,10 +451,11 @@ class _EnvCore:
         self._hands += 1
         agents = self.agents = self.possible_agents[:]
         self._agent_selector.reinit(agents)
-        self.rewards = dict.fromkeys(agents, 0)
-        self._cumulative_rewards = dict.fromkeys(agents, 0)
-        self.terminations = dict.fromkeys(agents, False)
-        self.truncations = dict.fromkeys(agents, False)
+        zeros = self._zero_per_agent  # copies of {agent: 0} / {agent: False} built once
+        self.rewards = zeros.copy()
+        self._cumulative_rewards = zeros.copy()
+        self.terminations = self._false_per_agent.copy()
+        self.truncations = self._false_per_agent.copy()
         self._skip_agent_selection = None
         self._rewards_to_clear = False
 
@@ -732,7 +735,7 @@ class _EnvCore:
         """The observation dict (``observation`` float32 vector, ``action_mask`` int8) of ``agent``."""
         seat = self.agent_name_mapping[agent]
         obs = self._dyn[self._gather[seat]]  # a copy (fancy indexing)
-        mask = np.zeros(self.num_actions, np.int8)
+        mask = _zeros(self.num_actions, _INT8)
         if seat == self._actor:
             inv = self._inv_bb
             fold, check, call, lo, hi = self._legal[1:]
@@ -847,6 +850,8 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
 
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        self._zero_per_agent = dict.fromkeys(self.possible_agents, 0)
+        self._false_per_agent = dict.fromkeys(self.possible_agents, False)
         self.num_actions = 2 + max_stack if self._exact else 4 + len(sizes)
         obs_len = _obs.obs_size(self.num_seats)
         max_money = float(n * max_stack) / self._bb

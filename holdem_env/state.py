@@ -385,8 +385,12 @@ class HandState:
         # Chips above every remaining player's contribution (possible when players fold to a
         # big blind nobody could post in full) cannot be won by anyone: they go back too.
         folded = self._folded
-        reach = max(b for b, f in zip(basis, folded) if not f)
-        for seat, b in enumerate(basis):
+        reach = -1  # the largest contribution of a player still in (loops, not generators: compiled build)
+        for seat in range(self._n):
+            if not folded[seat] and basis[seat] > reach:
+                reach = basis[seat]
+        for seat in range(self._n):
+            b = basis[seat]
             if b > reach:
                 self._give_back(seat, b - reach)
 
@@ -439,8 +443,11 @@ class HandState:
         pots = []
         won = [False] * n
         for amount, elig in self._layers():
-            best = max(strength[s] for s in elig)
-            winners = tuple(s for s in elig if strength[s] == best)
+            best = -1
+            for s in elig:
+                if strength[s] > best:
+                    best = strength[s]
+            winners = tuple([s for s in elig if strength[s] == best])
             shares = tuple(split_pot(amount, winners, button, n)) if len(winners) > 1 else (amount,)
             for w in winners:
                 won[w] = True

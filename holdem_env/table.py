@@ -159,7 +159,11 @@ class Table:
             if self._button is None:
                 button = players[int(self._rng.integers(len(players)))]
             else:
-                button = next((self._button + k) % n for k in range(1, n + 1) if dealt[(self._button + k) % n])
+                button = self._button
+                for k in range(1, n + 1):  # the next seat that plays (one exists: two seats play)
+                    if dealt[(button + k) % n]:
+                        button = (button + k) % n
+                        break
         if default:
             hand = HandState(cfg, button=button, deck=deck, rng=self._rng)
         else:
