@@ -3,6 +3,7 @@
 The engine (cards, evaluator, hand state, pots, records, PHH, equity) imports only
 numpy and the standard library; the PettingZoo environment is :mod:`holdem_env.nlhe_v0`
 (imported on demand, so ``import holdem_env`` never pulls in PettingZoo or torch).
+``build_info()`` says which modules run compiled (``setup.py``) and whether any is stale.
 
 >>> from holdem_env import HandState, TableConfig
 >>> hand = HandState(TableConfig(num_players=2), button=0, seed=1)
@@ -12,6 +13,8 @@ numpy and the standard library; the PettingZoo environment is :mod:`holdem_env.n
 
 from __future__ import annotations
 
+from ._compiled import build_info
+from ._compiled import warn_if_stale as _warn_if_stale
 from .actions import Action, ActionKind, LegalActions, Street
 from .cards import card_id, card_str, format_cards, parse_cards, shuffled_deck, validate_deck
 from .config import BettingStructure, TableConfig
@@ -72,5 +75,9 @@ __all__ = [
     "ShowEvent",
     "MuckEvent",
     "PotResult",
+    # build
+    "build_info",
 ]
 __version__ = "0.1.0"
+
+_warn_if_stale()  # one RuntimeWarning if a compiled module (setup.py) is older than its source
