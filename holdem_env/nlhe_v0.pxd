@@ -6,7 +6,6 @@ from holdem_env.state cimport HandState
 cdef class _HandContext:
     cdef public object state
     cdef public object env
-    cdef public object hole_strs
     cdef public object dealt
     cdef public list history
     cdef public object folded
@@ -58,7 +57,6 @@ cdef class _EnvCore:
     cdef public object _hands
     cdef public object _skip_agent_selection
     cdef public object _dealt
-    cdef public list _hole_strs
     cdef public _HandContext _ctx
     cdef public object config
 

@@ -328,18 +328,23 @@ _NO_LEGAL: dict[str, Any] = {"fold": False, "check": False, "call": 0, "min_rais
 class _HandContext:
     """What the views of one hand read: the engine state plus the env's per-hand bookkeeping."""
 
-    __slots__ = ("state", "env", "hole_strs", "dealt", "history", "folded", "all_in", "small_blind", "big_blind")
+    __slots__ = ("state", "env", "dealt", "history", "folded", "all_in", "small_blind", "big_blind")
 
     def __init__(self, env: "raw_env", state: HandState) -> None:
         self.state = state
         self.env = env
-        self.hole_strs = env._hole_strs
         self.dealt = env._dealt
         self.history: list[tuple[int, str, str, int]] = []
         self.folded = env._folded
         self.all_in = env._all_in
         self.small_blind = env.config.small_blind
         self.big_blind = env.config.big_blind
+
+
+def _hole_strs(state: HandState, seat: int) -> tuple[str, ...]:
+    """A seat's hole cards as strings (empty for a seat not dealt in)."""
+    h = state._hole[seat]
+    return (_CARD_STRS[h[0]], _CARD_STRS[h[1]]) if h else ()
 
 
 def _shown(ctx: _HandContext, seat: int) -> dict[int, tuple[str, ...]]:
@@ -351,7 +356,7 @@ def _shown(ctx: _HandContext, seat: int) -> dict[int, tuple[str, ...]]:
 
 _VIEW_KEYS: dict[str, Callable[[_HandContext, int], Any]] = {
     "seat": lambda c, s: s,
-    "hole_cards": lambda c, s: c.hole_strs[s],
+    "hole_cards": lambda c, s: _hole_strs(c.state, s),
     "street": lambda c, s: _STREET_NAMES[min(int(c.state.street), 4)],
     "board": lambda c, s: tuple(card_str(x) for x in c.state.board),
     "pot": lambda c, s: c.state.pot,
@@ -462,8 +467,6 @@ class _EnvCore:
         dealt = state.dealt_in
         self._dealt = dealt
         holes = state._hole
-        cs = _CARD_STRS
-        self._hole_strs = [(cs[h[0]], cs[h[1]]) if h else () for h in holes]
         # Fold and all-in flags follow the action events (the engine's tuple views are
         # rebuilt on every read). Nobody has folded yet; antes and blinds can put seats all-in.
         self._folded = [False] * n
@@ -1101,7 +1104,7 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
                 if s in shown:
                     cards = " ".join(card_str(c) for c in shown[s])
                 elif viewer == "all" or viewer == s:
-                    cards = " ".join(self._hole_strs[s])
+                    cards = " ".join(_hole_strs(state, s))
                 else:
                     cards = "?? ??"
             turn = ">" if s == self._actor else " "

@@ -83,14 +83,18 @@ class PotResult:
 
 Event = Union[ActionEvent, DealEvent, UncalledBetReturned, ShowEvent, MuckEvent]
 
-# Engine-internal constructors for the two per-action events. A frozen dataclass's generated
-# __init__ sets every field through object.__setattr__; setting the slots directly builds the
-# same object in about half the time. Positional, every field given, no validation.
+# Engine-internal constructors for the per-action events, pots and showdown events. A frozen
+# dataclass's generated __init__ sets every field through object.__setattr__; setting the slots
+# directly builds the same object in about half the time. Positional, every field given, no validation.
 _new = object.__new__
 _ae_set = tuple(
     ActionEvent.__dict__[name].__set__ for name in ("seat", "street", "kind", "amount", "to", "all_in", "timeout")
 )
 _de_set = tuple(DealEvent.__dict__[name].__set__ for name in ("street", "cards", "burn"))
+_pr_set = tuple(PotResult.__dict__[name].__set__ for name in ("amount", "eligible", "winners", "shares"))
+_show_set = tuple(ShowEvent.__dict__[name].__set__ for name in ("seat", "cards"))
+_seat_set = (MuckEvent.__dict__["seat"].__set__, UncalledBetReturned.__dict__["seat"].__set__)
+_ub_amount_set = UncalledBetReturned.__dict__["amount"].__set__
 
 
 def _action_event(
@@ -114,6 +118,37 @@ def _deal_event(street: Street, cards: tuple[int, ...], burn: int | None) -> Dea
     s0(ev, street)
     s1(ev, cards)
     s2(ev, burn)
+    return ev
+
+
+def _pot_result(amount: int, eligible: tuple[int, ...], winners: tuple[int, ...], shares: tuple[int, ...]) -> PotResult:
+    p = _new(PotResult)
+    s0, s1, s2, s3 = _pr_set
+    s0(p, amount)
+    s1(p, eligible)
+    s2(p, winners)
+    s3(p, shares)
+    return p
+
+
+def _show_event(seat: int, cards: tuple[int, ...]) -> ShowEvent:
+    ev = _new(ShowEvent)
+    s0, s1 = _show_set
+    s0(ev, seat)
+    s1(ev, cards)
+    return ev
+
+
+def _muck_event(seat: int) -> MuckEvent:
+    ev = _new(MuckEvent)
+    _seat_set[0](ev, seat)
+    return ev
+
+
+def _uncalled_event(seat: int, amount: int) -> UncalledBetReturned:
+    ev = _new(UncalledBetReturned)
+    _seat_set[1](ev, seat)
+    _ub_amount_set(ev, amount)
     return ev
 
 

@@ -44,12 +44,13 @@ from .pots import build_pots, split_pot, uncalled_bet
 from .record import (
     ActionEvent,
     HandRecord,
-    MuckEvent,
     PotResult,
-    ShowEvent,
-    UncalledBetReturned,
     _action_event,
     _deal_event,
+    _muck_event,
+    _pot_result,
+    _show_event,
+    _uncalled_event,
 )
 
 __all__ = ["HandState"]
@@ -399,7 +400,7 @@ class HandState:
         self._stacks[seat] += amount
         b = self._bets[seat]
         self._bets[seat] = b - amount if b > amount else 0
-        self._events.append(UncalledBetReturned(seat, amount))
+        self._events.append(_uncalled_event(seat, amount))
 
     def _layers(self) -> list[tuple[int, tuple[int, ...]]]:
         in_hand = [not f for f in self._folded]
@@ -424,7 +425,7 @@ class HandState:
         self._actor = None
         self._return_uncalled()
         winner = self._folded.index(False)
-        pots = [PotResult(amount, elig, (winner,), (amount,)) for amount, elig in self._layers()]
+        pots = [_pot_result(amount, elig, (winner,), (amount,)) for amount, elig in self._layers()]
         self._finish(pots)
 
     def _showdown(self) -> None:
@@ -451,7 +452,7 @@ class HandState:
             shares = tuple(split_pot(amount, winners, button, n)) if len(winners) > 1 else (amount,)
             for w in winners:
                 won[w] = True
-            pots.append(PotResult(amount, elig, winners, shares))
+            pots.append(_pot_result(amount, elig, winners, shares))
         # Showing order: last river aggressor, else first remaining seat left of the button.
         first = self._river_aggressor
         if first is None or folded[first]:
@@ -471,10 +472,10 @@ class HandState:
                 shown[s] = hole[s]  # type: ignore[assignment]
                 if strength[s] > best_shown:
                     best_shown = strength[s]
-                self._events.append(ShowEvent(s, hole[s]))  # type: ignore[arg-type]
+                self._events.append(_show_event(s, hole[s]))  # type: ignore[arg-type]
             else:
                 mucked.append(s)
-                self._events.append(MuckEvent(s))
+                self._events.append(_muck_event(s))
         self._shown = shown
         self._mucked = tuple(mucked)
         self._finish(pots)
