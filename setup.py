@@ -37,6 +37,10 @@ COMPILED = [
     "holdem_env/state.py",
     "holdem_env/_obs.py",
     "holdem_env/nlhe_v0.py",
+    "holdem_env/record.py",
+    "holdem_env/table.py",
+    "holdem_env/evaluator.py",
+    "holdem_env/cards.py",
 ]
 
 
