@@ -41,6 +41,7 @@ COMPILED = [
     "holdem_env/table.py",
     "holdem_env/evaluator.py",
     "holdem_env/cards.py",
+    "holdem_env/_obsbuild_c.pyx",
 ]
 
 
@@ -57,16 +58,23 @@ def _sha256(path: Path) -> str | None:
         return None
 
 
+def _module_name(path: str) -> str:
+    """``"holdem_env/state.py"`` (or ``.pyx``) -> ``"holdem_env.state"``."""
+    return path.rpartition(".")[0].replace("/", ".")
+
+
 def _source_files(module: str) -> list[str]:
-    """The package-relative files a module's extension is built from: its ``.py``, its own
-    ``.pxd`` (listed even when absent, so that adding one later marks the build stale) and
-    every ``.pxd`` in the package that it cimports (Cython's own dependency tracking)."""
+    """The package-relative files a module's extension is built from: its ``.py`` (or ``.pyx``)
+    as listed in ``COMPILED``, its own ``.pxd`` (listed even when absent, so that adding one
+    later marks the build stale) and every ``.pxd`` in the package that it cimports (Cython's
+    own dependency tracking)."""
     short = module.rpartition(".")[2]
-    files = {f"{short}.py", f"{short}.pxd"}
+    source = next((p for p in COMPILED if _module_name(p) == module), f"{PACKAGE}/{short}.py")
+    files = {Path(source).name, f"{short}.pxd"}
     try:
         from Cython.Build.Dependencies import create_dependency_tree
 
-        for dep in create_dependency_tree().all_dependencies(f"{PACKAGE}/{short}.py"):
+        for dep in create_dependency_tree().all_dependencies(source):
             path = Path(dep).resolve()
             if path.parent == HERE / PACKAGE:
                 files.add(path.name)
@@ -110,7 +118,7 @@ class BuildExt(build_ext):
         # keep only records of extension files that exist where this build put them
         modules = {m: h for m, h in modules.items() if (root / self.get_ext_filename(m)).exists()}
         info = {
-            "candidates": [p[: -len(".py")].replace("/", ".") for p in COMPILED],
+            "candidates": [_module_name(p) for p in COMPILED],
             "modules": dict(sorted(modules.items())),
         }
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -30,6 +30,7 @@ cdef class _EnvCore:
     cdef public object _amounts
     cdef public object _dyn
     cdef public list _gather
+    cdef public object _builder
     cdef public Py_ssize_t _n
     cdef public Py_ssize_t _hist_off
     cdef public Py_ssize_t _dyn_pot
@@ -76,5 +77,5 @@ cdef class _EnvCore:
     cpdef _raise_amount(self, Py_ssize_t a)
     cpdef list _discrete_amounts(self)
     cdef _was_dead_step(self, action)
-    @cython.locals(seat=Py_ssize_t, i=Py_ssize_t, inv=double, fold=bint, check=bint)
+    @cython.locals(seat=Py_ssize_t, inv=double)
     cpdef dict observe(self, agent)

@@ -130,6 +130,11 @@ from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable
 
 from . import _obs
+
+try:  # the compiled observation builder (setup.py); the pure-Python one gives the same bytes
+    from ._obsbuild_c import ObservationBuilder
+except ImportError:  # pragma: no cover - depends on the build
+    from ._obsbuild import ObservationBuilder
 from .actions import ActionKind, LegalActions
 from .cards import card_str, validate_deck
 from .config import BettingStructure, TableConfig
@@ -161,8 +166,6 @@ _KIND_COLUMN = {ActionKind.CHECK: 0, ActionKind.CALL: 1, ActionKind.BET: 2, Acti
 _KIND_INFO = {k: (k.value, _KIND_COLUMN.get(k, -1)) for k in ActionKind}
 _PAD_SEATS = 10
 _CARD_STRS = tuple(card_str(c) for c in range(52))
-_zeros = np.zeros
-_INT8 = np.dtype(np.int8)  # a dtype instance: np.zeros resolves it faster than the type
 _OFF_TO_CALL = _obs.OFF_SCALARS + 1  # then min raise-to, max raise-to (see _obs)
 
 
@@ -737,33 +740,22 @@ class _EnvCore:
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The observation dict (``observation`` float32 vector, ``action_mask`` int8) of ``agent``."""
         seat = self.agent_name_mapping[agent]
-        obs = self._dyn[self._gather[seat]]  # a copy (fancy indexing)
-        mask = _zeros(self.num_actions, _INT8)
+        builder = self._builder
         if seat == self._actor:
             inv = self._inv_bb
             fold, check, call, lo, hi = self._legal[1:]
-            obs[_OFF_TO_CALL] = call * inv
-            if check or call > 0:
-                mask[CHECK_CALL] = 1
-            if fold:
-                mask[FOLD] = 1
-            if lo is not None:
-                obs[_OFF_TO_CALL + 1] = lo * inv
-                obs[_OFF_TO_CALL + 2] = hi * inv
-                if self._exact:
-                    mask[lo + 1 : hi + 2] = 1  # raise-to k has id k + 1
-                else:
-                    i = 2
-                    for amount in self._discrete_amounts():
-                        if amount is not None:
-                            mask[i] = 1
-                        i += 1
-        elif self._actor is not None:  # a seat waiting for its turn: what it would owe now
+            if lo is None:
+                return builder.actor(seat, call * inv, 0.0, 0.0, fold, check or call > 0, 0, 0, None)
+            if self._exact:  # raise-to k has id k + 1
+                return builder.actor(seat, call * inv, lo * inv, hi * inv, fold, check or call > 0, lo + 1, hi + 2, None)
+            ids = [i + 2 for i, amount in enumerate(self._discrete_amounts()) if amount is not None]
+            return builder.actor(seat, call * inv, lo * inv, hi * inv, fold, check or call > 0, 0, 0, ids)
+        if self._actor is not None:  # a seat waiting for its turn: what it would owe now
             state = self._state
             owed = state._current_bet - state._bets[seat]
             if owed > 0 and not self._folded[seat]:
-                obs[_OFF_TO_CALL] = min(owed, state._stacks[seat]) * self._inv_bb
-        return {"observation": obs, "action_mask": mask}
+                return builder.waiting(seat, min(owed, state._stacks[seat]) * self._inv_bb)
+        return builder.idle(seat)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """``(observation, cumulative reward, terminated, truncated, info)`` of the selected agent."""
@@ -899,6 +891,7 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
                         idx.append(nf * n + (t * n + (o + r) % n) * nh + k if r < n else zero)
             self._gather.append(np.array(idx, dtype=np.intp))
         self._bind_buffer(np.zeros(self._dyn_size, dtype=np.float32))
+        self._builder = ObservationBuilder(self._dyn, np.stack(self._gather), self.num_actions, _OFF_TO_CALL)
         self._off_hole, self._off_board, self._off_street = off_hole, off_board, off_street
         self._inv_bb32 = float(np.float32(self._inv_bb))
         self._table: Table | None = None
