@@ -93,22 +93,31 @@ cdef class ObservationBuilder:
         id in ``range(raise_lo, raise_hi)`` and every id in ``ids``."""
         obs = self._observation(seat, <float> to_call, <float> min_to, <float> max_to, 3)
         cdef Py_ssize_t n = self._num_actions, i
+        cdef signed char* m
         if raise_lo < 0 or raise_hi > n:
             raise IndexError(f"raise ids {raise_lo}..{raise_hi - 1} are outside 0..{n - 1}")
         mask = _zeros(n, _INT8)
         cdef Py_buffer view
+        cdef bint bad = False
+        cdef Py_ssize_t bad_id = 0
         PyObject_GetBuffer(mask, &view, PyBUF_SIMPLE | PyBUF_WRITABLE)
-        cdef signed char* m = <signed char*> view.buf
-        if fold:
-            m[0] = 1
-        if check_call:
-            m[1] = 1
-        for i in range(raise_lo, raise_hi):
-            m[i] = 1
-        PyBuffer_Release(&view)
-        if ids is not None:
-            for i in ids:
-                if not 0 <= i < n:
-                    raise IndexError(f"action id {i} is outside 0..{n - 1}")
-                mask[i] = 1
+        try:
+            m = <signed char*> view.buf
+            if fold:
+                m[0] = 1
+            if check_call:
+                m[1] = 1
+            for i in range(raise_lo, raise_hi):
+                m[i] = 1
+            if ids is not None:
+                for i in ids:
+                    if 0 <= i < n:
+                        m[i] = 1
+                    else:
+                        bad, bad_id = True, i
+                        break
+        finally:
+            PyBuffer_Release(&view)
+        if bad:
+            raise IndexError(f"action id {bad_id} is outside 0..{n - 1}")
         return {"observation": obs, "action_mask": mask}
