@@ -93,9 +93,9 @@ def _setup_py_candidates() -> list[str]:
             except ValueError:
                 return []
             return [
-                p[: -len(".py")].replace("/", ".")
+                p.rpartition(".")[0].replace("/", ".")
                 for p in paths
-                if isinstance(p, str) and p.startswith(f"{PACKAGE}/") and p.endswith(".py")
+                if isinstance(p, str) and p.startswith(f"{PACKAGE}/") and p.endswith((".py", ".pyx"))
             ]
     return []
 
@@ -114,7 +114,8 @@ def _is_compiled(module: str) -> bool | None:
 
 def _current_hashes(module: str, recorded: Mapping[str, str | None] | None) -> dict[str, str | None]:
     """sha256 of the files a module's build depends on, as they are on disk now: the files in its
-    build record plus its own ``.py`` and ``.pxd`` (None for a file that does not exist)."""
+    build record plus its own ``.py`` and ``.pxd`` (None for a file that does not exist; a
+    Cython-only module's ``.pyx`` comes from its record)."""
     short = module.rpartition(".")[2]
     files = {f"{short}.py", f"{short}.pxd", *(recorded or {})}
     return {f: _sha256(PACKAGE_DIR / f) for f in sorted(files)}

@@ -116,6 +116,7 @@ def test_stale_reasons_compares_recorded_and_current_hashes() -> None:
         "holdem_env.nlhe_v0": {"nlhe_v0.py": "c1", "nlhe_v0.pxd": "d1", "state.pxd": "b1"},
         "holdem_env.pots": {"pots.py": "e1", "pots.pxd": None},
         "holdem_env.actions": {"actions.py": "f1", "actions.pxd": None},
+        "holdem_env._fast_c": {"_fast_c.pyx": "p1", "_fast_c.pxd": None},  # a Cython-only module
     }
     current = {
         "holdem_env.state": {"state.py": "a1", "state.pxd": "b1"},  # unchanged
@@ -123,9 +124,11 @@ def test_stale_reasons_compares_recorded_and_current_hashes() -> None:
         "holdem_env.pots": {"pots.py": "e2", "pots.pxd": "g1"},  # .py edited, a .pxd added
         "holdem_env.actions": {"actions.py": None, "actions.pxd": None},  # sources not shipped: not checked
         "holdem_env.cards": {"cards.py": "h1", "cards.pxd": None},  # no record at all
+        "holdem_env._fast_c": {"_fast_c.py": None, "_fast_c.pyx": "p2", "_fast_c.pxd": None},  # .pyx edited
     }
     reasons = _compiled.stale_reasons(recorded, current)
-    assert sorted(reasons) == ["holdem_env.cards", "holdem_env.nlhe_v0", "holdem_env.pots"]
+    assert sorted(reasons) == ["holdem_env._fast_c", "holdem_env.cards", "holdem_env.nlhe_v0", "holdem_env.pots"]
+    assert reasons["holdem_env._fast_c"] == "_fast_c.pyx changed since the build"
     assert reasons["holdem_env.nlhe_v0"] == "state.pxd changed since the build"
     assert "pots.py changed since the build" in reasons["holdem_env.pots"]
     assert "pots.pxd is newer than the build" in reasons["holdem_env.pots"]
