@@ -328,7 +328,7 @@ def _run_pure_python(argv: list[str]) -> int:
             f"sys.argv = [{__file__!r}, *{argv!r}]\n"
             f"runpy.run_path({__file__!r}, run_name='__main__')\n"
         )
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([tmp, os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+        env = {**os.environ, "HOLDEM_BENCH_PURE_PYTHON": "1", "PYTHONPATH": os.pathsep.join([tmp, os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
         print("pure-Python sources (no compiled module):", flush=True)
         return subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp, check=False).returncode
 
@@ -359,7 +359,8 @@ def main(argv: list[str] | None = None) -> int:
     for n in args.players:
         tables[labels.get(n, f"{n} players")] = bench_table(n, args.hands, args.chunk, args.seed)
 
-    command = " ".join([".venv/bin/python", "benchmarks/bench_env.py", *map(shlex.quote, given)])
+    shown = [*given, "--pure-python"] if os.environ.get("HOLDEM_BENCH_PURE_PYTHON") == "1" else given
+    command = " ".join([".venv/bin/python", "benchmarks/bench_env.py", *map(shlex.quote, shown)])
     import holdem_env
 
     compiled = len(holdem_env.build_info()["compiled"])
