@@ -29,12 +29,13 @@ EXT_SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 REBUILD = "run `make build` (or `.venv/bin/python setup.py build_ext --inplace`) to recompile"
 
 
-def _digest_subprocess(pythonpath: str) -> subprocess.Popen:
+def _digest_subprocess(pythonpath: str, pure: bool = False) -> subprocess.Popen:
     """Start ``tests/env_digest.py`` in a fresh interpreter that imports ``holdem_env`` from
-    ``pythonpath`` (it prints the digest and ``holdem_env.state.__file__``)."""
+    ``pythonpath`` (it prints the digest, ``holdem_env.state.__file__`` and the observation
+    builder's module); ``pure`` keeps the compiled-only modules out."""
     env = dict(os.environ, PYTHONPATH=pythonpath)
     return subprocess.Popen(
-        [sys.executable, "-W", "ignore::RuntimeWarning", str(DIGEST_SCRIPT)],
+        [sys.executable, "-W", "ignore::RuntimeWarning", str(DIGEST_SCRIPT), *(["--pure"] if pure else [])],
         cwd=TESTS,
         env=env,
         stdout=subprocess.PIPE,
@@ -43,11 +44,11 @@ def _digest_subprocess(pythonpath: str) -> subprocess.Popen:
     )
 
 
-def _result(proc: subprocess.Popen, what: str) -> tuple[str, str]:
+def _result(proc: subprocess.Popen, what: str) -> tuple[str, str, str]:
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, f"env_digest.py ({what}) failed with exit code {proc.returncode}:\n{err}"
-    digest, state_file = out.split()
-    return digest, state_file
+    digest, state_file, builder = out.split()
+    return digest, state_file, builder
 
 
 def test_compiled_build_matches_pure_python(tmp_path: Path) -> None:
@@ -64,13 +65,16 @@ def test_compiled_build_matches_pure_python(tmp_path: Path) -> None:
         copy,
         ignore=shutil.ignore_patterns(*(f"*{s}" for s in EXT_SUFFIXES), "*.c", "_build_info.py", "__pycache__"),
     )
-    pure = _digest_subprocess(str(tmp_path))
+    pure = _digest_subprocess(str(tmp_path), pure=True)
     built = _digest_subprocess(str(package_dir.parent))  # the holdem_env this test imported
-    pure_digest, pure_state = _result(pure, "pure-Python copy of the sources")
-    built_digest, built_state = _result(built, "the build in use")
+    pure_digest, pure_state, pure_builder = _result(pure, "pure-Python copy of the sources")
+    built_digest, built_state, built_builder = _result(built, "the build in use")
 
     assert Path(pure_state) == copy / "state.py", f"the pure-Python run imported {pure_state}, not the copied .py"
+    assert pure_builder == "holdem_env._obsbuild", f"the pure-Python run used {pure_builder}"
     assert Path(built_state).parent == package_dir, f"the build run imported {built_state}, not {package_dir}"
+    if "holdem_env._obsbuild_c" in info["compiled"]:
+        assert built_builder == "holdem_env._obsbuild_c", f"the build run used {built_builder}"
     if "holdem_env.state" in info["compiled"]:
         assert built_state.endswith(EXT_SUFFIXES), f"holdem_env.state should run compiled, got {built_state}"
     assert built_digest == pure_digest, (
