@@ -23,8 +23,11 @@ venv: $(STAMP)
 build: $(STAMP)
 	$(PY) setup.py build_ext --inplace -q
 
+# The suite twice: against the compiled build, then against the .py sources of the same checkout
+# (HOLDEM_ENV_PURE_PYTHON=1 at run time), so both ways the package can run are tested.
 test: build
 	$(PY) -m pytest -n 2 -q
+	HOLDEM_ENV_PURE_PYTHON=1 $(PY) -m pytest -n 2 -q
 
 # The main job: a heads-up league (random vs tag vs cfr-lite learning by self-play), <= 10 min on 2 cores.
 train: build

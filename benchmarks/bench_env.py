@@ -14,8 +14,8 @@ The policy draws its uniforms in blocks and, for nlhe_v0's exact mode, reads
 Run: ``.venv/bin/python benchmarks/bench_env.py [--hands 2000] [--chunk 100] [--clock cpu]
 [--players 6 2 10] [--breakdown] [--pure-python]``. ``holdem_env`` runs as it is built
 (``make build`` compiles the hot modules with Cython; ``holdem_env.build_info()`` says which
-are); ``--pure-python`` runs the same measurement on a copy of the ``.py`` sources with every
-compiled module left out, the speed of an install without a C compiler. The envs of a table size run in alternating chunks of
+are); ``--pure-python`` runs the same measurement with ``HOLDEM_ENV_PURE_PYTHON=1`` (the ``.py``
+sources, no compiled module), the speed of an install without a C compiler. The envs of a table size run in alternating chunks of
 hands (shared machines: load hits them alike); prints ready-to-paste markdown rows (hands/s
 and ratios) headed by the exact command. ``--breakdown`` adds where the time of a 6-max
 exact hand goes (policy, observation, env and PettingZoo bookkeeping, engine), measured by
@@ -28,10 +28,8 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import warnings
 from collections.abc import Callable
@@ -304,33 +302,11 @@ def breakdown(num_players: int, hands: int, seed: int, rounds: int = 5) -> list[
     ]
 
 
-# Compiled-only modules (no .py twin): blocked in a pure-Python run, or an editable install's
-# import finder would still find them in the source tree.
-_COMPILED_ONLY = ("holdem_env._obsbuild_c",)
-
-
 def _run_pure_python(argv: list[str]) -> int:
-    """Re-run this script on a copy of holdem_env's ``.py`` sources (no compiled module)."""
-    import holdem_env
-
-    src = os.path.dirname(holdem_env.__file__)
-    with tempfile.TemporaryDirectory() as tmp:
-        shutil.copytree(
-            src,
-            os.path.join(tmp, "holdem_env"),
-            ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "*.pyx", "*.pxd", "_build_info.py", "__pycache__"),
-        )
-        code = (
-            "import runpy, sys\n"
-            f"for m in {_COMPILED_ONLY!r}: sys.modules[m] = None\n"
-            "import holdem_env.state\n"
-            "assert holdem_env.state.__file__.endswith('.py'), holdem_env.state.__file__\n"
-            f"sys.argv = [{__file__!r}, *{argv!r}]\n"
-            f"runpy.run_path({__file__!r}, run_name='__main__')\n"
-        )
-        env = {**os.environ, "HOLDEM_BENCH_PURE_PYTHON": "1", "PYTHONPATH": os.pathsep.join([tmp, os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
-        print("pure-Python sources (no compiled module):", flush=True)
-        return subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp, check=False).returncode
+    """Re-run this script with ``HOLDEM_ENV_PURE_PYTHON=1``: holdem_env's ``.py`` sources, no extension."""
+    env = {**os.environ, "HOLDEM_ENV_PURE_PYTHON": "1"}
+    print("pure-Python sources (HOLDEM_ENV_PURE_PYTHON=1: no compiled module):", flush=True)
+    return subprocess.run([sys.executable, __file__, *argv, "--pure-python-child"], env=env, check=False).returncode
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -345,12 +321,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, nargs="+", default=[6, 2, 10], help="table sizes to run")
     parser.add_argument("--breakdown", action="store_true", help="also print where a 6-max exact hand's time goes")
     parser.add_argument(
-        "--pure-python", action="store_true", help="measure a copy of the .py sources (no compiled module)"
+        "--pure-python", action="store_true", help="measure holdem_env's .py sources (no compiled module)"
     )
+    parser.add_argument("--pure-python-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    given = sys.argv[1:] if argv is None else argv
-    if args.pure_python:
-        return _run_pure_python([a for a in given if a != "--pure-python"])
+    given = [a for a in (sys.argv[1:] if argv is None else argv) if a != "--pure-python-child"]
+    if args.pure_python and not args.pure_python_child:
+        return _run_pure_python(given)
     warnings.filterwarnings("ignore")
     global _clock
     _clock = time.process_time if args.clock == "cpu" else time.perf_counter
@@ -359,8 +336,7 @@ def main(argv: list[str] | None = None) -> int:
     for n in args.players:
         tables[labels.get(n, f"{n} players")] = bench_table(n, args.hands, args.chunk, args.seed)
 
-    shown = [*given, "--pure-python"] if os.environ.get("HOLDEM_BENCH_PURE_PYTHON") == "1" else given
-    command = " ".join([".venv/bin/python", "benchmarks/bench_env.py", *map(shlex.quote, shown)])
+    command = " ".join([".venv/bin/python", "benchmarks/bench_env.py", *map(shlex.quote, given)])
     import holdem_env
 
     compiled = len(holdem_env.build_info()["compiled"])

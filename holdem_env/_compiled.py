@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import importlib.abc
 import importlib.machinery
 import importlib.util
 import os
@@ -33,7 +34,11 @@ FIX = (
     "to run the pure-Python sources"
 )
 
-__all__ = ["build_info", "stale_message", "stale_reasons", "warn_if_stale"]
+__all__ = ["PURE_PYTHON_ENV", "build_info", "stale_message", "stale_reasons", "use_pure_python", "warn_if_stale"]
+
+#: Set to 1 at build time, nothing is compiled; set at run time (before ``import holdem_env``),
+#: the ``.py`` sources run even where compiled extensions exist (debuggers, coverage, profilers).
+PURE_PYTHON_ENV = "HOLDEM_ENV_PURE_PYTHON"
 
 
 def _sha256(path: Path) -> str | None:
@@ -155,6 +160,47 @@ def stale_reasons(
     return reasons
 
 
+class _PurePythonFinder(importlib.abc.MetaPathFinder):
+    """Loads ``holdem_env.<module>`` from its ``.py`` even when an extension sits beside it, and
+    refuses the modules that exist only compiled (their callers fall back to a Python twin)."""
+
+    def find_spec(self, fullname: str, path: object = None, target: object = None):  # noqa: ANN201
+        package, _, name = fullname.rpartition(".")
+        if package != PACKAGE:
+            return None
+        source = PACKAGE_DIR / f"{name}.py"
+        if source.is_file():
+            return importlib.util.spec_from_file_location(fullname, source)
+        if any((PACKAGE_DIR / f"{name}{suffix}").exists() for suffix in importlib.machinery.EXTENSION_SUFFIXES):
+            raise ImportError(f"{fullname} exists only compiled and {PURE_PYTHON_ENV} is set", name=fullname)
+        return None
+
+
+def use_pure_python() -> bool:
+    """Make the rest of ``holdem_env`` import from its ``.py`` sources, compiled or not.
+
+    ``import holdem_env`` calls it when ``HOLDEM_ENV_PURE_PYTHON`` is set (not ``""``/``"0"``);
+    modules imported before it keep what they loaded. Returns False if it was already on.
+    """
+    import sys
+
+    if any(isinstance(f, _PurePythonFinder) for f in sys.meta_path):
+        return False
+    sys.meta_path.insert(0, _PurePythonFinder())
+    return True
+
+
+def _pure_python_active() -> bool:
+    import sys
+
+    return any(isinstance(f, _PurePythonFinder) for f in sys.meta_path)
+
+
+def pure_python_requested() -> bool:
+    """Whether the environment asks for the pure-Python sources (``HOLDEM_ENV_PURE_PYTHON``)."""
+    return os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0")
+
+
 def build_info() -> dict:
     """Which modules of the package run compiled, which run as pure Python, which are stale.
 
@@ -164,11 +210,13 @@ def build_info() -> dict:
     * ``"pure_python"``: modules setup.py compiles when it can that run from their ``.py``;
     * ``"stale"``: compiled modules whose sources changed since their extension was built;
     * ``"stale_reasons"``: ``{module: which file changed}`` for the stale ones;
-    * ``"build_info_file"``: the build record read (a path), or None when there is none.
+    * ``"build_info_file"``: the build record read (a path), or None when there is none;
+    * ``"forced_pure_python"``: True when ``HOLDEM_ENV_PURE_PYTHON`` made this process load the
+      ``.py`` sources (extensions present are then ignored).
 
     >>> info = build_info()
-    >>> sorted(info) == ["build_info_file", "compiled", "pure_python", "stale", "stale_reasons"]
-    True
+    >>> sorted(info)
+    ['build_info_file', 'compiled', 'forced_pure_python', 'pure_python', 'stale', 'stale_reasons']
     >>> set(info["stale"]) <= set(info["compiled"])
     True
     """
@@ -192,6 +240,7 @@ def build_info() -> dict:
         "stale": sorted(reasons),
         "stale_reasons": reasons,
         "build_info_file": str(BUILD_INFO_FILE) if record is not None else None,
+        "forced_pure_python": _pure_python_active(),
     }
 
 

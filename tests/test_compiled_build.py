@@ -105,6 +105,9 @@ def test_build_info_matches_what_is_imported() -> None:
     for name in info["pure_python"]:
         module = importlib.import_module(name)
         assert module.__file__.endswith(".py"), f"{name} is reported pure Python but imports {module.__file__}"
+    if info["forced_pure_python"]:  # HOLDEM_ENV_PURE_PYTHON=1 at run time: extensions are ignored
+        assert info["compiled"] == [] and _compiled.pure_python_requested()
+        return
     # every extension file in the package is accounted for
     package_dir = Path(holdem_env.__file__).parent
     for path in package_dir.iterdir():
@@ -175,3 +178,26 @@ def test_build_record_round_trip(tmp_path: Path) -> None:
     path.write_text("BUILD_INFO = {")  # a truncated file is no record, not a crash
     assert _compiled._read_build_info(path) is None
     assert _compiled._read_build_info(tmp_path / "missing.py") is None
+
+
+def test_pure_python_switch_at_run_time_loads_the_py_sources() -> None:
+    # HOLDEM_ENV_PURE_PYTHON=1 set when running: every module from its .py (compiled or not), the
+    # compiled-only observation builder refused, and build_info() says nothing runs compiled.
+    code = (
+        "import holdem_env, holdem_env.state, holdem_env.nlhe_v0 as env\n"
+        "info = holdem_env.build_info()\n"
+        "print(holdem_env.state.__file__, env.__file__, env.ObservationBuilder.__module__, len(info['compiled']))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        env=dict(os.environ, HOLDEM_ENV_PURE_PYTHON="1"),
+        cwd=TESTS,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    state_file, env_file, builder, n_compiled = run.stdout.split()
+    package_dir = Path(holdem_env.__file__).parent
+    assert Path(state_file) == package_dir / "state.py" and Path(env_file) == package_dir / "nlhe_v0.py"
+    assert builder == "holdem_env._obsbuild" and n_compiled == "0"
