@@ -12,7 +12,8 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --upgrade pip "setuptools>=77" wheel "Cython>=3.0"
 	# torch pinned: 2.13.0 is a local CPU wheel here; an unpinned torch pulls a multi-GB CUDA build.
 	$(PY) -m pip install torch==2.13.0
-	$(PY) -m pip install -e ".[dev]"
+	# Installed without compiling: `make build` compiles in place right after (once, not twice).
+	HOLDEM_ENV_PURE_PYTHON=1 $(PY) -m pip install -e ".[dev]"
 	touch $(STAMP)
 
 venv: $(STAMP)
