@@ -130,11 +130,6 @@ from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable
 
 from . import _obs
-
-try:  # the compiled observation builder (setup.py); the pure-Python one gives the same bytes
-    from ._obsbuild_c import ObservationBuilder
-except ImportError:  # pragma: no cover - depends on the build
-    from ._obsbuild import ObservationBuilder
 from .actions import ActionKind, LegalActions
 from .cards import card_str, validate_deck
 from .config import BettingStructure, TableConfig
@@ -142,6 +137,11 @@ from .errors import ConfigError, HandOverError, IllegalActionError
 from .record import ActionEvent, HandRecord
 from .state import HandState, _check_seed
 from .table import Table
+
+try:  # the compiled observation builder (setup.py); the pure-Python one gives the same bytes
+    from ._obsbuild_c import ObservationBuilder
+except ImportError:  # pragma: no cover - depends on the build
+    from ._obsbuild import ObservationBuilder
 
 __all__ = [
     "env",
