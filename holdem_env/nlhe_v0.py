@@ -519,34 +519,38 @@ class _EnvCore:
         self._n_events += len(new)
         # flat offsets into the buffer (see __init__): seat rows are feature-major,
         # history is [street, seat, feature]
-        dynv = self._dynv
-        n = self._n
-        inv = self._inv_bb
-        hist0 = self._hist_off
         refresh = len(new) > 1 or type(new[0]) is not ActionEvent
         if not refresh:
             # one action: only that seat's stack and street bet moved
             ev = new[0]
-            dynv[ev.seat] = state._stacks[ev.seat] * inv
-            dynv[n + ev.seat] = ev.to * inv
+            self._dynv[ev.seat] = state._stacks[ev.seat] * self._inv_bb
+            self._dynv[self._n + ev.seat] = ev.to * self._inv_bb
         for ev in new:
             if type(ev) is ActionEvent:
-                street = int(ev.street)
-                seat = ev.seat
-                kind_name, col = _KIND_INFO[ev.kind]
-                self._history.append((seat, _STREET_NAMES[street], kind_name, ev.to))
-                if ev.all_in:
-                    self._all_in[seat] = True
-                    dynv[3 * n + seat] = 1.0
-                if col < 0:  # fold
-                    self._folded[seat] = True
-                    dynv[2 * n + seat] = 1.0
-                    continue
-                at = hist0 + (street * n + seat) * 4
-                dynv[at + col] += 1.0
-                if col:
-                    dynv[at + 3] = ev.to * inv
+                self._record_action(ev)
         return refresh
+
+    def _record_action(self, ev: ActionEvent) -> None:
+        """Fold one action event into the history list, the fold/all-in flags and the history
+        counts of the buffer (flat offsets, see __init__: seat rows are feature-major, history
+        is [street, seat, feature])."""
+        dynv = self._dynv
+        n = self._n
+        street = int(ev.street)
+        seat = ev.seat
+        kind_name, col = _KIND_INFO[ev.kind]
+        self._history.append((seat, _STREET_NAMES[street], kind_name, ev.to))
+        if ev.all_in:
+            self._all_in[seat] = True
+            dynv[3 * n + seat] = 1.0
+        if col < 0:  # fold
+            self._folded[seat] = True
+            dynv[2 * n + seat] = 1.0
+            return
+        at = self._hist_off + (street * n + seat) * 4
+        dynv[at + col] += 1.0
+        if col:
+            dynv[at + 3] = ev.to * self._inv_bb
 
     def _advance(self) -> None:
         """Bring bookkeeping up to date after the engine moved (new events, actor or end)."""
@@ -609,26 +613,11 @@ class _EnvCore:
             return
         self._n_events = n_events
         dynv = self._dynv
-        n = self._n
         inv = self._inv_bb
         seat = ev.seat
-        to = ev.to
-        street = self._street
-        kind_name, col = _KIND_INFO[ev.kind]
-        self._history.append((seat, _STREET_NAMES[street], kind_name, to))
         dynv[seat] = state._stacks[seat] * inv
-        dynv[n + seat] = to * inv
-        if ev.all_in:
-            self._all_in[seat] = True
-            dynv[3 * n + seat] = 1.0
-        if col < 0:  # fold
-            self._folded[seat] = True
-            dynv[2 * n + seat] = 1.0
-        else:
-            at = self._hist_off + (street * n + seat) * 4
-            dynv[at + col] += 1.0
-            if col:
-                dynv[at + 3] = to * inv
+        dynv[self._n + seat] = ev.to * inv
+        self._record_action(ev)
         pot = self._dyn_pot
         dynv[pot] = sum(state._contrib) * inv  # the hand is not over: the pot is every contribution
         dynv[pot + 1] = state._current_bet * inv
