@@ -14,9 +14,21 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["ObservationBuilder"]
+__all__ = ["ObservationBuilder", "check_arguments"]
 
 _INT8 = np.dtype(np.int8)
+
+
+def check_arguments(buffer: np.ndarray, gather: np.ndarray, off_to_call: int) -> None:
+    """Raise ValueError unless the arguments fit a builder (shared with the Cython twin)."""
+    if buffer.dtype != np.float32 or buffer.ndim != 1 or not buffer.flags.c_contiguous:
+        raise ValueError("buffer must be a contiguous 1-D float32 array")
+    if gather.dtype != np.intp or gather.ndim != 2:
+        raise ValueError("gather must be a 2-D intp array (observers x length)")
+    if gather.size and (gather.min() < 0 or gather.max() >= buffer.shape[0]):
+        raise ValueError("gather indices must lie inside the buffer")
+    if not 0 <= off_to_call <= gather.shape[1] - 3:
+        raise ValueError("off_to_call must leave room for three scalars")
 
 
 class ObservationBuilder:
@@ -30,14 +42,7 @@ class ObservationBuilder:
     __slots__ = ("_buffer", "_gather", "_num_actions", "_off")
 
     def __init__(self, buffer: np.ndarray, gather: np.ndarray, num_actions: int, off_to_call: int) -> None:
-        if buffer.dtype != np.float32 or buffer.ndim != 1 or not buffer.flags.c_contiguous:
-            raise ValueError("buffer must be a contiguous 1-D float32 array")
-        if gather.dtype != np.intp or gather.ndim != 2:
-            raise ValueError("gather must be a 2-D intp array (observers x length)")
-        if gather.size and (gather.min() < 0 or gather.max() >= buffer.shape[0]):
-            raise ValueError("gather indices must lie inside the buffer")
-        if not 0 <= off_to_call <= gather.shape[1] - 3:
-            raise ValueError("off_to_call must leave room for three scalars")
+        check_arguments(buffer, gather, off_to_call)
         self._buffer = buffer
         self._gather = np.ascontiguousarray(gather)
         self._num_actions = int(num_actions)

@@ -9,6 +9,8 @@ Built by ``setup.py`` with the rest of the compiled modules; without it the env 
 
 import numpy as np
 
+from holdem_env._obsbuild import check_arguments
+
 from cpython.buffer cimport PyBUF_SIMPLE, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
 
 __all__ = ["ObservationBuilder"]
@@ -28,14 +30,7 @@ cdef class ObservationBuilder:
     cdef Py_ssize_t _length, _observers, _num_actions, _off
 
     def __init__(self, buffer, gather, Py_ssize_t num_actions, Py_ssize_t off_to_call):
-        if buffer.dtype != np.float32 or buffer.ndim != 1 or not buffer.flags.c_contiguous:
-            raise ValueError("buffer must be a contiguous 1-D float32 array")
-        if gather.dtype != np.intp or gather.ndim != 2:
-            raise ValueError("gather must be a 2-D intp array (observers x length)")
-        if gather.size and (gather.min() < 0 or gather.max() >= buffer.shape[0]):
-            raise ValueError("gather indices must lie inside the buffer")
-        if not 0 <= off_to_call <= gather.shape[1] - 3:
-            raise ValueError("off_to_call must leave room for three scalars")
+        check_arguments(buffer, gather, off_to_call)
         gather = np.ascontiguousarray(gather)
         self._buffer = buffer  # keep the arrays alive with their views
         self._gather = gather
