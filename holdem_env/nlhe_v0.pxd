@@ -5,7 +5,6 @@ from holdem_env.state cimport HandState
 
 cdef class _HandContext:
     cdef public object state
-    cdef public object env
     cdef public object dealt
     cdef public list history
     cdef public object folded

@@ -331,11 +331,10 @@ _NO_LEGAL: dict[str, Any] = {"fold": False, "check": False, "call": 0, "min_rais
 class _HandContext:
     """What the views of one hand read: the engine state plus the env's per-hand bookkeeping."""
 
-    __slots__ = ("state", "env", "dealt", "history", "folded", "all_in", "small_blind", "big_blind")
+    __slots__ = ("state", "dealt", "history", "folded", "all_in", "small_blind", "big_blind")
 
     def __init__(self, env: "raw_env", state: HandState) -> None:
         self.state = state
-        self.env = env
         self.dealt = env._dealt
         self.history: list[tuple[int, str, str, int]] = []
         self.folded = env._folded
