@@ -425,7 +425,7 @@ class _EnvCore:
     A base class of its own so that the compiled build (``nlhe_v0.pxd``) can make it an
     extension type with typed attributes; :class:`raw_env` adds PettingZoo's ``AECEnv`` and
     everything that does not run per step. It reads the engine's per-seat lists directly
-    (``state._stacks``, ``state._bets``, ``state._contrib``) instead of the tuple-copying
+    (``state._stacks``, ``state._bets``) instead of the tuple-copying
     properties; it never writes to the engine.
     """
 
@@ -618,7 +618,7 @@ class _EnvCore:
         dynv[self._n + seat] = ev.to * inv
         self._record_action(ev)
         pot = self._dyn_pot
-        dynv[pot] = sum(state._contrib) * inv  # the hand is not over: the pot is every contribution
+        dynv[pot] = state.pot * inv
         dynv[pot + 1] = state._current_bet * inv
         self._next_turn()
 
