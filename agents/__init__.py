@@ -2,8 +2,8 @@
 
 Create any agent from a spec string with :func:`make_agent` (``"random"``, ``"tag"``,
 ``"tag(tightness=1.3)"``, ``"package.module:ClassName(key=value)"``); see
-:mod:`agents.base`. The bots themselves (:class:`~agents.random_agent.RandomAgent`,
-:class:`~agents.tag.TagAgent`) are imported on first use.
+:mod:`holdem_env.agents.base`. The bots themselves (:class:`~holdem_env.agents.random_agent.RandomAgent`,
+:class:`~holdem_env.agents.tag.TagAgent`) are imported on first use.
 """
 
 from __future__ import annotations

@@ -28,11 +28,11 @@ Agents are created from a *spec string*:
 Keyword values are Python literals (numbers, strings, booleans, ``None``, tuples, lists).
 
 >>> parse_spec("tag(tightness=1.5)")
-AgentSpec(target='agents.tag:TagAgent', kwargs={'tightness': 1.5}, text='tag(tightness=1.5)')
+AgentSpec(target='holdem_env.agents.tag:TagAgent', kwargs={'tightness': 1.5}, text='tag(tightness=1.5)')
 >>> parse_spec("nosuchbot")
 Traceback (most recent call last):
 ...
-agents.base.AgentSpecError: unknown agent 'nosuchbot': use a registered name (cfr-lite, random, random-type, tag) or 'package.module:ClassName'
+holdem_env.agents.base.AgentSpecError: unknown agent 'nosuchbot': use a registered name (cfr-lite, random, random-type, tag) or 'package.module:ClassName'
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ from typing import Any, Mapping, Protocol, runtime_checkable
 
 import numpy as np
 
-from holdem_env.errors import ConfigError, HoldemError
+from holdem_env.engine.errors import ConfigError, HoldemError
 
 __all__ = [
     "Agent",
@@ -101,10 +101,10 @@ class Agent(Protocol):
 
 #: Registered short name -> ``"module:ClassName"`` (imported only when used).
 REGISTRY: dict[str, str] = {
-    "random": "agents.random_agent:RandomAgent",
-    "random-type": "agents.random_agent:RandomTypeAgent",
-    "tag": "agents.tag:TagAgent",
-    "cfr-lite": "agents.cfr_lite:CfrLiteAgent",
+    "random": "holdem_env.agents.random_agent:RandomAgent",
+    "random-type": "holdem_env.agents.random_agent:RandomTypeAgent",
+    "tag": "holdem_env.agents.tag:TagAgent",
+    "cfr-lite": "holdem_env.agents.cfr_lite:CfrLiteAgent",
 }
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
@@ -236,7 +236,7 @@ def agent_rng(rng: Any, seed: Any) -> np.random.Generator:
     >>> agent_rng(None, -1)
     Traceback (most recent call last):
     ...
-    holdem_env.errors.ConfigError: seed=-1 is invalid: must be an integer >= 0 or None
+    holdem_env.engine.errors.ConfigError: seed=-1 is invalid: must be an integer >= 0 or None
     """
     if rng is not None:
         if not isinstance(rng, np.random.Generator):
@@ -255,7 +255,7 @@ def check_bet_sizes(bet_sizes: Any) -> tuple[float, ...]:
     >>> check_bet_sizes([0.5, -1])
     Traceback (most recent call last):
     ...
-    holdem_env.errors.ConfigError: bet_sizes=[0.5, -1] is invalid: must be a sequence of positive pot fractions
+    holdem_env.engine.errors.ConfigError: bet_sizes=[0.5, -1] is invalid: must be a sequence of positive pot fractions
     """
     allowed = "must be a sequence of positive pot fractions"
     try:

@@ -17,7 +17,7 @@ classes that together hold a given fraction of the 1,326 combinations.
 >>> top_range(1.5)
 Traceback (most recent call last):
 ...
-holdem_env.errors.ConfigError: fraction=1.5 is invalid: must be a number in 0..1
+holdem_env.engine.errors.ConfigError: fraction=1.5 is invalid: must be a number in 0..1
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from holdem_env.cards import RANKS
-from holdem_env.errors import CardError, ConfigError
+from holdem_env.engine.cards import RANKS
+from holdem_env.engine.errors import CardError, ConfigError
 
 __all__ = [
     "CLASSES",

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from holdem_env.errors import ConfigError, IllegalActionError
+from holdem_env.engine.errors import ConfigError, IllegalActionError
 
 from .base import agent_rng
 

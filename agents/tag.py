@@ -1,10 +1,10 @@
 """``tag``: a tight-aggressive rule-based player for 2–10 seats, both action modes, every structure.
 
-Preflop it plays the 169 starting-hand classes (:mod:`agents.preflop`) by position:
+Preflop it plays the 169 starting-hand classes (:mod:`holdem_env.agents.preflop`) by position:
 an opening range that widens as fewer players are left to act, 3-bet and calling ranges
 against one raise, 4-bet/call ranges against a 3-bet and a premium-only range beyond.
 Postflop it estimates its Monte Carlo equity against the opponents still in the hand
-(:func:`holdem_env.equity.equity`), compares it with the pot odds, value-bets and raises
+(:func:`holdem_env.engine.equity.equity`), compares it with the pot odds, value-bets and raises
 strong hands, continuation-bets as the preflop raiser, and folds weak hands facing bets.
 Bet sizes are fractions of the pot, mapped to the closest legal action id.
 
@@ -21,9 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from holdem_env.cards import parse_cards
-from holdem_env.equity import equity
-from holdem_env.errors import ConfigError
+from holdem_env.engine.cards import parse_cards
+from holdem_env.engine.equity import equity
+from holdem_env.engine.errors import ConfigError
 
 from .base import agent_rng, check_bet_sizes, legal_of
 from .preflop import class_percentile, hand_class, open_fraction, top_range
@@ -54,7 +54,7 @@ def raise_options(
     if len(mask) != 4 + len(bet_sizes):
         ids = np.flatnonzero(mask[2:]) + 2
         return [(int(a), int(a) - 1) for a in ids]
-    from holdem_env.nlhe_v0 import discrete_raise_amounts
+    from holdem_env.env.nlhe_v0 import discrete_raise_amounts
 
     view = info["view"]
     seat = view["seat"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from training.arena import ArenaConfig, format_table, run_match
+from holdem_env.training.arena import ArenaConfig, format_table, run_match
 
 THROUGHPUT = [
     ("random vs random, heads-up", ("random", "random"), 2),

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from training.cfr import (
+from holdem_env.training.cfr import (
     BatchedExternalSamplingMCCFR,
     CFRSolver,
     ExternalSamplingMCCFR,

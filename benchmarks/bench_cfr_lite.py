@@ -21,15 +21,15 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from holdem_env.config import TableConfig  # noqa: E402
+from holdem_env.engine.config import TableConfig  # noqa: E402
 
 
 def bench_speed(iterations: int, players: int) -> dict[str, object]:
     """Single-process MCCFR iterations per second with the shipped presets' abstraction."""
-    from agents.cfr_lite.actions import ActionAbstraction
-    from agents.cfr_lite.build import PRESETS
-    from agents.cfr_lite.buckets import CardAbstraction
-    from agents.cfr_lite.trainer import CfrLiteTrainer
+    from holdem_env.agents.cfr_lite.actions import ActionAbstraction
+    from holdem_env.training.cfr_lite.build import PRESETS
+    from holdem_env.agents.cfr_lite.buckets import CardAbstraction
+    from holdem_env.training.cfr_lite.trainer import CfrLiteTrainer
 
     p = PRESETS[2 if players == 2 else 6]
     cards = CardAbstraction(int(p["preflop_buckets"]), tuple(p["postflop_buckets"]), 0, 4000, 0)  # type: ignore[arg-type]
@@ -49,8 +49,8 @@ def bench_speed(iterations: int, players: int) -> dict[str, object]:
 
 def bench_match(players: int, hands: int, workers: int, seed: int) -> list[dict[str, object]]:
     """The shipped policy (bare ``cfr-lite``) against random and tag."""
-    import agents.cfr_lite  # noqa: F401
-    from training.arena import ArenaConfig, run_match
+    import holdem_env.agents.cfr_lite  # noqa: F401
+    from holdem_env.training.arena import ArenaConfig, run_match
 
     out = []
     for opp in ("random", "tag"):

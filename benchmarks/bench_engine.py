@@ -21,8 +21,8 @@ import warnings
 
 import numpy as np
 
-from holdem_env.config import TableConfig
-from holdem_env.state import HandState
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.state import HandState
 
 _clock = time.process_time  # CPU time: steady on a shared machine (both engines are single-threaded)
 PLAYERS = 6

@@ -176,8 +176,8 @@ def rlcard_runner(num_players: int, seed: int) -> _Runner:
 
 def engine_runner(num_players: int, seed: int) -> _Runner:
     """The engine alone (Table/HandState, same policy on LegalActions): the floor under the env."""
-    from holdem_env.config import TableConfig
-    from holdem_env.table import Table
+    from holdem_env.engine.config import TableConfig
+    from holdem_env.engine.table import Table
 
     table = Table(TableConfig(num_players=num_players), seed=seed)
     uniforms = _Uniforms(np.random.default_rng(seed))
@@ -258,8 +258,8 @@ def _replay_env(num_players: int, hands: int, seed: int, actions: list[int], obs
 
 def _replay_engine(num_players: int, hands: int, seed: int, actions: list[int]) -> float:
     """Seconds to replay ``actions`` on the engine alone (the same hands: the env's table and seed)."""
-    from holdem_env.config import TableConfig
-    from holdem_env.table import Table
+    from holdem_env.engine.config import TableConfig
+    from holdem_env.engine.table import Table
 
     t = _clock()
     table = Table(TableConfig(num_players=num_players), rng=np.random.default_rng(seed))

@@ -1,4 +1,4 @@
-"""Equity speed: ``holdem_env.equity`` against eval7's and PokerKit's Monte Carlo equity.
+"""Equity speed: ``holdem_env.engine.equity`` against eval7's and PokerKit's Monte Carlo equity.
 
 Usage::
 
@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from holdem_env.equity import equity
+from holdem_env.engine.equity import equity
 
 SPOTS = [
     ("AsKs vs random, preflop", "AsKs", ""),

@@ -1,4 +1,4 @@
-"""Benchmark holdem_env.evaluator against eval7 and phevaluator; prints markdown table rows.
+"""Benchmark holdem_env.engine.evaluator against eval7 and phevaluator; prints markdown table rows.
 
 Run: ``.venv/bin/python benchmarks/bench_evaluator.py [--hands 1000000] [--calls 200000] [--skip-enumeration]``
 
@@ -16,8 +16,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from holdem_env.cards import card_str
-from holdem_env.evaluator import NUM_HAND_VALUES, evaluate_batch, hand_strength, iter_seven_card_hands
+from holdem_env.engine.cards import card_str
+from holdem_env.engine.evaluator import NUM_HAND_VALUES, evaluate_batch, hand_strength, iter_seven_card_hands
 
 COMMAND = "python " + " ".join(sys.argv)
 

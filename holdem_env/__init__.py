@@ -1,10 +1,20 @@
 """holdem-env: an exact, fast Texas Hold'em engine and PettingZoo environment.
 
-The engine (cards, evaluator, hand state, pots, records, PHH, equity) imports only
-numpy and the standard library; the PettingZoo environment is :mod:`holdem_env.nlhe_v0`
-(imported on demand, so ``import holdem_env`` never pulls in PettingZoo or torch).
-``build_info()`` says which modules run compiled (``setup.py``) and whether any is stale;
-``HOLDEM_ENV_PURE_PYTHON=1`` in the environment runs the ``.py`` sources even where compiled.
+Packages (imports point one way, left to right)::
+
+    engine  <-  env  <-  agents  <-  training      formats (PHH) and cli sit on the engine / on top
+
+* :mod:`holdem_env.engine` -- the rules: cards, evaluator, equity, config, hand state, pots,
+  records, table. Imports only numpy and the standard library.
+* :mod:`holdem_env.env` -- the PettingZoo environment ``nlhe_v0`` and the Gymnasium wrapper.
+* :mod:`holdem_env.formats` -- hand-history formats (PHH) and replay through the engine.
+* :mod:`holdem_env.agents` / :mod:`holdem_env.training` -- the bots, and the arena, solvers and
+  league (the repository's top-level ``agents/`` and ``training/`` folders, installed under this
+  package so they never collide with a user's own ``agents`` package).
+* :mod:`holdem_env.cli` -- the ``holdem`` command.
+
+This package re-exports the engine's public names; ``holdem_env.nlhe_v0``,
+``holdem_env.gym_wrapper`` and ``holdem_env.phh`` remain importable under their old names.
 
 >>> from holdem_env import HandState, TableConfig
 >>> hand = HandState(TableConfig(num_players=2), button=0, seed=1)
@@ -14,21 +24,13 @@ numpy and the standard library; the PettingZoo environment is :mod:`holdem_env.n
 
 from __future__ import annotations
 
-from ._compiled import build_info
-from ._compiled import pure_python_requested as _pure_python_requested
-from ._compiled import use_pure_python as _use_pure_python
-from ._compiled import warn_if_stale as _warn_if_stale
-
-if _pure_python_requested():  # HOLDEM_ENV_PURE_PYTHON=1: run the .py sources even where compiled
-    _use_pure_python()
-
-from .actions import Action, ActionKind, LegalActions, Street
-from .cards import card_id, card_str, format_cards, parse_cards, shuffled_deck, validate_deck
-from .config import BettingStructure, TableConfig
-from .equity import equity, equity_vs_hands, exact_equity, range_combos
-from .errors import CardError, ConfigError, HandOverError, HoldemError, IllegalActionError, PHHError
-from .evaluator import HandCategory, HandValue, category_of, evaluate, evaluate_batch, hand_strength
-from .record import (
+from holdem_env.engine.actions import Action, ActionKind, LegalActions, Street
+from holdem_env.engine.cards import card_id, card_str, format_cards, parse_cards, shuffled_deck, validate_deck
+from holdem_env.engine.config import BettingStructure, TableConfig
+from holdem_env.engine.equity import equity, equity_vs_hands, exact_equity, range_combos
+from holdem_env.engine.errors import CardError, ConfigError, HandOverError, HoldemError, IllegalActionError, PHHError
+from holdem_env.engine.evaluator import HandCategory, HandValue, category_of, evaluate, evaluate_batch, hand_strength
+from holdem_env.engine.record import (
     ActionEvent,
     DealEvent,
     HandRecord,
@@ -37,8 +39,8 @@ from .record import (
     ShowEvent,
     UncalledBetReturned,
 )
-from .state import HandState
-from .table import Table
+from holdem_env.engine.state import HandState
+from holdem_env.engine.table import Table
 
 __all__ = [
     # cards
@@ -82,10 +84,5 @@ __all__ = [
     "ShowEvent",
     "MuckEvent",
     "PotResult",
-    # build
-    "build_info",
 ]
 __version__ = "0.1.0"
-
-if not _pure_python_requested():
-    _warn_if_stale()  # one RuntimeWarning if a compiled module (setup.py) is older than its source

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from holdem_env.cards import parse_cards
-from holdem_env.config import TableConfig
-from holdem_env.state import HandState
+from holdem_env.engine.cards import parse_cards
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.state import HandState
 
 
 def stacked_deck(

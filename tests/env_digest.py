@@ -1,7 +1,7 @@
 """A digest of everything ``nlhe_v0`` and the engine return over a fixed set of seeded hands.
 
 Run as a script it prints the hex digest for whichever ``holdem_env`` is imported first (then
-the file ``holdem_env.state`` came from and the observation builder's module; ``--pure`` keeps
+the file ``holdem_env.engine.state`` came from and the observation builder's module; ``--pure`` keeps
 compiled-only modules out), so the compiled build can be compared with the pure-Python sources
 byte for byte
 (``tests/test_compiled_build.py``). Covers 2/3/6/10 seats, exact and discrete modes, the
@@ -66,7 +66,7 @@ def digest(hands_per_config: int = 150) -> str:
 
 # Modules that exist only compiled (no .py twin). ``--pure`` blocks them: an editable install's
 # import finder would otherwise still find them in the source tree.
-COMPILED_ONLY = ("holdem_env._obsbuild_c",)
+COMPILED_ONLY = ("holdem_env.env._obsbuild_c",)
 
 if __name__ == "__main__":
     args = sys.argv[1:]
@@ -74,12 +74,12 @@ if __name__ == "__main__":
         args.remove("--pure")
         for name in COMPILED_ONLY:
             sys.modules[name] = None  # type: ignore[assignment]  # makes `import name` raise ImportError
-    import holdem_env.state
+    import holdem_env.engine.state
     from holdem_env import nlhe_v0
 
     print(
         digest(int(args[0]) if args else 150),
-        holdem_env.state.__file__,
+        holdem_env.engine.state.__file__,
         nlhe_v0.ObservationBuilder.__module__,
         file=sys.stdout,
     )

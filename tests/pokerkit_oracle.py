@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from pokerkit import Automation, Mode, NoLimitTexasHoldem, State
 
-from holdem_env.cards import card_str
+from holdem_env.engine.cards import card_str
 
 __all__ = [
     "OracleSetup",

@@ -5,20 +5,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.base import (
+from holdem_env.agents.base import (
     REGISTRY,
     AgentSpecError,
     make_agent,
     parse_spec,
     register_agent,
 )
-from agents.preflop import CLASSES, COMBOS, class_percentile, hand_class, top_range
-from agents.random_agent import RandomAgent, RandomTypeAgent
-from agents.tag import TagAgent, raise_options
+from holdem_env.agents.preflop import CLASSES, COMBOS, class_percentile, hand_class, top_range
+from holdem_env.agents.random_agent import RandomAgent, RandomTypeAgent
+from holdem_env.agents.tag import TagAgent, raise_options
 from holdem_env import nlhe_v0
-from holdem_env.cards import card_str, parse_cards
-from holdem_env.errors import CardError, ConfigError
-from training.arena import ArenaConfig, run_match
+from holdem_env.engine.cards import card_str, parse_cards
+from holdem_env.engine.errors import CardError, ConfigError
+from holdem_env.training.arena import ArenaConfig, run_match
 
 
 class CallAgent:
@@ -48,7 +48,7 @@ class Spy:
 # ---------------------------------------------------------------- specs and registry
 def test_parse_spec_registered_name_with_keyword_arguments() -> None:
     spec = parse_spec("tag(tightness=1.5, aggression=0.5)")
-    assert spec.target == "agents.tag:TagAgent"
+    assert spec.target == "holdem_env.agents.tag:TagAgent"
     assert spec.kwargs == {"tightness": 1.5, "aggression": 0.5}
 
 
@@ -75,7 +75,7 @@ def test_make_agent_reports_missing_module_class_and_bad_kwargs() -> None:
     with pytest.raises(AgentSpecError, match="cannot import module 'no_such_module_xyz'"):
         make_agent("no_such_module_xyz:Bot")
     with pytest.raises(AgentSpecError, match="has no class 'Nope'"):
-        make_agent("agents.random_agent:Nope")
+        make_agent("holdem_env.agents.random_agent:Nope")
     with pytest.raises(AgentSpecError, match="bad arguments for TagAgent"):
         make_agent("tag(colour='red')")
     with pytest.raises(AgentSpecError, match="tightness"):
@@ -108,7 +108,7 @@ class PicksyAgent:
     ],
 )
 def test_bad_agent_arguments_are_spec_errors_naming_the_argument(spec: str, message: str) -> None:
-    import agents.cfr_lite  # noqa: F401  (registers cfr-lite)
+    import holdem_env.agents.cfr_lite  # noqa: F401  (registers cfr-lite)
 
     with pytest.raises(AgentSpecError, match=message):
         make_agent(spec)
@@ -139,7 +139,7 @@ def test_register_agent_adds_a_name_and_refuses_silent_replacement() -> None:
     try:
         assert isinstance(make_agent("caller-test"), CallAgent)
         with pytest.raises(AgentSpecError, match="already registered"):
-            register_agent("caller-test", "agents.random_agent:RandomAgent")
+            register_agent("caller-test", "holdem_env.agents.random_agent:RandomAgent")
     finally:
         del REGISTRY["caller-test"]
 
@@ -262,7 +262,7 @@ def test_agents_see_only_legal_options_and_their_own_cards() -> None:
 @pytest.mark.parametrize("spec", ["tag(samples=50)", "random", "cfr-lite"])
 def test_decisions_do_not_depend_on_the_opponents_hidden_cards(spec: str) -> None:
     """Same seed, same public cards, opponent's hole cards swapped with undealt ones: same actions."""
-    import agents.cfr_lite  # noqa: F401  (registers cfr-lite)
+    import holdem_env.agents.cfr_lite  # noqa: F401  (registers cfr-lite)
 
     def actions_with(deck: list[str], seed: int) -> list[int]:
         env = nlhe_v0.raw_env(num_players=2, action_mode="discrete")

@@ -7,11 +7,11 @@ import json
 import numpy as np
 import pytest
 
-from agents.base import AgentError, AgentSpecError
+from holdem_env.agents.base import AgentError, AgentSpecError
 from holdem_env.cli import main
-from holdem_env.errors import ConfigError
-from holdem_env.phh import load_file
-from training.arena import ArenaConfig, format_table, lineup_of, run_match
+from holdem_env.engine.errors import ConfigError
+from holdem_env.formats.phh import load_file
+from holdem_env.training.arena import ArenaConfig, format_table, lineup_of, run_match
 
 
 class CheckOrFold:
@@ -186,7 +186,7 @@ def test_holdem_eval_tensorboard_logs_running_results(tmp_path) -> None:
 
 
 def test_history_falls_back_to_json_records_for_pot_limit(tmp_path) -> None:
-    from holdem_env.record import HandRecord
+    from holdem_env.engine.record import HandRecord
 
     cfg = ArenaConfig(agents=("random", "random"), hands=4, seed=2, betting="pot-limit", history_dir=str(tmp_path))
     result = run_match(cfg, keep_records=True)

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-import training.cfr as cfr_pkg
+import holdem_env.training.cfr as cfr_pkg
 from holdem_env.cli import main as holdem_main
-from training.cfr import (
+from holdem_env.training.cfr import (
     KUHN_GAME_VALUE,
     Averaging,
     BatchedExternalSamplingMCCFR,
@@ -26,8 +26,8 @@ from training.cfr import (
     compile_game,
     regret_matching,
 )
-from training.cfr import cfr as cfr_mod
-from training.cfr import evaluation, game, kuhn, leduc, mccfr
+from holdem_env.training.cfr import cfr as cfr_mod
+from holdem_env.training.cfr import evaluation, game, kuhn, leduc, mccfr
 
 KUHN_INFOSETS = {"J", "Q", "K", "Jp", "Qp", "Kp", "Jb", "Qb", "Kb", "Jpb", "Qpb", "Kpb"}
 # Leduc hold'em's equilibrium value for the first player (OpenSpiel / literature: -0.0856).

@@ -7,18 +7,18 @@ import itertools
 import numpy as np
 import pytest
 
-from holdem_env.config import TableConfig
-from holdem_env.errors import ConfigError
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import ConfigError
 
-from agents.cfr_lite.actions import CALL, FOLD, ActionAbstraction, pseudo_harmonic, translate_size
-from agents.cfr_lite.buckets import (
+from holdem_env.agents.cfr_lite.actions import CALL, FOLD, ActionAbstraction, pseudo_harmonic, translate_size
+from holdem_env.agents.cfr_lite.buckets import (
     NUM_PREFLOP_CLASSES,
     CardAbstraction,
     hand_strengths,
     preflop_class,
     preflop_class_name,
 )
-from agents.cfr_lite.game import raises_this_street
+from holdem_env.agents.cfr_lite.game import raises_this_street
 
 
 
@@ -110,7 +110,7 @@ def test_preflop_classes_are_169_and_lossless() -> None:
 
 
 def test_hand_strength_known_values() -> None:
-    from holdem_env.cards import parse_cards
+    from holdem_env.engine.cards import parse_cards
 
     board = parse_cards("AsKsQsJs2d")
     nuts = hand_strengths([parse_cards("Ts3c")], board)[0]
@@ -144,7 +144,7 @@ def test_buckets_monotone_in_strength_and_deterministic(small_cards: CardAbstrac
 
 
 def test_buckets_order_real_hands(small_cards: CardAbstraction) -> None:
-    from holdem_env.cards import parse_cards
+    from holdem_env.engine.cards import parse_cards
 
     board = parse_cards("Kh7d2c")
     strong = small_cards.bucket(parse_cards("KsKd"), board)
@@ -156,7 +156,7 @@ def test_buckets_order_real_hands(small_cards: CardAbstraction) -> None:
 
 
 def test_coarse_preflop_buckets_rank_aces_top(small_cards: CardAbstraction, tmp_path) -> None:
-    from holdem_env.cards import parse_cards
+    from holdem_env.engine.cards import parse_cards
 
     coarse = CardAbstraction(preflop_buckets=10, postflop_buckets=(5, 5, 5), sample_size=300, seed=3, cache_dir=small_cards.cache_dir)
     assert coarse.preflop_bucket(parse_cards("AsAh")) == 9
@@ -179,7 +179,7 @@ def test_raises_this_street_counts_only_current_street() -> None:
 
 @pytest.fixture(scope="module")
 def trained(small_cards: CardAbstraction):
-    from agents.cfr_lite.trainer import CfrLiteTrainer
+    from holdem_env.training.cfr_lite.trainer import CfrLiteTrainer
 
     tr = CfrLiteTrainer(TableConfig(num_players=2), ActionAbstraction(pot_fractions=(1.0,), max_raises_per_street=1), small_cards)
     tr.train(60, np.random.default_rng(0))
@@ -187,7 +187,7 @@ def trained(small_cards: CardAbstraction):
 
 
 def test_training_is_deterministic_and_builds_valid_tables(trained, small_cards: CardAbstraction) -> None:
-    from agents.cfr_lite.trainer import CfrLiteTrainer
+    from holdem_env.training.cfr_lite.trainer import CfrLiteTrainer
 
     tr2 = CfrLiteTrainer(TableConfig(num_players=2), ActionAbstraction(pot_fractions=(1.0,), max_raises_per_street=1), small_cards)
     tr2.train(60, np.random.default_rng(0))
@@ -202,7 +202,7 @@ def test_training_is_deterministic_and_builds_valid_tables(trained, small_cards:
 
 
 def test_checkpoint_roundtrip_continues_identically(trained, tmp_path, small_cards: CardAbstraction) -> None:
-    from agents.cfr_lite.trainer import CfrLiteTrainer
+    from holdem_env.training.cfr_lite.trainer import CfrLiteTrainer
 
     make = lambda: CfrLiteTrainer(TableConfig(num_players=2), ActionAbstraction(pot_fractions=(1.0,), max_raises_per_street=1), small_cards)  # noqa: E731
     a = make()
@@ -218,7 +218,7 @@ def test_checkpoint_roundtrip_continues_identically(trained, tmp_path, small_car
 
 
 def test_policy_file_roundtrip(trained, tmp_path) -> None:
-    from agents.cfr_lite.policy import CfrLitePolicy
+    from holdem_env.agents.cfr_lite.policy import CfrLitePolicy
 
     pol = trained.policy()
     path = tmp_path / "p.npz"
@@ -237,8 +237,8 @@ def test_policy_file_roundtrip(trained, tmp_path) -> None:
 def test_agent_plays_legal_actions_in_env(trained, tmp_path, mode: str) -> None:
     from holdem_env import nlhe_v0
 
-    from agents.cfr_lite.agent import CfrLiteAgent
-    from agents.random_agent import RandomAgent
+    from holdem_env.agents.cfr_lite.agent import CfrLiteAgent
+    from holdem_env.agents.random_agent import RandomAgent
 
     path = tmp_path / "p.npz"
     trained.policy().save(path)
@@ -258,15 +258,15 @@ def test_agent_plays_legal_actions_in_env(trained, tmp_path, mode: str) -> None:
 
 
 def test_agent_spec_registered() -> None:
-    from agents.base import parse_spec
+    from holdem_env.agents.base import parse_spec
 
-    import agents.cfr_lite  # noqa: F401
+    import holdem_env.agents.cfr_lite  # noqa: F401
 
-    assert parse_spec("cfr-lite").target == "agents.cfr_lite:CfrLiteAgent"
+    assert parse_spec("cfr-lite").target == "holdem_env.agents.cfr_lite:CfrLiteAgent"
 
 
 def test_parallel_training_is_deterministic_and_merges_every_copy(small_cards: CardAbstraction) -> None:
-    from agents.cfr_lite.trainer import CfrLiteTrainer, merge_trainers, train_parallel
+    from holdem_env.training.cfr_lite.trainer import CfrLiteTrainer, merge_trainers, train_parallel
 
     make = lambda: CfrLiteTrainer(TableConfig(num_players=2), ActionAbstraction(pot_fractions=(1.0,), max_raises_per_street=1), small_cards)  # noqa: E731
     a, b = make(), make()
@@ -291,7 +291,7 @@ def test_parallel_training_is_deterministic_and_merges_every_copy(small_cards: C
 
 
 def test_pruned_policy_and_threshold_agent(trained) -> None:
-    from agents.cfr_lite.agent import CfrLiteAgent
+    from holdem_env.agents.cfr_lite.agent import CfrLiteAgent
 
     full = trained.policy()
     pruned = trained.policy(min_visits=3)
@@ -313,8 +313,8 @@ def test_spacing_narrows_the_strong_buckets(small_cards: CardAbstraction) -> Non
 
 
 def test_build_command_is_reproducible(tmp_path, monkeypatch, small_cards: CardAbstraction) -> None:
-    from agents.cfr_lite import build
-    from agents.cfr_lite.policy import CfrLitePolicy
+    from holdem_env.training.cfr_lite import build
+    from holdem_env.agents.cfr_lite.policy import CfrLitePolicy
 
     monkeypatch.setenv("HOLDEM_ENV_CACHE", str(small_cards.cache_dir))
     small = {"pot_fractions": (1.0,), "max_raises_per_street": 1, "preflop_buckets": 169, "postflop_buckets": (5, 5, 5), "spacing": 1.0, "iterations": 10, "min_visits": 1}
@@ -329,8 +329,8 @@ def test_build_command_is_reproducible(tmp_path, monkeypatch, small_cards: CardA
 
 
 def test_bare_spec_plays_the_shipped_policy() -> None:
-    from agents.base import make_agent
-    from agents.cfr_lite.agent import SHIPPED_POLICY
+    from holdem_env.agents.base import make_agent
+    from holdem_env.agents.cfr_lite.agent import SHIPPED_POLICY
 
     assert SHIPPED_POLICY.is_file(), "agents/data/cfr_lite_hu.npz is missing: build it (docs/league_readme_snippet.md)"
     assert SHIPPED_POLICY.stat().st_size < 5_000_000
@@ -366,7 +366,7 @@ def test_all_in_max_pot_removes_deep_shoves_only() -> None:
 def test_overbet_takes_the_hand_off_the_tree(raise_to: int, off_tree: bool) -> None:
     from holdem_env import nlhe_v0
 
-    from agents.cfr_lite.agent import CfrLiteAgent
+    from holdem_env.agents.cfr_lite.agent import CfrLiteAgent
 
     agent = CfrLiteAgent(seed=0)
     policy = agent.policy_for(2)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from holdem_env.config import BettingStructure, TableConfig
-from holdem_env.errors import ConfigError
+from holdem_env.engine.config import BettingStructure, TableConfig
+from holdem_env.engine.errors import ConfigError
 
 
 def test_free_play_defaults_six_players_blinds_5_10_buy_in_1000() -> None:

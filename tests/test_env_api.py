@@ -10,8 +10,8 @@ import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
 from holdem_env import nlhe_v0
-from holdem_env.cards import card_str, parse_cards
-from holdem_env.errors import CardError, ConfigError, HandOverError, IllegalActionError
+from holdem_env.engine.cards import card_str, parse_cards
+from holdem_env.engine.errors import CardError, ConfigError, HandOverError, IllegalActionError
 
 SIZES = (2, 3, 6, 10)
 MODES = ("exact", "discrete")
@@ -379,7 +379,7 @@ def test_render_blind_tags_are_the_engines_blind_seats_with_a_seat_sitting_out()
     assert " BTN " in rows[3] and " SB " in rows[0] and " BB " in rows[2] and " out" in rows[1]
 
 
-@pytest.mark.parametrize("name", ["holdem_env.nlhe_v0", "holdem_env._obs", "holdem_env.gym_wrapper"])
+@pytest.mark.parametrize("name", ["holdem_env.env.nlhe_v0", "holdem_env.env._obs", "holdem_env.env.gym_wrapper"])
 def test_env_module_doctests(name: str) -> None:
     # The engine's doctests run in test_layering; the env modules' examples are checked here.
     import doctest

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from holdem_env import nlhe_v0
-from holdem_env._obs import OFF_SCALARS
-from holdem_env.errors import ConfigError
+from holdem_env.env._obs import OFF_SCALARS
+from holdem_env.engine.errors import ConfigError
 
 
 def test_agent_iter_yields_the_selected_agent_until_every_agent_is_done() -> None:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from holdem_env import nlhe_v0
-from holdem_env.cards import card_str, parse_cards
+from holdem_env.engine.cards import card_str, parse_cards
 
 
 def _deck(holes: dict[int, str], board: str, n: int, button: int) -> list[str]:

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from holdem_env import nlhe_v0
-from holdem_env._obs import observation_view
-from holdem_env.errors import IllegalActionError
+from holdem_env.env._obs import observation_view
+from holdem_env.engine.errors import IllegalActionError
 
 
 def _assert_mask_is_engine_legality(env: nlhe_v0.raw_env, mask: np.ndarray) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from holdem_env import nlhe_v0
-from holdem_env._obs import observation_view
-from holdem_env.cards import card_str, parse_cards
-from holdem_env.record import UncalledBetReturned
+from holdem_env.env._obs import observation_view
+from holdem_env.engine.cards import card_str, parse_cards
+from holdem_env.engine.record import UncalledBetReturned
 
 
 def stacked_deck(n: int, button: int, holes: dict[int, str], board: str = "", dealt: list[int] | None = None) -> list[str]:

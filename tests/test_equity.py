@@ -8,10 +8,10 @@ import math
 import numpy as np
 import pytest
 
-from holdem_env.cards import parse_cards
-from holdem_env.equity import equity, equity_vs_hands, exact_equity, range_combos
-from holdem_env.errors import CardError, ConfigError
-from holdem_env.evaluator import hand_strength
+from holdem_env.engine.cards import parse_cards
+from holdem_env.engine.equity import equity, equity_vs_hands, exact_equity, range_combos
+from holdem_env.engine.errors import CardError, ConfigError
+from holdem_env.engine.evaluator import hand_strength
 
 
 def _tolerance(p: float, samples: int) -> float:

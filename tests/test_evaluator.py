@@ -1,4 +1,4 @@
-"""Tests for holdem_env.evaluator: named edge cases, exhaustive golden counts, reference agreement."""
+"""Tests for holdem_env.engine.evaluator: named edge cases, exhaustive golden counts, reference agreement."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import itertools
 import numpy as np
 import pytest
 
-from holdem_env import evaluator
-from holdem_env.cards import card_str, parse_cards
-from holdem_env.errors import CardError, HoldemError
-from holdem_env.evaluator import (
+from holdem_env.engine import evaluator
+from holdem_env.engine.cards import card_str, parse_cards
+from holdem_env.engine.errors import CardError, HoldemError
+from holdem_env.engine.evaluator import (
     CATEGORY_FIRST_VALUE,
     NUM_HAND_VALUES,
     HandCategory,

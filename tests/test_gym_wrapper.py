@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from holdem_env.errors import ConfigError, HoldemError, IllegalActionError
-from holdem_env.gym_wrapper import HoldemGymEnv, random_legal_policy
+from holdem_env.engine.errors import ConfigError, HoldemError, IllegalActionError
+from holdem_env.env.gym_wrapper import HoldemGymEnv, random_legal_policy
 
 
 @pytest.mark.parametrize(("action_mode", "num_players"), [("exact", 2), ("discrete", 6), ("exact", 10)])

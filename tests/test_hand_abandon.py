@@ -6,10 +6,10 @@ import pytest
 
 from enginekit import check_down
 from holdem_env import nlhe_v0
-from holdem_env.config import TableConfig
-from holdem_env.errors import ConfigError, IllegalActionError
-from holdem_env.record import ActionEvent
-from holdem_env.table import Table
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import ConfigError, IllegalActionError
+from holdem_env.engine.record import ActionEvent
+from holdem_env.engine.table import Table
 
 
 def test_abandon_discards_the_unfinished_hand_untouched_and_the_button_moves_on() -> None:

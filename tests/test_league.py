@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from holdem_env.errors import ConfigError
+from holdem_env.engine.errors import ConfigError
 
-from training.config import LeagueConfig, load_config
+from holdem_env.training.config import LeagueConfig, load_config
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 
@@ -97,14 +97,14 @@ def test_bad_config_names_the_key(patch: dict, field: str, fragment: str) -> Non
 
 
 def test_training_agent_plays_its_policy_with_its_own_spec_arguments(tmp_path: Path) -> None:
-    from agents.base import make_agent, parse_spec
-    from training.league import _spec_for
+    from holdem_env.agents.base import make_agent, parse_spec
+    from holdem_env.training.league import _spec_for
 
     data = {**_base(), "agents": [{"name": "c", "spec": "cfr-lite(threshold=0.3)", "train": True}, "tag"]}
     entry = LeagueConfig.from_dict(data).agents[0]
     policy = tmp_path / "round_0001.npz"
     spec = parse_spec(_spec_for(entry, policy))
-    assert spec.target == "agents.cfr_lite:CfrLiteAgent"
+    assert spec.target == "holdem_env.agents.cfr_lite:CfrLiteAgent"
     assert spec.kwargs == {"threshold": 0.3, "policy": str(policy)}
     assert _spec_for(LeagueConfig.from_dict(data).agents[1], None) == "tag"
     assert make_agent(_spec_for(entry, None)).threshold == 0.3
@@ -112,8 +112,8 @@ def test_training_agent_plays_its_policy_with_its_own_spec_arguments(tmp_path: P
 
 def test_league_hud_pools_counters_over_matches() -> None:
     """A statistic over several matches is pooled counts over pooled chances, not a mean of ratios."""
-    from training.league import _aggregate
-    from training.stats import HudCounts
+    from holdem_env.training.league import _aggregate
+    from holdem_env.training.stats import HudCounts
 
     agents = [{"name": "a", "spec": "random"}, {"name": "b", "spec": "tag"}, {"name": "c", "spec": "random-type"}]
     cfg = LeagueConfig.from_dict({**_base(), "agents": agents})
@@ -154,7 +154,7 @@ def _scalars(run_dir: Path) -> dict[str, list[tuple[int, float]]]:
 
 @pytest.fixture(scope="module")
 def uninterrupted(tmp_path_factory: pytest.TempPathFactory):
-    from training.league import run_league
+    from holdem_env.training.league import run_league
 
     tmp = tmp_path_factory.mktemp("full")
     cfg = _tiny(tmp)
@@ -163,7 +163,7 @@ def uninterrupted(tmp_path_factory: pytest.TempPathFactory):
 
 
 def test_tiny_league_writes_documented_outputs(uninterrupted) -> None:
-    from training.league import scalar_names
+    from holdem_env.training.league import scalar_names
 
     cfg, result = uninterrupted
     run_dir = result.run_dir
@@ -193,7 +193,7 @@ def test_tiny_league_writes_documented_outputs(uninterrupted) -> None:
 
 
 def test_existing_run_folder_needs_resume_or_overwrite(uninterrupted) -> None:
-    from training.league import run_league
+    from holdem_env.training.league import run_league
 
     cfg, _ = uninterrupted
     with pytest.raises(ConfigError, match="pass --resume to continue it"):
@@ -201,7 +201,7 @@ def test_existing_run_folder_needs_resume_or_overwrite(uninterrupted) -> None:
 
 
 def test_resume_after_kill_gives_same_table(uninterrupted, tmp_path: Path) -> None:
-    from training.league import run_league
+    from holdem_env.training.league import run_league
 
     _, full = uninterrupted
     cfg = _tiny(tmp_path)
@@ -217,7 +217,7 @@ def test_resume_after_kill_gives_same_table(uninterrupted, tmp_path: Path) -> No
 
 
 def test_kill_between_logging_and_checkpoint_leaves_no_duplicate_steps(uninterrupted, tmp_path: Path, monkeypatch) -> None:
-    import training.league as league
+    import holdem_env.training.league as league
 
     _, full = uninterrupted
     cfg = _tiny(tmp_path)
@@ -241,7 +241,7 @@ def test_kill_between_logging_and_checkpoint_leaves_no_duplicate_steps(uninterru
 
 
 def test_resume_rejects_changed_config(uninterrupted) -> None:
-    from training.league import run_league
+    from holdem_env.training.league import run_league
 
     cfg, _ = uninterrupted
     data = cfg.to_dict()
@@ -263,7 +263,7 @@ def test_cli_train_json(tmp_path: Path, capsys) -> None:
 
 
 def test_local_backend_keeps_input_order() -> None:
-    from training.backends import LocalBackend, make_backend
+    from holdem_env.training.backends import LocalBackend, make_backend
 
     backend = LocalBackend(workers=2)
     try:
@@ -277,7 +277,7 @@ def test_local_backend_keeps_input_order() -> None:
 def test_ray_backend_missing_is_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     # Simulate a machine without the optional extra, whether or not ray is installed here.
     monkeypatch.setitem(sys.modules, "ray", None)
-    from training.backends import RayBackend
+    from holdem_env.training.backends import RayBackend
 
     with pytest.raises(ConfigError, match="needs the optional 'ray' package"):
         RayBackend()
@@ -286,7 +286,7 @@ def test_ray_backend_missing_is_clear_error(monkeypatch: pytest.MonkeyPatch) -> 
 @pytest.mark.ray
 def test_ray_backend_runs_a_league(tmp_path: Path) -> None:
     pytest.importorskip("ray")
-    from training.league import run_league
+    from holdem_env.training.league import run_league
 
     data = _tiny(tmp_path, rounds=1).to_dict()
     data["backend"] = {"kind": "ray", "workers": 2, "address": None}
@@ -295,7 +295,7 @@ def test_ray_backend_runs_a_league(tmp_path: Path) -> None:
 
 
 def test_resume_refuses_fewer_rounds_than_the_checkpoint(uninterrupted) -> None:
-    from training.league import run_league
+    from holdem_env.training.league import run_league
 
     cfg, full = uninterrupted
     data = cfg.to_dict()
@@ -307,7 +307,7 @@ def test_resume_refuses_fewer_rounds_than_the_checkpoint(uninterrupted) -> None:
 
 
 def test_a_finished_run_extended_on_resume_matches_the_longer_run(uninterrupted, tmp_path: Path) -> None:
-    from training.league import run_league
+    from holdem_env.training.league import run_league
 
     _, full = uninterrupted  # 3 rounds, evaluated every round
     short = run_league(_tiny(tmp_path, rounds=2))

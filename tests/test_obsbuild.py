@@ -7,12 +7,12 @@ import importlib
 import numpy as np
 import pytest
 
-from holdem_env._obsbuild import ObservationBuilder as PureBuilder
+from holdem_env.env._obsbuild import ObservationBuilder as PureBuilder
 
 
 def _compiled_builder() -> type | None:
     try:
-        return importlib.import_module("holdem_env._obsbuild_c").ObservationBuilder
+        return importlib.import_module("holdem_env.env._obsbuild_c").ObservationBuilder
     except ImportError:
         return None
 

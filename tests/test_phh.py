@@ -8,10 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from holdem_env.cards import card_id
-from holdem_env.errors import PHHError
-from holdem_env.phh import PHHActionError, dumps, dumps_all, from_record, load_file, loads, loads_all
-from holdem_env.replay import deck_order, replay
+from holdem_env.engine.cards import card_id
+from holdem_env.engine.errors import PHHError
+from holdem_env.formats import SAMPLE_HISTORY
+from holdem_env.formats.phh import PHHActionError, dumps, dumps_all, from_record, load_file, loads, loads_all
+from holdem_env.formats.replay import deck_order, replay
 
 DATA = Path(__file__).parent / "data" / "phh"
 SAMPLES = sorted(DATA.glob("*.phh"))
@@ -41,7 +42,7 @@ def _hand(actions: str, **replace: str) -> str:
 
 
 def test_reader_parses_dwan_ivey_fields_and_unknown_cards() -> None:
-    (hand,) = load_file(DATA / "dwan-ivey-2009.phh")
+    (hand,) = load_file(SAMPLE_HISTORY)
     assert hand.variant == "NT" and hand.scale == 1
     assert hand.antes == (500, 500, 500)
     assert hand.blinds_or_straddles == (1000, 2000, 0)
@@ -198,7 +199,7 @@ def test_pluribus_odd_chip_goes_to_first_winner_left_of_button() -> None:
 
 
 def test_dwan_ivey_antes_uncalled_bet_unknown_cards_and_early_shows() -> None:
-    (hand,) = load_file(DATA / "dwan-ivey-2009.phh")
+    (hand,) = load_file(SAMPLE_HISTORY)
     result = replay(hand)
     # Ivey (p1) puts 1,067,100 on the turn; Dwan (p3) calls all-in for less: the
     # uncalled part comes back. Dwan's straight holds on the Jh river.
@@ -208,7 +209,7 @@ def test_dwan_ivey_antes_uncalled_bet_unknown_cards_and_early_shows() -> None:
     assert tuple(state.board) == tuple(card_id(c) for c in ("Jc", "3d", "5c", "4h", "Jh"))
     record = state.record()
     assert record.antes == (500, 500, 500)
-    from holdem_env.record import UncalledBetReturned
+    from holdem_env.engine.record import UncalledBetReturned
 
     returned = [e for e in record.events if isinstance(e, UncalledBetReturned)]
     assert [(e.seat, e.amount) for e in returned] == [(0, 1067100 - (553500 - 500 - 23000 - 35000))]
@@ -248,7 +249,7 @@ def test_phhs_hands_replay_heads_up_convention() -> None:
 
 
 def test_deck_order_places_known_cards_where_the_engine_deals_them() -> None:
-    (hand,) = load_file(DATA / "dwan-ivey-2009.phh")
+    (hand,) = load_file(SAMPLE_HISTORY)
     deck, known = deck_order(hand)
     assert sorted(deck) == list(range(52))
     n = 3
@@ -326,8 +327,8 @@ def _random_hand(seed: int) -> tuple[object, str | None]:
     all-in raise (PokerKit reopens differently) and a raise no opponent can call any part
     of (every other player has at most the current bet behind; PokerKit refuses it).
     """
-    from holdem_env.config import BettingStructure, TableConfig
-    from holdem_env.state import HandState
+    from holdem_env.engine.config import BettingStructure, TableConfig
+    from holdem_env.engine.state import HandState
 
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 7))
@@ -434,8 +435,8 @@ def test_phh_hand_is_hashable_and_compares_by_value() -> None:
 
 
 def test_unfinished_hand_is_written_without_finishing_stacks() -> None:
-    from holdem_env.config import TableConfig
-    from holdem_env.state import HandState
+    from holdem_env.engine.config import TableConfig
+    from holdem_env.engine.state import HandState
 
     state = HandState(TableConfig(num_players=3), button=2, seed=7)
     state.call()  # three-handed the button (seat 2, p3) acts first preflop
@@ -447,8 +448,8 @@ def test_unfinished_hand_is_written_without_finishing_stacks() -> None:
 
 
 def test_fixed_limit_record_with_another_cap_has_no_phh_form() -> None:
-    from holdem_env.config import TableConfig
-    from holdem_env.state import HandState
+    from holdem_env.engine.config import TableConfig
+    from holdem_env.engine.state import HandState
 
     def five_bets(cfg: TableConfig, seats: int = 2) -> HandState:
         s = HandState(cfg, seed=3)
@@ -482,8 +483,8 @@ def test_text_that_is_not_a_str_raises_phh_error(text: object, needle: str) -> N
 
 
 def test_extra_fields_that_clash_with_phh_fields_are_refused_when_writing() -> None:
-    from holdem_env.config import TableConfig
-    from holdem_env.state import HandState
+    from holdem_env.engine.config import TableConfig
+    from holdem_env.engine.state import HandState
 
     s = HandState(TableConfig(num_players=2), seed=1)
     s.fold()

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from holdem_env.actions import Action
-from holdem_env.cards import new_deck, parse_cards
-from holdem_env.config import TableConfig
-from holdem_env.record import DealEvent, UncalledBetReturned
-from holdem_env.state import HandState
+from holdem_env.engine.actions import Action
+from holdem_env.engine.cards import new_deck, parse_cards
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.record import DealEvent, UncalledBetReturned
+from holdem_env.engine.state import HandState
 
 from pokerkit_oracle import OracleSetup, PokerKitHand, PokerKitRefused
 

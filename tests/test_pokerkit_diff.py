@@ -46,11 +46,11 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pytest
 
-from holdem_env.actions import Action, LegalActions, Street
-from holdem_env.cards import format_cards
-from holdem_env.config import TableConfig
-from holdem_env.record import DealEvent
-from holdem_env.state import HandState
+from holdem_env.engine.actions import Action, LegalActions, Street
+from holdem_env.engine.cards import format_cards
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.record import DealEvent
+from holdem_env.engine.state import HandState
 
 from pokerkit_oracle import (
     OracleLegal,
@@ -465,7 +465,7 @@ def test_seat_mapping_round_trips_and_puts_button_last() -> None:
 
 def test_oracle_reproduces_rules_side_pot_example() -> None:
     # RULES.md: Anna 100, Ben 300, Cara 1000 all in; Anna best, Ben second.
-    from holdem_env.cards import parse_cards
+    from holdem_env.engine.cards import parse_cards
 
     setup = OracleSetup(
         button=2, starting_stacks=(100, 300, 1000), small_blind=5, big_blind=10, ante=0,
@@ -507,7 +507,7 @@ def _first_failure(seeds: range) -> str | None:
 
 def test_diff_catches_odd_chips_handed_out_against_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
     # Mutant engine: the odd chips of a split pot go to the LAST winners instead of the first.
-    import holdem_env.state as engine_state
+    import holdem_env.engine.state as engine_state
 
     real_split = engine_state.split_pot
     monkeypatch.setattr(engine_state, "split_pot", lambda *args: real_split(*args)[::-1])
@@ -519,7 +519,7 @@ def test_diff_catches_a_wrong_minimum_raise(monkeypatch: pytest.MonkeyPatch) -> 
     # Mutant engine: every raise interval starts one chip higher than it should. The mutation
     # goes in at the module-level constructor legal_actions() builds its tuple with, so it also
     # reaches a compiled HandState (an extension type's methods cannot be patched).
-    import holdem_env.state as engine_state
+    import holdem_env.engine.state as engine_state
 
     real_new = engine_state._new_legal
 

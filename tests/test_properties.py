@@ -6,10 +6,10 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from holdem_env.config import TableConfig
-from holdem_env.errors import IllegalActionError
-from holdem_env.record import HandRecord
-from holdem_env.state import HandState
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import IllegalActionError
+from holdem_env.engine.record import HandRecord
+from holdem_env.engine.state import HandState
 
 
 @st.composite

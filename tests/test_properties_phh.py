@@ -14,10 +14,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from holdem_env.config import TableConfig
-from holdem_env.phh import dumps, from_record, loads
-from holdem_env.replay import replay
-from holdem_env.state import HandState
+from holdem_env.engine.config import TableConfig
+from holdem_env.formats.phh import dumps, from_record, loads
+from holdem_env.formats.replay import replay
+from holdem_env.engine.state import HandState
 from test_phh import _p_order, _pokerkit_deviates  # the same deviation rules as the seeded round trips
 
 

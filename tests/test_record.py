@@ -7,12 +7,12 @@ import json
 import pytest
 
 from enginekit import make_state
-from holdem_env.actions import ActionKind, Street
-from holdem_env.cards import card_str
-from holdem_env.config import TableConfig
-from holdem_env.errors import HoldemError
-from holdem_env.record import ActionEvent, HandRecord
-from holdem_env.state import HandState
+from holdem_env.engine.actions import ActionKind, Street
+from holdem_env.engine.cards import card_str
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import HoldemError
+from holdem_env.engine.record import ActionEvent, HandRecord
+from holdem_env.engine.state import HandState
 
 
 def _played() -> HandState:

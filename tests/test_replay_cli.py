@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from holdem_env.cli import main
+from holdem_env.formats import SAMPLE_HISTORY
 
 DATA = Path(__file__).parent / "data" / "phh"
-GOOD = sorted(DATA.glob("*.phh")) + [DATA / "two_hands.phhs"]
+GOOD = sorted(DATA.glob("*.phh")) + [SAMPLE_HISTORY, DATA / "two_hands.phhs"]
 
 
 def _lines(out: str) -> list[dict]:
@@ -86,7 +87,7 @@ def test_missing_path_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 
 def test_text_output_reads_street_by_street(capsys: pytest.CaptureFixture[str]) -> None:
-    status = main(["replay", str(DATA / "dwan-ivey-2009.phh")])
+    status = main(["replay", str(SAMPLE_HISTORY)])
     out = capsys.readouterr().out
     assert status == 0
     lines = out.splitlines()

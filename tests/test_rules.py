@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from enginekit import check_down, make_state, stacked_deck
-from holdem_env.actions import ActionKind, Street
-from holdem_env.cards import new_deck, parse_cards, shuffled_deck
-from holdem_env.config import TableConfig
-from holdem_env.errors import IllegalActionError
-from holdem_env.record import ActionEvent, DealEvent, MuckEvent, ShowEvent, UncalledBetReturned
-from holdem_env.state import HandState
+from holdem_env.engine.actions import ActionKind, Street
+from holdem_env.engine.cards import new_deck, parse_cards, shuffled_deck
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import IllegalActionError
+from holdem_env.engine.record import ActionEvent, DealEvent, MuckEvent, ShowEvent, UncalledBetReturned
+from holdem_env.engine.state import HandState
 
 # --------------------------------------------------------------------------- table
 
@@ -692,7 +692,7 @@ def test_engine_modules_import_only_numpy_and_the_standard_library() -> None:
 
     code = (
         "import sys\n"
-        "import holdem_env.actions, holdem_env.pots, holdem_env.state, holdem_env.record, holdem_env.table\n"
+        "import holdem_env.engine.actions, holdem_env.engine.pots, holdem_env.engine.state, holdem_env.engine.record, holdem_env.engine.table\n"
         "allowed = set(sys.stdlib_module_names) | {'numpy', 'holdem_env', '_distutils_hack'}\n"
         # cython_runtime and _cython_<version>: what a compiled build's modules register (no package)
         "mods = {m.split('.')[0] for m in sys.modules\n"

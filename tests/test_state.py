@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from enginekit import check_down, make_state, snapshot
-from holdem_env.actions import Action, ActionKind, LegalActions, Street
-from holdem_env.cards import new_deck
-from holdem_env.config import TableConfig
-from holdem_env.errors import CardError, ConfigError, HandOverError, IllegalActionError
-from holdem_env.state import HandState
+from holdem_env.engine.actions import Action, ActionKind, LegalActions, Street
+from holdem_env.engine.cards import new_deck
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import CardError, ConfigError, HandOverError, IllegalActionError
+from holdem_env.engine.state import HandState
 
 
 def test_illegal_raise_message_names_attempt_and_legal_range() -> None:

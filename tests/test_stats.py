@@ -8,9 +8,9 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from holdem_env.errors import HoldemError
-from training.arena import ArenaConfig, run_match
-from training.stats import Z95, HudCounts, hud_counts_for_hand, mean_ci95
+from holdem_env.engine.errors import HoldemError
+from holdem_env.training.arena import ArenaConfig, run_match
+from holdem_env.training.stats import Z95, HudCounts, hud_counts_for_hand, mean_ci95
 
 
 def test_ci95_matches_a_direct_computation_on_a_fixed_sample() -> None:

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from enginekit import check_down
-from holdem_env.config import TableConfig
-from holdem_env.errors import ConfigError, IllegalActionError
-from holdem_env.table import Table
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import ConfigError, IllegalActionError
+from holdem_env.engine.table import Table
 
 
 def _fold_out(hand) -> None:  # type: ignore[no-untyped-def]

@@ -5,7 +5,7 @@ table) and plays it in *groups*. In the duplicate format (the default) a group i
 deal played ``n`` times, the lineup rotated one seat each time, so every contestant
 plays every seat with the same cards; the button stays on seat 0. Without duplicate, a
 group is ``n`` fresh deals with the same rotation. Hands are played through the
-PettingZoo environment :mod:`holdem_env.nlhe_v0`; legality comes from its mask.
+PettingZoo environment :mod:`holdem_env.env.nlhe_v0`; legality comes from its mask.
 
 Seeding: group ``g`` draws everything from ``numpy.random.SeedSequence(seed).spawn(G)[g]``:
 its deck(s) and, per *seat*, a generator handed to the agent in that seat before every
@@ -16,7 +16,7 @@ agent break exactly even in duplicate heads-up.
 Results per distinct spec: chips won per hand in milli-big-blinds (``mbb_per_hand``;
 ``bb/100 = mbb_per_hand / 10``) with a 95% half-width computed over duplicate groups
 (each group's mean result per hand is one sample), and HUD statistics
-(:mod:`training.stats`).
+(:mod:`holdem_env.training.stats`).
 
 Agents should not carry state from hand to hand (beyond their ``rng``): a worker plays a
 chunk of groups with one set of agent instances, so such state would depend on chunking.
@@ -34,11 +34,11 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import AgentError, make_agent, parse_spec
-from holdem_env.cards import card_str, shuffled_deck
-from holdem_env.config import MAX_PLAYERS, MIN_PLAYERS, BettingStructure, TableConfig
-from holdem_env.errors import ConfigError
-from training.stats import HudCounts, hud_counts_for_hand, mean_ci95
+from holdem_env.agents.base import AgentError, make_agent, parse_spec
+from holdem_env.engine.cards import card_str, shuffled_deck
+from holdem_env.engine.config import MAX_PLAYERS, MIN_PLAYERS, BettingStructure, TableConfig
+from holdem_env.engine.errors import ConfigError
+from holdem_env.training.stats import HudCounts, hud_counts_for_hand, mean_ci95
 
 __all__ = ["ArenaConfig", "MatchResult", "run_match", "lineup_of", "format_table", "ON_ILLEGAL"]
 
@@ -50,7 +50,7 @@ class ArenaConfig:
     """What to play. ``hands`` is rounded up to whole groups of ``players`` hands.
 
     ``workers``: processes (``None`` = ``os.cpu_count()``; 1 = in this process).
-    ``on_illegal``: ``"raise"`` stops the match with :class:`agents.base.AgentError`;
+    ``on_illegal``: ``"raise"`` stops the match with :class:`holdem_env.agents.base.AgentError`;
     ``"timeout"`` turns an illegal action (or an exception in ``act``) into a timed-out
     turn (check if free, else fold), counted per agent. ``history_dir``: every hand as
     ``hand_<n>.phh`` (``.json`` hand records where PHH cannot express the game: pot-limit, or fixed-limit with a non-standard cap).
@@ -199,8 +199,8 @@ class _Player:
 
     def _write_history(self, record: Any, contestant_at: list[int], index: int) -> None:
         """``hand_<index>.phh`` (players named by spec); ``.json`` where PHH cannot express the game (pot-limit, non-standard fixed-limit caps)."""
-        from holdem_env.errors import PHHError
-        from holdem_env.phh import record_to_phh
+        from holdem_env.engine.errors import PHHError
+        from holdem_env.formats.phh import record_to_phh
 
         n = self.n
         names = [self.lineup[contestant_at[s]] for s in range(n)]
@@ -339,8 +339,8 @@ def run_match(
 
     ``progress``: a tqdm bar with an ETA on stderr. ``callback(hands_done, rows)`` is
     called after each chunk of groups, in group order, with the running results.
-    ``keep_records``: return every :class:`~holdem_env.record.HandRecord` (in group order).
-    Raises :class:`agents.base.AgentError` when an agent misbehaves and
+    ``keep_records``: return every :class:`~holdem_env.engine.record.HandRecord` (in group order).
+    Raises :class:`holdem_env.agents.base.AgentError` when an agent misbehaves and
     ``on_illegal="raise"``.
     """
     cfg = config

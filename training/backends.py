@@ -3,11 +3,11 @@
 A backend maps a picklable top-level function over a list of picklable arguments and
 returns the results *in input order*, so a league's results never depend on where or in
 which order jobs finished. The league sends it two kinds of jobs: one match per pair of
-agents (through :func:`training.arena.run_match`) and one CFR training chunk per learning
+agents (through :func:`holdem_env.training.arena.run_match`) and one CFR training chunk per learning
 agent.
 
 ``ray`` is an optional extra (``pip install 'holdem-env[ray]'``); asking for it without
-Ray installed is a :class:`~holdem_env.errors.ConfigError` that says so.
+Ray installed is a :class:`~holdem_env.engine.errors.ConfigError` that says so.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Protocol, TypeVar
 
-from holdem_env.errors import ConfigError
+from holdem_env.engine.errors import ConfigError
 
 __all__ = ["Backend", "LocalBackend", "RayBackend", "make_backend"]
 

@@ -40,8 +40,8 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Mapping
 
-from holdem_env.config import TableConfig
-from holdem_env.errors import ConfigError
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import ConfigError
 
 __all__ = [
     "AgentEntry",
@@ -306,13 +306,13 @@ def _is_cfr_lite(spec: str) -> bool:
 
 
 def _check_spec(key: str, spec: str) -> Any:
-    """The parsed spec (an :class:`agents.base.AgentSpec`); a bad spec is a :class:`ConfigError` at ``key``."""
+    """The parsed spec (an :class:`holdem_env.agents.base.AgentSpec`); a bad spec is a :class:`ConfigError` at ``key``."""
     try:
-        from agents.base import AgentSpecError, parse_spec
+        from holdem_env.agents.base import AgentSpecError, parse_spec
     except ImportError:  # pragma: no cover - the agents package is part of this project
         return None
     try:
-        import agents.cfr_lite  # noqa: F401  (registers the cfr-lite name)
+        import holdem_env.agents.cfr_lite  # noqa: F401  (registers the cfr-lite name)
     except ImportError:  # pragma: no cover
         pass
     try:

@@ -2,13 +2,13 @@
 
 A league run reads top to bottom (:func:`run_league`):
 
-1. the typed config (:mod:`training.config`), one seeding scheme, the run folder
+1. the typed config (:mod:`holdem_env.training.config`), one seeding scheme, the run folder
    ``<runs_dir>/<name>/`` and a ``SummaryWriter`` on it, the config logged as text;
 2. ``league.rounds`` rounds; in each, every training cfr-lite agent runs
-   ``cfr.iterations_per_round`` MCCFR iterations (:mod:`agents.cfr_lite.trainer`) and
+   ``cfr.iterations_per_round`` MCCFR iterations (:mod:`holdem_env.training.cfr_lite.trainer`) and
    writes its current average strategy as a policy file, then (every ``eval_every``
    rounds, and after the last) every pair of agents plays a duplicate match of
-   ``eval_hands`` hands through :func:`training.arena.run_match`;
+   ``eval_hands`` hands through :func:`holdem_env.training.arena.run_match`;
 3. scalars are logged against the global step = the round number, the checkpoint is
    written atomically, the progress bar advances;
 4. at the end: the league table in the terminal and as ``league.json``, and ``league.png``
@@ -56,7 +56,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from holdem_env.errors import ConfigError, HoldemError
+from holdem_env.engine.errors import ConfigError, HoldemError
 
 from .config import LeagueConfig
 from .stats import HudCounts
@@ -120,9 +120,9 @@ def _int_seed(config: LeagueConfig, *key: int) -> int:
 
 # -- jobs (top-level so that worker processes can run them) ----------------------------------
 def _make_trainer(config: LeagueConfig) -> Any:
-    from agents.cfr_lite.actions import ActionAbstraction
-    from agents.cfr_lite.buckets import CardAbstraction
-    from agents.cfr_lite.trainer import CfrLiteTrainer
+    from holdem_env.agents.cfr_lite.actions import ActionAbstraction
+    from holdem_env.agents.cfr_lite.buckets import CardAbstraction
+    from holdem_env.training.cfr_lite.trainer import CfrLiteTrainer
 
     c = config.cfr
     actions = ActionAbstraction(c.pot_fractions, c.all_in, c.max_raises_per_street, c.all_in_max_pot)
@@ -137,8 +137,8 @@ def _train_job(job: tuple[Any, int, np.random.SeedSequence]) -> tuple[Any, Any]:
 
 
 def _eval_job(job: dict[str, Any]) -> list[dict[str, Any]]:
-    import agents.cfr_lite  # noqa: F401  (registers cfr-lite in this process)
-    from training.arena import ArenaConfig, run_match
+    import holdem_env.agents.cfr_lite  # noqa: F401  (registers cfr-lite in this process)
+    from holdem_env.training.arena import ArenaConfig, run_match
 
     cfg = ArenaConfig(**job)
     return run_match(cfg).rows
@@ -146,7 +146,7 @@ def _eval_job(job: dict[str, Any]) -> list[dict[str, Any]]:
 
 # -- helpers ---------------------------------------------------------------------------------
 def _write_json_atomic(path: Path, data: Any) -> None:
-    from agents.cfr_lite.policy import atomic_write_bytes
+    from holdem_env.fileutil import atomic_write_bytes
 
     atomic_write_bytes(path, lambda fh: fh.write(json.dumps(data, indent=1, sort_keys=True).encode()))
 
@@ -163,12 +163,12 @@ def _spec_for(entry: Any, policy_path: Path | None) -> str:
     arguments (``cfr-lite(threshold=0.3)`` keeps its threshold)."""
     if policy_path is None:
         return entry.spec
-    import agents.cfr_lite  # noqa: F401  (registers the cfr-lite name)
-    from agents.base import parse_spec
+    import holdem_env.agents.cfr_lite  # noqa: F401  (registers the cfr-lite name)
+    from holdem_env.agents.base import parse_spec
 
     kwargs = {**parse_spec(entry.spec).kwargs, "policy": str(policy_path)}
     args = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
-    return f"agents.cfr_lite:CfrLiteAgent({args})"
+    return f"holdem_env.agents.cfr_lite:CfrLiteAgent({args})"
 
 
 def _write_checkpoint(run_dir: Path, state: dict[str, Any], trainers: dict[str, Any]) -> None:
@@ -337,7 +337,7 @@ def run_league(
                 names = list(trainers)
                 agent_index = {a.name: i for i, a in enumerate(config.agents)}
                 if len(names) == 1 and backend.workers > 1:  # one learner: its sampling runs on every worker
-                    from agents.cfr_lite.trainer import train_parallel
+                    from holdem_env.training.cfr_lite.trainer import train_parallel
 
                     tr = trainers[names[0]]
                     stats = train_parallel(tr, config.cfr.iterations_per_round, _seed(config, 1, agent_index[names[0]], r), backend.workers, backend.map)

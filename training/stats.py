@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-from holdem_env.errors import HoldemError
+from holdem_env.engine.errors import HoldemError
 
 __all__ = ["Z95", "mean_ci95", "HudCounts", "hud_counts_for_hand"]
 
@@ -44,7 +44,7 @@ def mean_ci95(samples: Sequence[float]) -> tuple[float, float]:
     >>> mean_ci95([])
     Traceback (most recent call last):
     ...
-    holdem_env.errors.HoldemError: mean_ci95 needs at least one sample, got 0
+    holdem_env.engine.errors.HoldemError: mean_ci95 needs at least one sample, got 0
     """
     n = len(samples)
     if n == 0:

@@ -2,7 +2,7 @@
 pseudo-harmonic translation of off-tree opponent bets back into the abstraction.
 
 The abstraction never decides legality: an abstract raise is turned into a raise-to amount
-from the engine's own :class:`~holdem_env.actions.LegalActions` (clamped into
+from the engine's own :class:`~holdem_env.engine.actions.LegalActions` (clamped into
 ``[min_raise_to, max_raise_to]``), and abstract actions that the engine does not allow, or
 that land on the same chip amount as an earlier one, are simply not offered.
 
@@ -18,7 +18,7 @@ Sizes are measured as a fraction of the pot *after* the actor calls: a raise of 
 >>> pseudo_harmonic(0.4, 0.5, 1.0)
 Traceback (most recent call last):
 ...
-holdem_env.errors.ConfigError: size=0.4 is invalid: must lie in [A, B] = [0.5, 1.0]
+holdem_env.engine.errors.ConfigError: size=0.4 is invalid: must lie in [A, B] = [0.5, 1.0]
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from holdem_env.errors import ConfigError
+from holdem_env.engine.errors import ConfigError
 
 __all__ = [
     "FOLD",
@@ -132,7 +132,7 @@ class ActionAbstraction:
     >>> ActionAbstraction(pot_fractions=(1.0, 0.5))
     Traceback (most recent call last):
     ...
-    holdem_env.errors.ConfigError: pot_fractions=(1.0, 0.5) is invalid: must be strictly ascending positive numbers, e.g. [0.5, 1.0]
+    holdem_env.engine.errors.ConfigError: pot_fractions=(1.0, 0.5) is invalid: must be strictly ascending positive numbers, e.g. [0.5, 1.0]
     """
 
     pot_fractions: tuple[float, ...] = (0.5, 1.0)

@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from holdem_env.cards import parse_cards
-from holdem_env.config import TableConfig
-from holdem_env.errors import ConfigError, HoldemError
+from holdem_env.engine.cards import parse_cards
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import ConfigError, HoldemError
 
 from ..base import agent_rng, check_bet_sizes, legal_of
 from .actions import CALL, FOLD, AbstractMove, fraction_of_raise
@@ -34,7 +34,7 @@ from .policy import CfrLitePolicy
 __all__ = ["CfrLiteAgent", "OVERBET_FACTOR", "SHIPPED_POLICY", "shipped_policy_path"]
 
 _DATA = Path(__file__).resolve().parent.parent / "data"
-#: The shipped heads-up policy (built by ``python -m agents.cfr_lite.build``).
+#: The shipped heads-up policy (built by ``python -m holdem_env.training.cfr_lite.build``).
 SHIPPED_POLICY = _DATA / "cfr_lite_hu.npz"
 _STREETS = {"preflop": 0, "flop": 1, "turn": 2, "river": 3}
 _CACHE: dict[str, CfrLitePolicy] = {}
@@ -153,7 +153,7 @@ class CfrLiteAgent:
         *overbet*: more than :data:`OVERBET_FACTOR` times the largest offered pot fraction,
         and at least that many pots), after which the rest of the hand is off the tree.
         """
-        from holdem_env.state import HandState
+        from holdem_env.engine.state import HandState
 
         dealt = tuple(bool(d) for d in view["dealt_in"])
         total = sum(int(s) for s in view["stacks"]) + int(view["pot"])
@@ -256,7 +256,7 @@ class CfrLiteAgent:
             mode = "exact" if _looks_exact(mask, int(lo), int(hi)) else "discrete"
         if mode == "exact":
             return amount + 1
-        from holdem_env.nlhe_v0 import DEFAULT_BET_SIZES, discrete_raise_amounts
+        from holdem_env.env.nlhe_v0 import DEFAULT_BET_SIZES, discrete_raise_amounts
 
         sizes = self.bet_sizes if self.bet_sizes is not None else DEFAULT_BET_SIZES
         amounts = discrete_raise_amounts(

@@ -11,7 +11,7 @@ put an equal share of random deals into every bucket. The thresholds are compute
 setting from a seeded sample and cached to disk (``~/.cache/holdem-env`` unless told
 otherwise), so bucket assignment is deterministic and monotone in strength.
 
-Hand values come from :func:`holdem_env.evaluator.evaluate_batch` (all opponent
+Hand values come from :func:`holdem_env.engine.evaluator.evaluate_batch` (all opponent
 holdings of a board are evaluated in one batch).
 
 >>> preflop_class_name(preflop_class((51, 47)))   # As Ks
@@ -31,8 +31,9 @@ from pathlib import Path
 
 import numpy as np
 
-from holdem_env.cards import RANKS
-from holdem_env.errors import ConfigError
+from holdem_env.engine.cards import RANKS
+from holdem_env.engine.errors import ConfigError
+from holdem_env.fileutil import atomic_write_bytes
 
 __all__ = [
     "NUM_PREFLOP_CLASSES",
@@ -89,7 +90,7 @@ def preflop_class_name(cls: int) -> str:
 
 
 def _evaluate_batch(cards: np.ndarray) -> np.ndarray:
-    from holdem_env.evaluator import evaluate_batch
+    from holdem_env.engine.evaluator import evaluate_batch
 
     return np.asarray(evaluate_batch(np.ascontiguousarray(cards, dtype=np.int64)))
 
@@ -163,7 +164,7 @@ class CardAbstraction:
     >>> CardAbstraction(postflop_buckets=(8, 0, 8))
     Traceback (most recent call last):
     ...
-    holdem_env.errors.ConfigError: postflop_buckets=(8, 0, 8) is invalid: must be three integers (flop, turn, river) in 1..1000
+    holdem_env.engine.errors.ConfigError: postflop_buckets=(8, 0, 8) is invalid: must be three integers (flop, turn, river) in 1..1000
     """
 
     preflop_buckets: int = NUM_PREFLOP_CLASSES
@@ -342,6 +343,5 @@ def _class_representatives() -> list[tuple[int, int]]:
 
 
 def _atomic_save_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
-    from .policy import atomic_write_bytes  # policy imports this module
 
     atomic_write_bytes(path, lambda fh: np.savez(fh, **arrays))

@@ -1,15 +1,15 @@
 """The abstract hold'em game that cfr-lite trains on, played in OUR engine.
 
-A node is an engine :class:`~holdem_env.state.HandState` plus the public *abstract
+A node is an engine :class:`~holdem_env.engine.state.HandState` plus the public *abstract
 history*: one character per action (``f`` fold, ``c`` check/call, ``0``.. a pot-fraction
 raise, ``a`` all-in), streets separated by ``/``. The engine decides everything about the
 rules: which actions are legal (``legal_actions()``), when a street or the hand ends, the
 pots and payoffs; chance is the engine's deck, shuffled from a seeded generator. The
-abstraction only chooses *which* legal actions to offer (:mod:`agents.cfr_lite.actions`).
+abstraction only chooses *which* legal actions to offer (:mod:`holdem_env.agents.cfr_lite.actions`).
 
 An information-set key is ``"<position>:<bucket>:<history>"`` where ``position`` is the
 seat's distance clockwise from the button and ``bucket`` its card bucket on the current
-street (:mod:`agents.cfr_lite.buckets`), e.g. ``"0:168:c/0"``.
+street (:mod:`holdem_env.agents.cfr_lite.buckets`), e.g. ``"0:168:c/0"``.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from holdem_env.config import TableConfig
-from holdem_env.errors import ConfigError
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import ConfigError
 
 from .actions import ActionAbstraction, AbstractMove
 from .buckets import CardAbstraction
@@ -79,8 +79,8 @@ class AbstractHoldem:
 
     def new_hand(self, rng: np.random.Generator, button: int) -> Node:
         """Deal a hand from a deck shuffled by ``rng`` with the button at ``button``."""
-        from holdem_env.cards import shuffled_deck
-        from holdem_env.state import HandState
+        from holdem_env.engine.cards import shuffled_deck
+        from holdem_env.engine.state import HandState
 
         state = HandState(self.table, button=button, deck=shuffled_deck(rng))
         return Node(state, "", int(state.street))

@@ -3,7 +3,7 @@
 Layout of the file (all plain numpy arrays, so it loads without pickle):
 
 =============  ===============================================================
-``keys``       ``[N]`` bytes: information-set keys (see :mod:`agents.cfr_lite.game`)
+``keys``       ``[N]`` bytes: information-set keys (see :mod:`holdem_env.agents.cfr_lite.game`)
 ``probs``      ``[N, A]`` float16: action probabilities (0 for actions not offered)
 ``meta``       JSON text: format version, table config, action and card abstraction
 ``th_*``       the card-abstraction thresholds used in training (so no cache is needed)
@@ -13,46 +13,24 @@ Layout of the file (all plain numpy arrays, so it loads without pickle):
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from holdem_env.config import TableConfig
-from holdem_env.errors import ConfigError
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import ConfigError
+from holdem_env.fileutil import atomic_write_bytes
 
 from .actions import ActionAbstraction
 from .buckets import CardAbstraction
 
-__all__ = ["POLICY_FORMAT", "CfrLitePolicy", "atomic_write_bytes"]
+__all__ = ["POLICY_FORMAT", "CfrLitePolicy"]
 
 #: Version written into ``meta["format"]``; bumped when the layout changes.
 POLICY_FORMAT = 1
 
-
-def atomic_write_bytes(path: str | Path, write: Any) -> None:
-    """Write a file atomically: ``write(fileobj)`` fills a temp file, then ``os.replace``."""
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=p.name + ".", suffix=".tmp", dir=p.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            write(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file the usual mode
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 @dataclass

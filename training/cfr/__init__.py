@@ -2,13 +2,13 @@
 
 The game interface
 ------------------
-A game subclasses :class:`~training.cfr.game.ExtensiveFormGame` and answers callbacks
+A game subclasses :class:`~holdem_env.training.cfr.game.ExtensiveFormGame` and answers callbacks
 about immutable states (any hashable value; ``apply`` returns a new one):
 
 ==========================  ========================================================
 ``initial_state()``         the root history (typically a chance node that deals)
 ``is_terminal(s)``          whether the game is over
-``current_player(s)``       ``0``/``1`` or :data:`~training.cfr.game.CHANCE`
+``current_player(s)``       ``0``/``1`` or :data:`~holdem_env.training.cfr.game.CHANCE`
 ``chance_outcomes(s)``      ``[(outcome, probability), ...]`` at a chance node
 ``sample_chance(s, rng)``   one outcome drawn from ``rng`` (override for huge decks)
 ``legal_actions(s)``        action ids (``0 .. num_actions-1``), increasing
@@ -26,34 +26,34 @@ actions (and, for the exact solvers, the same depth in the tree).
 
 Solvers
 -------
-* :class:`~training.cfr.mccfr.ExternalSamplingMCCFR` — only the callbacks above are
+* :class:`~holdem_env.training.cfr.mccfr.ExternalSamplingMCCFR` — only the callbacks above are
   used, so it runs on games far too large to enumerate (e.g. an abstracted no-limit
   hold'em game: a ``sample_chance`` that deals from a seeded generator, bucketed
   ``infoset_key`` strings, a few bet sizes as actions). Tables are numpy arrays.
-* :func:`~training.cfr.game.compile_game` enumerates a small game into a
-  :class:`~training.cfr.game.GameTree` of flat arrays, on which run
-  :class:`~training.cfr.cfr.CFRSolver` (vanilla CFR or CFR+, every history of a tree
-  level at once), :class:`~training.cfr.mccfr.BatchedExternalSamplingMCCFR` (many
+* :func:`~holdem_env.training.cfr.game.compile_game` enumerates a small game into a
+  :class:`~holdem_env.training.cfr.game.GameTree` of flat arrays, on which run
+  :class:`~holdem_env.training.cfr.cfr.CFRSolver` (vanilla CFR or CFR+, every history of a tree
+  level at once), :class:`~holdem_env.training.cfr.mccfr.BatchedExternalSamplingMCCFR` (many
   sampled traversals per numpy pass) and the exact
-  :class:`~training.cfr.evaluation.TreeEvaluator` (values, best responses,
+  :class:`~holdem_env.training.cfr.evaluation.TreeEvaluator` (values, best responses,
   exploitability = NashConv/2 in chips).
 
-Games with known answers: :class:`~training.cfr.kuhn.KuhnPoker` (value −1/18) and
-:class:`~training.cfr.leduc.LeducPoker` (OpenSpiel's ``leduc_poker`` rules).
+Games with known answers: :class:`~holdem_env.training.cfr.kuhn.KuhnPoker` (value −1/18) and
+:class:`~holdem_env.training.cfr.leduc.LeducPoker` (OpenSpiel's ``leduc_poker`` rules).
 
->>> from training.cfr import CFRSolver, KuhnPoker, compile_game
+>>> from holdem_env.training.cfr import CFRSolver, KuhnPoker, compile_game
 >>> solver = CFRSolver(compile_game(KuhnPoker()), algorithm="cfr+")
 >>> solver.run(1000)
 >>> solver.exploitability() < 1e-4
 True
 """
 
-from training.cfr.cfr import ALGORITHMS, CFRSolver, normalise_average, regret_matching
-from training.cfr.evaluation import TreeEvaluator, expected_values, exploitability
-from training.cfr.game import CHANCE, TERMINAL, ExtensiveFormGame, GameError, GameTree, compile_game
-from training.cfr.kuhn import KUHN_GAME_VALUE, KuhnPoker
-from training.cfr.leduc import LeducPoker
-from training.cfr.mccfr import AVERAGING, Averaging, BatchedExternalSamplingMCCFR, ExternalSamplingMCCFR
+from holdem_env.training.cfr.cfr import ALGORITHMS, CFRSolver, normalise_average, regret_matching
+from holdem_env.training.cfr.evaluation import TreeEvaluator, expected_values, exploitability
+from holdem_env.training.cfr.game import CHANCE, TERMINAL, ExtensiveFormGame, GameError, GameTree, compile_game
+from holdem_env.training.cfr.kuhn import KUHN_GAME_VALUE, KuhnPoker
+from holdem_env.training.cfr.leduc import LeducPoker
+from holdem_env.training.cfr.mccfr import AVERAGING, Averaging, BatchedExternalSamplingMCCFR, ExternalSamplingMCCFR
 
 __all__ = [
     "ALGORITHMS",

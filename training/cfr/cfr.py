@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from training.cfr.evaluation import TreeEvaluator
-from training.cfr.game import GameError, GameTree
+from holdem_env.training.cfr.evaluation import TreeEvaluator
+from holdem_env.training.cfr.game import GameError, GameTree
 
 __all__ = ["regret_matching", "normalise_average", "CFRSolver", "ALGORITHMS"]
 
@@ -45,8 +45,8 @@ def normalise_average(cumulative: np.ndarray, legal_mask: np.ndarray) -> np.ndar
 class CFRSolver:
     """Vanilla CFR (``algorithm="cfr"``) or CFR+ (``"cfr+"``) on a :class:`GameTree`.
 
-    >>> from training.cfr.game import compile_game
-    >>> from training.cfr.kuhn import KuhnPoker
+    >>> from holdem_env.training.cfr.game import compile_game
+    >>> from holdem_env.training.cfr.kuhn import KuhnPoker
     >>> solver = CFRSolver(compile_game(KuhnPoker()), algorithm="cfr+")
     >>> solver.run(300)
     >>> round(solver.game_value(), 2)
@@ -54,7 +54,7 @@ class CFRSolver:
     >>> CFRSolver(compile_game(KuhnPoker()), algorithm="dcfr")
     Traceback (most recent call last):
     ...
-    training.cfr.game.GameError: algorithm='dcfr' is invalid: choose one of cfr, cfr+
+    holdem_env.training.cfr.game.GameError: algorithm='dcfr' is invalid: choose one of cfr, cfr+
     """
 
     def __init__(self, tree: GameTree, algorithm: str = "cfr+") -> None:

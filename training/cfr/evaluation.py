@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from training.cfr.game import TERMINAL, GameError, GameTree
+from holdem_env.training.cfr.game import TERMINAL, GameError, GameTree
 
 __all__ = ["TreeEvaluator", "exploitability", "expected_values"]
 

@@ -1,7 +1,7 @@
 """The extensive-form game interface the solvers use, and its compilation to arrays.
 
 A game is an object with a handful of callbacks over immutable states (see
-:class:`ExtensiveFormGame`). Sampling solvers (:mod:`training.cfr.mccfr`) call them
+:class:`ExtensiveFormGame`). Sampling solvers (:mod:`holdem_env.training.cfr.mccfr`) call them
 directly, so a game never has to be enumerated; full-tree solvers first compile the game
 into a :class:`GameTree` — flat numpy arrays, one entry per history in breadth-first
 order — and then run every iteration as a few array operations per tree level.
@@ -16,7 +16,7 @@ from typing import Generic, TypeVar
 
 import numpy as np
 
-from holdem_env.errors import HoldemError
+from holdem_env.engine.errors import HoldemError
 
 __all__ = [
     "CHANCE",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from training.cfr.game import CHANCE, ExtensiveFormGame, GameError
+from holdem_env.training.cfr.game import CHANCE, ExtensiveFormGame, GameError
 
 __all__ = ["KuhnPoker", "KUHN_GAME_VALUE", "CARD_NAMES", "PASS", "BET"]
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from training.cfr.game import CHANCE, ExtensiveFormGame, GameError
+from holdem_env.training.cfr.game import CHANCE, ExtensiveFormGame, GameError
 
 __all__ = ["LeducPoker", "FOLD", "CALL", "RAISE", "RANK_NAMES"]
 

@@ -35,9 +35,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from training.cfr.cfr import normalise_average, regret_matching
-from training.cfr.evaluation import TreeEvaluator
-from training.cfr.game import CHANCE, ExtensiveFormGame, GameError, GameTree
+from holdem_env.training.cfr.cfr import normalise_average, regret_matching
+from holdem_env.training.cfr.evaluation import TreeEvaluator
+from holdem_env.training.cfr.game import CHANCE, ExtensiveFormGame, GameError, GameTree
 
 __all__ = [
     "AVERAGING",
@@ -92,7 +92,7 @@ def _check_iterations(iterations: object) -> int:
 class ExternalSamplingMCCFR:
     """External-sampling MCCFR through the game callbacks (no enumeration needed).
 
-    >>> from training.cfr.kuhn import KuhnPoker
+    >>> from holdem_env.training.cfr.kuhn import KuhnPoker
     >>> solver = ExternalSamplingMCCFR(KuhnPoker(), rng=np.random.default_rng(0))
     >>> solver.run(2000)
     >>> sorted(solver.average_policy_dict())[:3]
@@ -210,8 +210,8 @@ class ExternalSamplingMCCFR:
 class BatchedExternalSamplingMCCFR:
     """External-sampling MCCFR on a compiled tree, ``batch_size`` traversals per numpy pass.
 
-    >>> from training.cfr.game import compile_game
-    >>> from training.cfr.kuhn import KuhnPoker
+    >>> from holdem_env.training.cfr.game import compile_game
+    >>> from holdem_env.training.cfr.kuhn import KuhnPoker
     >>> solver = BatchedExternalSamplingMCCFR(compile_game(KuhnPoker()), rng=np.random.default_rng(0))
     >>> solver.run(20_000)
     >>> solver.exploitability() < 0.01
@@ -219,7 +219,7 @@ class BatchedExternalSamplingMCCFR:
     >>> solver.run(-1)
     Traceback (most recent call last):
     ...
-    training.cfr.game.GameError: iterations=-1 is invalid: expected an int >= 0
+    holdem_env.training.cfr.game.GameError: iterations=-1 is invalid: expected an int >= 0
     """
 
     def __init__(

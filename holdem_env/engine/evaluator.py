@@ -46,7 +46,7 @@ True
 >>> evaluate("AsKsQsJs")
 Traceback (most recent call last):
 ...
-holdem_env.errors.CardError: a hand must have 5 to 7 cards, got 4
+holdem_env.engine.errors.CardError: a hand must have 5 to 7 cards, got 4
 """
 
 from __future__ import annotations
@@ -60,8 +60,8 @@ from typing import Any
 
 import numpy as np
 
-from .cards import DECK_SIZE, card_str, parse_cards
-from .errors import CardError, HoldemError
+from holdem_env.engine.cards import DECK_SIZE, card_str, parse_cards
+from holdem_env.engine.errors import CardError, HoldemError
 
 __all__ = [
     "NUM_HAND_VALUES",
@@ -256,7 +256,7 @@ class HandValue:
     >>> HandValue(0)
     Traceback (most recent call last):
     ...
-    holdem_env.errors.HoldemError: hand value 0 is out of range: values are 1..7462
+    holdem_env.engine.errors.HoldemError: hand value 0 is out of range: values are 1..7462
     """
 
     value: int
@@ -295,7 +295,7 @@ def category_of(value: int) -> HandCategory:
     >>> category_of(7463)
     Traceback (most recent call last):
     ...
-    holdem_env.errors.HoldemError: hand value 7463 is out of range: values are 1..7462
+    holdem_env.engine.errors.HoldemError: hand value 7463 is out of range: values are 1..7462
     """
     return HandValue(value).category
 
@@ -338,7 +338,7 @@ def hand_strength(ids: Sequence[int]) -> int:
 def evaluate(cards: str | Iterable[str | int]) -> HandValue:
     """Evaluate 5–7 distinct cards (ids, strings, or one string like ``"AsKd..."``).
 
-    Raises :class:`~holdem_env.errors.CardError` for a bad card, a repeated card or a
+    Raises :class:`~holdem_env.engine.errors.CardError` for a bad card, a repeated card or a
     card count outside 5..7.
 
     >>> evaluate("Ah Kh 5c 4d 3s 2c 9h").category_name
@@ -346,7 +346,7 @@ def evaluate(cards: str | Iterable[str | int]) -> HandValue:
     >>> evaluate("AsAsKdQh2c")
     Traceback (most recent call last):
     ...
-    holdem_env.errors.CardError: card As appears twice in the hand
+    holdem_env.engine.errors.CardError: card As appears twice in the hand
     """
     try:
         ids = parse_cards(cards)
@@ -369,7 +369,7 @@ def evaluate_batch(ids: np.ndarray, *, validate: bool = True) -> np.ndarray:
 
     The array must be 2-D with an integer dtype and 5..7 columns; with ``validate`` (the
     default) its ids must also be in 0..51 with no card twice in a row. A
-    :class:`~holdem_env.errors.CardError` names the first problem; nothing is modified.
+    :class:`~holdem_env.engine.errors.CardError` names the first problem; nothing is modified.
     ``validate=False`` skips the id checks for trusted input (10-20% faster; bad ids then
     give meaningless values, not an exception).
 
@@ -378,7 +378,7 @@ def evaluate_batch(ids: np.ndarray, *, validate: bool = True) -> np.ndarray:
     >>> evaluate_batch(np.array([[0, 0, 1, 2, 3]]))
     Traceback (most recent call last):
     ...
-    holdem_env.errors.CardError: row 0 of the batch repeats a card: [0, 0, 1, 2, 3]
+    holdem_env.engine.errors.CardError: row 0 of the batch repeats a card: [0, 0, 1, 2, 3]
     """
     _check_batch_shape(ids)
     if validate:

@@ -14,8 +14,8 @@ import json
 import sys
 from pathlib import Path
 
-from agents.base import AgentError, AgentSpecError, registered_agents
-from holdem_env.errors import HoldemError
+from holdem_env.agents.base import AgentError, AgentSpecError, registered_agents
+from holdem_env.engine.errors import HoldemError
 
 __all__ = ["configure_parser", "run"]
 
@@ -53,7 +53,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the match; print the table; 0 on success, 2 on bad input or a misbehaving agent."""
-    from training.arena import ArenaConfig, format_table, run_match
+    from holdem_env.training.arena import ArenaConfig, format_table, run_match
 
     try:
         cfg = ArenaConfig(

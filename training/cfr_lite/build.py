@@ -2,11 +2,11 @@
 
 Heads-up (the shipped ``agents/data/cfr_lite_hu.npz``)::
 
-    python -m agents.cfr_lite.build --players 2 --out agents/data/cfr_lite_hu.npz
+    python -m holdem_env.training.cfr_lite.build --players 2 --out agents/data/cfr_lite_hu.npz
 
 6-max (``agents/data/cfr_lite_6max.npz``, a coarser abstraction)::
 
-    python -m agents.cfr_lite.build --players 6 --out agents/data/cfr_lite_6max.npz
+    python -m holdem_env.training.cfr_lite.build --players 6 --out agents/data/cfr_lite_6max.npz
 
 The result depends only on the options (``--seed``, ``--iterations``, ``--workers``,
 ``--sync-every`` and the abstraction), never on timing, so the command reproduces the
@@ -23,12 +23,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from holdem_env.config import TableConfig
-from holdem_env.errors import HoldemError
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import HoldemError
 
-from .actions import ActionAbstraction
-from .buckets import CardAbstraction
-from .trainer import CfrLiteTrainer, train_parallel
+from holdem_env.agents.cfr_lite.actions import ActionAbstraction
+from holdem_env.agents.cfr_lite.buckets import CardAbstraction
+from holdem_env.training.cfr_lite.trainer import CfrLiteTrainer, train_parallel
 
 __all__ = ["PRESETS", "build_policy", "main"]
 
@@ -81,7 +81,7 @@ def build_policy(
     backend = None
     map_fn = map
     if workers > 1:
-        from training.backends import LocalBackend
+        from holdem_env.training.backends import LocalBackend
 
         backend = LocalBackend(workers)
         map_fn = backend.map
@@ -121,7 +121,7 @@ def build_policy(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: see the module docstring."""
-    parser = argparse.ArgumentParser(prog="python -m agents.cfr_lite.build", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m holdem_env.training.cfr_lite.build", description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=2, choices=range(2, 7), metavar="{2..6}")
     parser.add_argument("--out", required=True, help="policy file to write (.npz)")
     parser.add_argument("--iterations", type=int, default=None, help="MCCFR iterations (default: the preset's)")

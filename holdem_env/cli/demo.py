@@ -13,17 +13,18 @@ from pathlib import Path
 
 import numpy as np
 
-from .config import TableConfig
-from .errors import ConfigError, HoldemError
-from .phh import from_record, load_file
-from .replay import replay
-from .replay_cli import format_hand
-from .state import HandState
-from .table import Table
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import ConfigError, HoldemError
+from holdem_env.formats import SAMPLE_HISTORY
+from holdem_env.formats.phh import from_record, load_file
+from holdem_env.formats.replay import replay
+from holdem_env.cli.replay import format_hand
+from holdem_env.engine.state import HandState
+from holdem_env.engine.table import Table
 
 __all__ = ["configure_parser", "run", "random_action"]
 
-_SAMPLE = "dwan-ivey-2009.phh"
+_SAMPLE = SAMPLE_HISTORY.name
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     path = args.phh
     try:  # read the history first, so a bad --phh fails before any hand is printed
-        hands = load_file(path if path is not None else Path(__file__).with_name("data") / _SAMPLE)
+        hands = load_file(path if path is not None else SAMPLE_HISTORY)
     except HoldemError as exc:
         print(f"holdem demo: --phh {path}: {exc}", file=sys.stderr)
         return 2

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .errors import HoldemError
+from holdem_env.engine.errors import HoldemError
 
 __all__ = [
     "NUM_SCALARS",
@@ -105,7 +105,7 @@ def observation_view(observation: np.ndarray, seats: int) -> dict[str, np.ndarra
     >>> observation_view(np.zeros(3), 2)
     Traceback (most recent call last):
     ...
-    holdem_env.errors.HoldemError: observation has 3 entries, expected 158 for 2 seats
+    holdem_env.engine.errors.HoldemError: observation has 3 entries, expected 158 for 2 seats
     """
     observation = np.asarray(observation)
     if observation.shape != (obs_size(seats),):

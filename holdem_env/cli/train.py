@@ -12,7 +12,7 @@ import argparse
 import json
 import sys
 
-from holdem_env.errors import HoldemError
+from holdem_env.engine.errors import HoldemError
 
 __all__ = ["configure_parser", "run"]
 
@@ -32,8 +32,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the league; exit status 0 on success, 2 on a configuration error."""
-    from .config import LeagueConfig, load_config
-    from .league import run_league
+    from holdem_env.training.config import LeagueConfig, load_config
+    from holdem_env.training.league import run_league
 
     try:
         config = load_config(args.config)

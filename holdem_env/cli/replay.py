@@ -27,10 +27,10 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, TextIO
 
-from .cards import card_str
-from .errors import HoldemError
-from .phh import PHHActionError, PHHHand, loads_each, read_text
-from .replay import ReplayResult, replay
+from holdem_env.engine.cards import card_str
+from holdem_env.engine.errors import HoldemError
+from holdem_env.formats.phh import PHHActionError, PHHHand, loads_each, read_text
+from holdem_env.formats.replay import ReplayResult, replay
 
 __all__ = ["configure_parser", "run", "find_files", "format_hand"]
 
@@ -89,8 +89,8 @@ def _hole(result: ReplayResult, seat: int) -> str:
 
 def format_hand(result: ReplayResult, path: str) -> str:
     """The replayed hand, street by street, as readable text (amounts in file units)."""
-    from .actions import ActionKind
-    from .record import ActionEvent, DealEvent, MuckEvent, ShowEvent, UncalledBetReturned
+    from holdem_env.engine.actions import ActionKind
+    from holdem_env.engine.record import ActionEvent, DealEvent, MuckEvent, ShowEvent, UncalledBetReturned
 
     hand, state = result.hand, result.state
     n = hand.num_players

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .config import TableConfig
-from .errors import ConfigError, IllegalActionError
-from .state import HandState, _check_seed, _int_list
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import ConfigError, IllegalActionError
+from holdem_env.engine.state import HandState, _check_seed, _int_list
 
 __all__ = ["Table"]
 
@@ -36,7 +36,7 @@ class Table:
     >>> t.start_hand()
     Traceback (most recent call last):
     ...
-    holdem_env.errors.IllegalActionError: the current hand is not over; finish it or abandon it (abandon_hand()) before starting the next
+    holdem_env.engine.errors.IllegalActionError: the current hand is not over; finish it or abandon it (abandon_hand()) before starting the next
     >>> t.button, t.abandon_hand(), t.hand is None, t.start_hand().button
     (2, True, True, 0)
     """

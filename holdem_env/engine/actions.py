@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .errors import IllegalActionError
+from holdem_env.engine.errors import IllegalActionError
 
 __all__ = ["Street", "ActionKind", "Action", "LegalActions"]
 
@@ -51,7 +51,7 @@ class Action:
     >>> Action.raise_to("200")
     Traceback (most recent call last):
     ...
-    holdem_env.errors.IllegalActionError: raise-to amount must be an integer number of chips, got str '200'
+    holdem_env.engine.errors.IllegalActionError: raise-to amount must be an integer number of chips, got str '200'
     """
 
     kind: ActionKind

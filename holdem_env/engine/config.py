@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import ConfigError
+from holdem_env.engine.errors import ConfigError
 
 __all__ = ["BettingStructure", "TableConfig", "MIN_PLAYERS", "MAX_PLAYERS"]
 
@@ -54,7 +54,7 @@ class TableConfig:
     >>> TableConfig(num_players=11)
     Traceback (most recent call last):
     ...
-    holdem_env.errors.ConfigError: num_players=11 is invalid: must be in 2..10
+    holdem_env.engine.errors.ConfigError: num_players=11 is invalid: must be in 2..10
     """
 
     num_players: int = 6
@@ -73,7 +73,7 @@ class TableConfig:
     allow_free_fold: bool = False
     #: Seconds a player has to act (live play only; the engine itself never reads a clock).
     clock_seconds: float = 30.0
-    #: Bankroll mode: seats carry cash between hands (see :class:`holdem_env.table.Table`).
+    #: Bankroll mode: seats carry cash between hands (see :class:`holdem_env.engine.table.Table`).
     bankroll: bool = False
 
     def __post_init__(self) -> None:
@@ -119,7 +119,7 @@ class TableConfig:
         >>> TableConfig.preset("deep")
         Traceback (most recent call last):
         ...
-        holdem_env.errors.ConfigError: preset='deep' is invalid: must be one of 'free-play', '50bb'
+        holdem_env.engine.errors.ConfigError: preset='deep' is invalid: must be one of 'free-play', '50bb'
         """
         presets: dict[str, dict[str, Any]] = {
             "free-play": {},

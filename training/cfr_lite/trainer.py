@@ -6,14 +6,14 @@ traversing seat is explored (on a copy of the engine state), every other seat's 
 and the cards are sampled. Regrets and average-strategy sums live in growable
 ``[infosets, actions]`` float64 arrays, rows found through a key -> row dict.
 
-Why not :class:`training.cfr.mccfr.ExternalSamplingMCCFR` (which also samples chance and
+Why not :class:`holdem_env.training.cfr.mccfr.ExternalSamplingMCCFR` (which also samples chance and
 runs 3+ players): its ``apply`` returns a new state at every step, where this trainer
 mutates one engine state and copies it only where the traverser branches; one deal (deck
 and button) here is shared by every traverser of an iteration, there chance is sampled
 inside each traversal; "linear" here weights only the average strategy by ``t`` (there the
 regrets too); and the shipped policies need per-row visit counts (``min_visits``) and the
 fixed action-index columns of :class:`InfosetTable`. The small pure helpers are shared
-(:func:`training.cfr.cfr.normalise_average`).
+(:func:`holdem_env.training.cfr.cfr.normalise_average`).
 
 Averaging: ``"linear"`` weights iteration ``t``'s strategy by ``t`` (linear CFR averaging);
 ``"uniform"`` weights every iteration equally. Utilities are in big blinds.
@@ -29,13 +29,14 @@ from typing import Any
 
 import numpy as np
 
-from holdem_env.config import TableConfig
-from holdem_env.errors import ConfigError
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import ConfigError
 
-from .actions import ActionAbstraction, AbstractMove
-from .buckets import CardAbstraction
-from .game import AbstractHoldem, Node
-from .policy import CfrLitePolicy, atomic_write_bytes
+from holdem_env.agents.cfr_lite.actions import ActionAbstraction, AbstractMove
+from holdem_env.agents.cfr_lite.buckets import CardAbstraction
+from holdem_env.agents.cfr_lite.game import AbstractHoldem, Node
+from holdem_env.agents.cfr_lite.policy import CfrLitePolicy
+from holdem_env.fileutil import atomic_write_bytes
 
 __all__ = ["InfosetTable", "TrainStats", "CfrLiteTrainer", "merge_trainers", "train_parallel"]
 
@@ -113,11 +114,11 @@ class TrainStats:
 class CfrLiteTrainer:
     """Self-play MCCFR trainer for one table and abstraction.
 
-    >>> from holdem_env.config import TableConfig
+    >>> from holdem_env.engine.config import TableConfig
     >>> CfrLiteTrainer(TableConfig(num_players=2), averaging="mean")
     Traceback (most recent call last):
     ...
-    holdem_env.errors.ConfigError: averaging='mean' is invalid: must be 'linear' or 'uniform'
+    holdem_env.engine.errors.ConfigError: averaging='mean' is invalid: must be 'linear' or 'uniform'
     """
 
     def __init__(
@@ -218,7 +219,7 @@ class CfrLiteTrainer:
 
     def average_strategy(self) -> np.ndarray:
         """``[infosets, actions]`` average strategy (uniform over legal actions where unvisited)."""
-        from training.cfr.cfr import normalise_average
+        from holdem_env.training.cfr.cfr import normalise_average
 
         n = len(self.table)
         if n == 0:

@@ -20,7 +20,7 @@ or explicit two-card hands, every combination equally likely. Only numpy and the
 >>> equity("AsAs")
 Traceback (most recent call last):
 ...
-holdem_env.errors.CardError: duplicate card As among the hole cards, board and dead cards
+holdem_env.engine.errors.CardError: duplicate card As among the hole cards, board and dead cards
 """
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ from typing import Union
 
 import numpy as np
 
-from .cards import RANKS, card_str, parse_cards
-from .errors import CardError, ConfigError
-from .evaluator import evaluate_batch
-from .state import _check_seed
+from holdem_env.engine.cards import RANKS, card_str, parse_cards
+from holdem_env.engine.errors import CardError, ConfigError
+from holdem_env.engine.evaluator import evaluate_batch
+from holdem_env.engine.state import _check_seed
 
 __all__ = ["equity", "equity_vs_hands", "exact_equity", "range_combos", "MAX_EXACT_RUNOUTS"]
 

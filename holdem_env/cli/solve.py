@@ -4,7 +4,7 @@ Output (text, or one JSON object with ``--json``): the game, algorithm, iteratio
 number of information sets, exploitability of the average policy (chips, NashConv/2),
 the first player's game value under it (and Kuhn's known −1/18), and the seconds taken.
 ``--policy-out F.json`` writes ``{infoset key: [probabilities over legal actions]}``;
-see :mod:`training.cfr.kuhn` and :mod:`training.cfr.leduc` for the key and action order.
+see :mod:`holdem_env.training.cfr.kuhn` and :mod:`holdem_env.training.cfr.leduc` for the key and action order.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ import time
 
 import numpy as np
 
-from training.cfr.cfr import CFRSolver
-from training.cfr.game import ExtensiveFormGame, compile_game
-from training.cfr.kuhn import KUHN_GAME_VALUE, KuhnPoker
-from training.cfr.leduc import LeducPoker
-from training.cfr.mccfr import AVERAGING, Averaging, BatchedExternalSamplingMCCFR
+from holdem_env.training.cfr.cfr import CFRSolver
+from holdem_env.training.cfr.game import ExtensiveFormGame, compile_game
+from holdem_env.training.cfr.kuhn import KUHN_GAME_VALUE, KuhnPoker
+from holdem_env.training.cfr.leduc import LeducPoker
+from holdem_env.training.cfr.mccfr import AVERAGING, Averaging, BatchedExternalSamplingMCCFR
 
 __all__ = ["configure_parser", "run", "GAMES", "SOLVER_CHOICES"]
 

@@ -1,19 +1,19 @@
 """The hand state: one mutable object that runs a hand of hold'em from the forced bets to the payoffs.
 
 Every rule of ``RULES.md`` is decided here and nowhere else. Each action comes as a trio:
-``verify_x()`` raises :class:`~holdem_env.errors.IllegalActionError` with a message that names
+``verify_x()`` raises :class:`~holdem_env.engine.errors.IllegalActionError` with a message that names
 the attempt and the legal set, ``can_x()`` is that check as a bool, and ``x()`` verifies,
-mutates and returns the :class:`~holdem_env.record.ActionEvent`. Illegal actions change nothing.
+mutates and returns the :class:`~holdem_env.engine.record.ActionEvent`. Illegal actions change nothing.
 
->>> from holdem_env.config import TableConfig
->>> from holdem_env.cards import new_deck
+>>> from holdem_env.engine.config import TableConfig
+>>> from holdem_env.engine.cards import new_deck
 >>> s = HandState(TableConfig(num_players=3), button=0, deck=new_deck())
 >>> s.actor, s.current_bet, s.legal_actions().min_raise_to
 (0, 10, 20)
 >>> s.raise_to(15)
 Traceback (most recent call last):
 ...
-holdem_env.errors.IllegalActionError: raise to 15 is below the minimum 20 (legal: fold, call 10, raise to 20..1000)
+holdem_env.engine.errors.IllegalActionError: raise to 15 is below the minimum 20 (legal: fold, call 10, raise to 20..1000)
 >>> s.fold().kind.value, s.actor
 ('fold', 1)
 
@@ -36,12 +36,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .actions import Action, ActionKind, LegalActions, Street
-from .cards import validate_deck
-from .config import BettingStructure, TableConfig
-from .errors import ConfigError, HandOverError, IllegalActionError
-from .pots import build_pots, split_pot, uncalled_bet
-from .record import (
+from holdem_env.engine.actions import Action, ActionKind, LegalActions, Street
+from holdem_env.engine.cards import validate_deck
+from holdem_env.engine.config import BettingStructure, TableConfig
+from holdem_env.engine.errors import ConfigError, HandOverError, IllegalActionError
+from holdem_env.engine.pots import build_pots, split_pot, uncalled_bet
+from holdem_env.engine.record import (
     ActionEvent,
     HandRecord,
     PotResult,
@@ -73,7 +73,7 @@ _new_legal = tuple.__new__  # LegalActions from a 6-tuple without the NamedTuple
 def _strength_fn():  # type: ignore[no-untyped-def]
     global _hand_strength
     if _hand_strength is None:
-        from .evaluator import hand_strength
+        from holdem_env.engine.evaluator import hand_strength
 
         _hand_strength = hand_strength
     return _hand_strength
@@ -959,7 +959,7 @@ class HandState:
         return new
 
     def record(self) -> HandRecord:
-        """The :class:`~holdem_env.record.HandRecord` of this hand so far."""
+        """The :class:`~holdem_env.engine.record.HandRecord` of this hand so far."""
         return HandRecord(
             config=self.config,
             button=self._button,

@@ -6,13 +6,13 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Union
 
-from .actions import ActionKind, Street
-from .cards import card_id, card_str
-from .config import TableConfig
-from .errors import HoldemError
+from holdem_env.engine.actions import ActionKind, Street
+from holdem_env.engine.cards import card_id, card_str
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import HoldemError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .state import HandState
+    from holdem_env.engine.state import HandState
 
 __all__ = [
     "ActionEvent",
@@ -319,7 +319,7 @@ class HandRecord:
 
     def replay(self) -> "HandState":
         """Rebuild the hand: a fresh state from the recorded deck, then every action re-applied."""
-        from .state import HandState
+        from holdem_env.engine.state import HandState
 
         state = HandState(
             self.config,

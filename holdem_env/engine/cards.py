@@ -15,7 +15,7 @@ through the rank (``card_id // 4``).
 >>> card_id("1x")
 Traceback (most recent call last):
 ...
-holdem_env.errors.CardError: '1x' is not a card: expected a rank from 23456789TJQKA followed by a suit from cdhs, e.g. 'As'
+holdem_env.engine.errors.CardError: '1x' is not a card: expected a rank from 23456789TJQKA followed by a suit from cdhs, e.g. 'As'
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from .errors import CardError
+from holdem_env.engine.errors import CardError
 
 __all__ = [
     "RANKS",

@@ -10,7 +10,7 @@ with the lowest unused cards, deterministically. Then every action is applied th
 engine's own legality checks; the engine runs the board out and decides the showdown,
 and shown cards are compared with the cards dealt.
 
->>> from holdem_env.phh import loads
+>>> from holdem_env.formats.phh import loads
 >>> hand = loads('''
 ... variant = "NT"
 ... antes = [0, 0]
@@ -28,11 +28,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .cards import DECK_SIZE, card_str
-from .config import TableConfig
-from .errors import HoldemError, PHHError
-from .phh import PHHAction, PHHActionError, PHHHand
-from .state import HandState
+from holdem_env.engine.cards import DECK_SIZE, card_str
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import HoldemError, PHHError
+from holdem_env.formats.phh import PHHAction, PHHActionError, PHHHand
+from holdem_env.engine.state import HandState
 
 __all__ = ["ReplayResult", "table_config", "seat_antes", "deck_order", "replay"]
 
@@ -189,7 +189,7 @@ def replay(hand: PHHHand, *, repair: bool = True) -> ReplayResult:
     within the same betting round only, and lists it in ``ReplayResult.repairs``;
     ``repair=False`` refuses such files.
 
-    Raises :class:`~holdem_env.phh.PHHActionError` (a :class:`PHHError`) naming the
+    Raises :class:`~holdem_env.formats.phh.PHHActionError` (a :class:`PHHError`) naming the
     action index when an action is out of turn or illegal by the rules, a shown hand
     differs from the cards dealt, or the board is dealt at the wrong time; and
     :class:`PHHError` when the actions end before the hand is over.

@@ -17,11 +17,11 @@ __all__ = ["main", "SUBCOMMANDS"]
 
 #: name -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "demo": ("holdem_env.demo", "play and print a few hands, then replay a hand history"),
-    "replay": ("holdem_env.replay_cli", "replay .phh/.phhs hand histories through the engine"),
-    "eval": ("training.arena_cli", "head-to-head matches between agents with confidence intervals"),
-    "solve": ("training.cfr.cli", "solve Kuhn or Leduc poker with CFR and report exploitability"),
-    "train": ("training.league_cli", "league training from a YAML config, logged to TensorBoard"),
+    "demo": ("holdem_env.cli.demo", "play and print a few hands, then replay a hand history"),
+    "replay": ("holdem_env.cli.replay", "replay .phh/.phhs hand histories through the engine"),
+    "eval": ("holdem_env.cli.eval", "head-to-head matches between agents with confidence intervals"),
+    "solve": ("holdem_env.cli.solve", "solve Kuhn or Leduc poker with CFR and report exploitability"),
+    "train": ("holdem_env.cli.train", "league training from a YAML config, logged to TensorBoard"),
 }
 
 

@@ -1,0 +1,181 @@
+"""Single-agent Gymnasium view of ``nlhe_v0``: one learner seat, the other seats played by policies.
+
+>>> from holdem_env.env.gym_wrapper import HoldemGymEnv
+>>> genv = HoldemGymEnv(learner=0, num_players=3, action_mode="exact")
+>>> obs, info = genv.reset(seed=1)
+>>> bool(genv.action_masks()[1])          # check/call is always open to the learner on its turn
+True
+>>> obs, reward, terminated, truncated, info = genv.step(1)
+>>> HoldemGymEnv(learner=5, num_players=3)
+Traceback (most recent call last):
+...
+holdem_env.engine.errors.ConfigError: learner=5 is invalid: must be a seat in 0..2 or an agent name player_0..player_2
+
+An episode is one hand *in which the learner acts*: ``reset`` deals hands (the button
+moving one seat each time) and lets the opponents play until the learner is to act; a
+hand that ends before that (everyone folds to the learner's big blind) is skipped.
+``step`` applies the learner's action, then plays the opponents until the learner acts
+again or the hand ends; the reward is the learner's chip change over the hand (big blinds
+by default), given on the final step.
+
+The mask is in the observation (``obs["action_mask"]``) and from :meth:`HoldemGymEnv.action_masks`
+(the convention of sb3-contrib's ``MaskablePPO``). The wrapper's default
+``illegal_action="timeout"`` turns a masked-out learner action into the clock running out
+(check if free, otherwise fold), so unmasked samplers (and Gymnasium's ``check_env``) can step
+it; pass ``illegal_action="raise"`` to get :class:`~holdem_env.engine.errors.IllegalActionError` instead.
+
+Opponent policies are callables ``policy(observation, info) -> action id`` or objects with
+``act(observation, info)`` (the :mod:`agents` interface); the default plays uniformly over
+the mask, drawing from the wrapper's seeded ``np_random``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Union
+
+import gymnasium
+import numpy as np
+
+from holdem_env.engine.errors import ConfigError, HoldemError
+from holdem_env.env.nlhe_v0 import raw_env
+
+__all__ = ["HoldemGymEnv", "Policy", "random_legal_policy"]
+
+Policy = Union[Callable[[dict, dict], int], Any]
+_MAX_SKIPPED_HANDS = 10_000
+
+
+def random_legal_policy(rng: np.random.Generator) -> Callable[[dict, dict], int]:
+    """A policy that picks uniformly among the actions its observation's mask allows."""
+
+    def policy(observation: dict, info: dict) -> int:
+        legal = np.flatnonzero(observation["action_mask"])
+        return int(legal[rng.integers(len(legal))])
+
+    return policy
+
+
+class HoldemGymEnv(gymnasium.Env):
+    """One seat of :class:`holdem_env.env.nlhe_v0.raw_env` as a Gymnasium ``Env``.
+
+    ``learner`` is a seat number or agent name; ``opponents`` is one policy for every other
+    seat, a mapping ``seat -> policy``, a sequence indexed by seat (the learner's entry is
+    ignored) or None (uniform random legal play). The remaining keyword arguments build the
+    AEC environment (``num_players``, ``action_mode``, ``betting``, ...).
+    """
+
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
+
+    def __init__(
+        self,
+        learner: int | str = 0,
+        opponents: Policy | Mapping[int, Policy] | Sequence[Policy | None] | None = None,
+        *,
+        illegal_action: str = "timeout",
+        render_mode: str | None = None,
+        **env_kwargs: Any,
+    ) -> None:
+        self.aec = raw_env(illegal_action=illegal_action, render_mode=render_mode, **env_kwargs)
+        n = self.aec.config.num_players
+        agents = self.aec.possible_agents
+        if isinstance(learner, str) and learner in agents:
+            seat = agents.index(learner)
+        elif isinstance(learner, (int, np.integer)) and not isinstance(learner, bool) and 0 <= learner < n:
+            seat = int(learner)
+        else:
+            raise ConfigError("learner", learner, f"must be a seat in 0..{n - 1} or an agent name player_0..player_{n - 1}")
+        self.learner_seat = seat
+        if env_kwargs.get("render_viewer") is None:
+            self.aec.render_viewer = seat  # a render shows what the learner may see
+        self.learner = agents[seat]
+        self.render_mode = render_mode
+        self.observation_space = self.aec.observation_space(self.learner)
+        self.action_space = self.aec.action_space(self.learner)
+        self._policies = self._resolve_opponents(opponents)
+        self._obs: dict[str, np.ndarray] | None = None
+
+    def _resolve_opponents(self, opponents: Any) -> dict[int, Any]:
+        n = self.aec.config.num_players
+        others = [s for s in range(n) if s != self.learner_seat]
+        if opponents is None:
+            return {s: None for s in others}
+        if isinstance(opponents, Mapping):
+            missing = [s for s in others if s not in opponents]
+            if missing:
+                raise ConfigError("opponents", opponents, f"mapping lacks a policy for seats {missing}")
+            chosen = {s: opponents[s] for s in others}
+        elif isinstance(opponents, Sequence) and not isinstance(opponents, str):
+            if len(opponents) != n:
+                raise ConfigError("opponents", opponents, f"a sequence must have one entry per seat ({n})")
+            chosen = {s: opponents[s] for s in others}
+        else:
+            chosen = {s: opponents for s in others}
+        for s, p in chosen.items():
+            if p is not None and not callable(p) and not callable(getattr(p, "act", None)):
+                raise ConfigError("opponents", p, f"seat {s}: a policy is a callable (obs, info) -> id or has act(obs, info)")
+        return chosen
+
+    def _opponent_action(self, seat: int, obs: dict, info: dict) -> int:
+        policy = self._policies[seat]
+        if policy is None:
+            legal = np.flatnonzero(obs["action_mask"])
+            return int(legal[self.np_random.integers(len(legal))])
+        act = getattr(policy, "act", None)
+        return int(act(obs, info) if callable(act) else policy(obs, info))
+
+    def _play_opponents(self) -> None:
+        """Step the AEC env until the learner is to act or the hand is over."""
+        aec = self.aec
+        while not aec.terminations[self.learner] and aec.agent_selection != self.learner:
+            agent = aec.agent_selection
+            seat = aec.agent_name_mapping[agent]
+            obs = aec.observe(agent)
+            aec.step(self._opponent_action(seat, obs, aec.infos[agent]))
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
+        """Deal until the learner is to act; ``options`` go to the first hand dealt (see ``nlhe_v0``)."""
+        aec = self.aec
+        stacks = aec._parse_options(options)[2]  # bad options raise here, before anything changes
+        if stacks is not None and stacks[self.learner_seat] == 0:
+            raise ConfigError("options", options, f"the learner's seat {self.learner_seat} must be dealt in (stack > 0)")
+        super().reset(seed=seed)
+        if seed is not None or aec._table is None:
+            aec.reset(seed=int(self.np_random.integers(2**63 - 1)), options=options)
+        else:
+            aec.reset(options=options)
+        if not aec._dealt[self.learner_seat]:  # bankroll mode: the learner's cash no longer covers the buy-in
+            raise HoldemError(f"the learner's seat {self.learner_seat} was not dealt in (bankroll below the buy-in)")
+        for _ in range(_MAX_SKIPPED_HANDS):
+            self._play_opponents()
+            if not aec.terminations[self.learner]:
+                self._obs = aec.observe(self.learner)
+                return self._obs, aec.infos[self.learner]
+            aec.reset()
+        raise HoldemError(f"the learner never got to act in {_MAX_SKIPPED_HANDS} hands")  # pragma: no cover
+
+    def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
+        """Apply the learner's action, play the opponents, return the learner's next view."""
+        aec = self.aec
+        if self._obs is None or aec.terminations[self.learner]:
+            raise HoldemError("step() called before reset() or after the hand ended: call reset()")
+        aec.step(action)
+        self._play_opponents()
+        terminated = aec.terminations[self.learner]
+        reward = float(aec._cumulative_rewards[self.learner])
+        self._obs = aec.observe(self.learner)
+        return self._obs, reward, bool(terminated), False, aec.infos[self.learner]
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions as a bool array (sb3-contrib ``MaskablePPO`` convention)."""
+        if self._obs is None:
+            raise HoldemError("action_masks() called before reset()")
+        return self._obs["action_mask"].astype(bool)
+
+    def render(self) -> str | None:
+        """Render the table (``render_mode`` ``"ansi"`` returns text, ``"human"`` prints)."""
+        return self.aec.render()
+
+    def close(self) -> None:
+        """Release the underlying AEC environment."""
+        self.aec.close()

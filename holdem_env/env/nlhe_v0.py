@@ -1,0 +1,1117 @@
+"""PettingZoo AEC environment for Texas Hold'em: exact no-limit masks, rich observations.
+
+``nlhe_v0`` plays one hand per episode on the engine of :mod:`holdem_env.engine.state`; every
+rule (legality, pots, payoffs) comes from the engine, never from this module.
+
+Creating it
+-----------
+>>> from holdem_env import nlhe_v0
+>>> env = nlhe_v0.env(num_players=3, action_mode="exact")
+>>> env.reset(seed=7)
+>>> obs, reward, terminated, truncated, info = env.last()
+>>> int(obs["action_mask"][1]), info["legal"]["min_raise_to"]
+(1, 20)
+
+Importing this module also registers ``"holdem_env/nlhe-v0"`` with PettingZoo 1.27's
+registry, so ``pettingzoo.make("aec", "holdem_env/nlhe-v0", num_players=2)`` works too
+(the registry only knows environments whose module was imported; PettingZoo has no
+plug-in discovery).
+
+Keyword arguments
+-----------------
+==================  ==============  =================================================
+name                default         meaning
+==================  ==============  =================================================
+``num_players``     6               2..10 seats; agents ``player_0..player_{n-1}``
+``small_blind``     5               chips
+``big_blind``       10              chips
+``ante``            0               chips, dead money posted by every seat
+``buy_in``          1000            every hand starts at this stack (unless options)
+``betting``         ``"no-limit"``  or ``"pot-limit"``, ``"fixed-limit"``
+``action_mode``     ``"discrete"``  or ``"exact"`` (see Actions)
+``bet_sizes``       see below       pot fractions of the discrete mode
+``max_stack``       ``buy_in``      largest stack ``reset`` accepts; sizes the spaces
+``reward_unit``     ``"bb"``        or ``"chips"``
+``illegal_action``  ``"raise"``     or ``"timeout"`` (check if free, else fold)
+``pad_seats``       False           True: seat axis of the observation is 10
+``render_mode``     None            ``"ansi"`` (returns text) or ``"human"`` (prints)
+``render_viewer``   None            seat whose hole cards the render shows, or ``"all"``
+==================  ==============  =================================================
+
+Episodes
+--------
+One hand per episode. Each ``reset()`` moves the button one seat; the first hand's
+button is drawn from the seed. ``reset(seed=s)`` restarts the table from seed ``s``: the
+same seed and options give the identical hand, card for card. ``reset(options=...)``
+accepts ``"deck"`` (52 card strings or ids, dealt exactly as RULES.md: one card at a
+time from the seat left of the button, burns included), ``"button"`` (seat) and
+``"stacks"`` (per-seat starting stacks, each ``0..max_stack``; seats with 0 sit out).
+Other keys are ignored (PettingZoo's ``api_test`` passes ``{"options": 1}``). A bad
+option raises :class:`~holdem_env.engine.errors.ConfigError` before anything changes. Resetting
+in the middle of a hand (without a new seed) abandons that hand
+(:meth:`holdem_env.engine.table.Table.abandon_hand`): it is left as it was, unfinished, with no
+rewards, and the button still moves on.
+
+Actions (``Discrete``; identical for every agent)
+-------------------------------------------------
+=====================  =============================================================
+id                     meaning
+=====================  =============================================================
+0                      fold
+1                      check, or call when facing a bet (all-in for less included)
+exact: ``2 + k``       bet/raise TO ``k + 1`` chips (``k = 0 .. max_stack - 1``);
+                       :func:`exact_action_id` / :func:`exact_raise_to` convert
+discrete: 2            min-raise (the engine's ``min_raise_to``)
+discrete: 3 .. 2+m     raise to ``current_bet + f * (pot + amount_to_call)`` for each
+                       pot fraction ``f`` of ``bet_sizes`` (default
+                       0.33, 0.5, 0.75, 1, 1.5, 2), rounded to whole chips
+discrete: last (3+m)   all-in (a bet/raise of the whole stack)
+=====================  =============================================================
+
+Action mask (``observation["action_mask"]``, int8)
+--------------------------------------------------
+All zeros for an agent that is not to act. Exact mode: exactly the engine's legal set
+(fold, check/call, every raise-to in ``[min_raise_to, max_raise_to]``), built by slice
+assignment. Discrete mode: a size is masked when it is outside the legal interval or
+maps to the same chip amount as an action kept before it (priority: all-in, min-raise,
+then the fractions in order); pot- and fixed-limit limits come from the engine's
+interval. A masked id is an illegal action (see ``illegal_action``); an id outside
+``0 .. num_actions - 1`` or a non-integer always raises
+:class:`~holdem_env.engine.errors.IllegalActionError`.
+
+Observation (``observation["observation"]``, float32)
+----------------------------------------------------
+Documented slice by slice in :mod:`holdem_env.env._obs` (hole and board one-hots, street,
+pot, amount to call, min/max raise-to, own stack, current bet, per-seat stacks, bets,
+folded, all-in, dealt-in and button relative to the observer, and per street and seat
+the counts of checks, calls, bets/raises and the amount). Money is in big blinds.
+:func:`holdem_env.env._obs.observation_view` gives named views.
+
+Infos
+-----
+``infos[agent]["legal"]``: ``fold``, ``check`` (bool), ``call`` (chips to call),
+``min_raise_to``, ``max_raise_to`` (chips, or None when no raise is allowed); all
+False/0/None for an agent not to act. ``infos[agent]["view"]``: what the seat can see
+(``seat``, ``hole_cards``, ``board``, ``street``, ``pot``, ``current_bet``, ``button``,
+``actor``, ``stacks``, ``street_bets``, ``folded``, ``all_in``, ``dealt_in``, blinds,
+``history`` as ``(seat, street, kind, to)`` tuples, and after the hand ``shown``
+(seat -> cards shown at showdown) and ``payoffs``). Chips are ints here. The view is a
+live read-only :class:`PlayerView` mapping of the hand (so infos cost nothing per step);
+``view.snapshot()`` returns a plain dict to keep. An agent's info while it is not to act
+is one dict for the whole hand; treat infos as read-only.
+
+Rewards
+-------
+Zero until the hand ends; then each agent's chip change over the hand (in big blinds by
+default, ``reward_unit="chips"`` for chips). Rewards sum to zero.
+
+Hidden information
+------------------
+An agent's observation, info and a render for a viewer seat show only that seat's hole
+cards, plus cards the engine shows at showdown; mucked cards are never revealed.
+
+Version history
+---------------
+* v0: initial version.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import AgentSelector, wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable
+
+from holdem_env.env import _obs
+from holdem_env.engine.actions import ActionKind, LegalActions
+from holdem_env.engine.cards import card_str, validate_deck
+from holdem_env.engine.config import BettingStructure, TableConfig
+from holdem_env.engine.errors import ConfigError, HandOverError, IllegalActionError
+from holdem_env.engine.record import ActionEvent, HandRecord
+from holdem_env.engine.state import HandState, _check_seed
+from holdem_env.engine.table import Table
+
+try:  # the compiled observation builder (setup.py); the pure-Python one gives the same bytes
+    from holdem_env.env._obsbuild_c import ObservationBuilder
+except ImportError:  # pragma: no cover - depends on the build
+    from holdem_env.env._obsbuild import ObservationBuilder
+
+__all__ = [
+    "env",
+    "raw_env",
+    "ENV_ID",
+    "DEFAULT_BET_SIZES",
+    "ACTION_MODES",
+    "exact_action_id",
+    "exact_raise_to",
+    "discrete_raise_amounts",
+    "PlayerView",
+]
+
+ENV_ID = "holdem_env/nlhe-v0"
+DEFAULT_BET_SIZES: tuple[float, ...] = (0.33, 0.5, 0.75, 1.0, 1.5, 2.0)
+ACTION_MODES = ("discrete", "exact")
+FOLD = 0
+CHECK_CALL = 1
+_STREET_NAMES = ("preflop", "flop", "turn", "river", "showdown")
+_KIND_COLUMN = {ActionKind.CHECK: 0, ActionKind.CALL: 1, ActionKind.BET: 2, ActionKind.RAISE: 2}
+# kind -> (name in the history, history column or -1 for a fold)
+_KIND_INFO = {k: (k.value, _KIND_COLUMN.get(k, -1)) for k in ActionKind}
+_PAD_SEATS = 10
+_CARD_STRS = tuple(card_str(c) for c in range(52))
+_OFF_TO_CALL = _obs.OFF_SCALARS + 1  # then min raise-to, max raise-to (see _obs)
+
+
+def exact_action_id(raise_to: int) -> int:
+    """Exact-mode action id of a bet/raise TO ``raise_to`` chips.
+
+    >>> exact_action_id(20)
+    21
+    >>> exact_action_id(0)
+    Traceback (most recent call last):
+    ...
+    holdem_env.engine.errors.IllegalActionError: raise-to 0 is not a positive number of chips
+    """
+    if not isinstance(raise_to, (int, np.integer)) or isinstance(raise_to, bool) or raise_to < 1:
+        raise IllegalActionError(f"raise-to {raise_to!r} is not a positive number of chips")
+    return int(raise_to) + 1
+
+
+def exact_raise_to(action_id: int) -> int | None:
+    """Raise-to amount (chips) of an exact-mode action id; None for fold (0) and check/call (1).
+
+    >>> exact_raise_to(21), exact_raise_to(1)
+    (20, None)
+    >>> exact_raise_to(2.5)
+    Traceback (most recent call last):
+    ...
+    holdem_env.engine.errors.IllegalActionError: action id 2.5 is not a non-negative integer
+    """
+    if not isinstance(action_id, (int, np.integer)) or isinstance(action_id, bool) or action_id < 0:
+        raise IllegalActionError(f"action id {action_id!r} is not a non-negative integer")
+    a = int(action_id)
+    return None if a < 2 else a - 1
+
+
+def discrete_raise_amounts(
+    legal: LegalActions,
+    *,
+    pot: int,
+    current_bet: int,
+    all_in_to: int,
+    bet_sizes: Sequence[float],
+) -> list[int | None]:
+    """Raise-to amounts of the discrete raise ids ``2 .. 3 + len(bet_sizes)``; None = masked.
+
+    ``all_in_to`` is the actor's street bet plus its stack. A pot fraction ``f`` maps to
+    ``current_bet + f * (pot + legal.call)`` rounded to whole chips. An amount outside
+    ``[legal.min_raise_to, legal.max_raise_to]`` or equal to one kept before it (priority:
+    all-in, min-raise, fractions in order) is None.
+    """
+    out: list[int | None] = [None] * (len(bet_sizes) + 2)
+    lo, hi = legal.min_raise_to, legal.max_raise_to
+    if lo is None or hi is None:
+        return out
+    taken: set[int] = set()
+    if lo <= all_in_to <= hi:
+        out[-1] = all_in_to
+        taken.add(all_in_to)
+    if lo not in taken:
+        out[0] = lo
+        taken.add(lo)
+    base = pot + legal.call
+    for i, f in enumerate(bet_sizes):
+        amount = int(current_bet + f * base + 0.5)
+        if lo <= amount <= hi and amount not in taken:
+            out[i + 1] = amount
+            taken.add(amount)
+    return out
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """Build :class:`raw_env` with ``kwargs`` and wrap it in PettingZoo's order-enforcing wrapper.
+
+    Illegal actions are handled by the env itself (``illegal_action``), so PettingZoo's
+    ``TerminateIllegalWrapper`` is not used.
+    """
+    return _OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+def _forwarded(name: str) -> property:
+    def get(self: "_OrderEnforcingWrapper") -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    return property(get)
+
+
+class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with direct accessors for the per-step attributes.
+
+    Same checks and errors; it only skips the ``__getattr__`` fallback that PettingZoo's
+    wrapper pays on every ``agents`` / ``agent_selection`` / ``last`` access, ``last`` is
+    :class:`raw_env`'s own method once the env has been reset (one call less per step), and
+    ``agent_iter`` passes are generators. One difference in an error path: after the
+    "call step() or reset()" assertion of ``agent_iter``, that pass is over.
+    """
+
+    agents = _forwarded("agents")
+    agent_selection = _forwarded("agent_selection")
+    rewards = _forwarded("rewards")
+    terminations = _forwarded("terminations")
+    truncations = _forwarded("truncations")
+    infos = _forwarded("infos")
+    _cumulative_rewards = _forwarded("_cumulative_rewards")
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Reset the wrapped env (see :meth:`raw_env.reset`)."""
+        # PettingZoo's reset, minus two pass-through calls. From here on ``_has_reset`` is
+        # True for good (even if this reset raises), so ``last`` has nothing left to check:
+        # the raw env's method is bound in its place.
+        self._has_reset = True
+        self._has_updated = True
+        self.last = self.env.last
+        self.env.reset(seed=seed, options=options)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``(observation, cumulative reward, terminated, truncated, info)`` of the agent to act."""
+        if not self._has_reset:
+            if observe:
+                EnvLogger.error_observe_before_reset()
+        return self.env.last(observe)
+
+    def step(self, action: Any) -> None:
+        """Step the wrapped env (errors before ``reset``, warns once every hand is over)."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> "_AgentIterable":
+        """Yield the agent to act until every agent is done (PettingZoo's order checks kept)."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
+
+class _AgentIterable(AECOrderEnforcingIterable):
+    """``agent_iter``'s iterable: each ``iter()`` starts a fresh pass of at most ``max_iter`` agents."""
+
+    def __iter__(self) -> Iterator[str]:
+        return _agents_to_act(self.env, self.max_iter)
+
+
+def _agents_to_act(env: _OrderEnforcingWrapper, max_iter: int) -> Iterator[str]:
+    """PettingZoo's ``AECOrderEnforcingIterator`` as a generator (resuming one costs less than
+    a ``__next__`` call): the selected agent while agents remain, at most ``max_iter`` times, and
+    the same assertion when ``step``/``reset`` was not called in between (it ends the pass)."""
+    raw = env.env
+    while raw.agents and max_iter > 0:
+        max_iter -= 1
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        yield raw.agent_selection
+
+
+_NO_LEGAL: dict[str, Any] = {"fold": False, "check": False, "call": 0, "min_raise_to": None, "max_raise_to": None}
+
+
+class _HandContext:
+    """What the views of one hand read: the engine state plus the env's per-hand bookkeeping."""
+
+    __slots__ = ("state", "dealt", "history", "folded", "all_in", "small_blind", "big_blind")
+
+    def __init__(self, env: "raw_env", state: HandState) -> None:
+        self.state = state
+        self.dealt = env._dealt
+        self.history: list[tuple[int, str, str, int]] = []
+        self.folded = env._folded
+        self.all_in = env._all_in
+        self.small_blind = env.config.small_blind
+        self.big_blind = env.config.big_blind
+
+
+def _hole_strs(state: HandState, seat: int) -> tuple[str, ...]:
+    """A seat's hole cards as strings (empty for a seat not dealt in)."""
+    h = state._hole[seat]
+    return (_CARD_STRS[h[0]], _CARD_STRS[h[1]]) if h else ()
+
+
+def _shown(ctx: _HandContext, seat: int) -> dict[int, tuple[str, ...]]:
+    st = ctx.state
+    if not st.is_over:
+        return {}
+    return {int(s): tuple(card_str(c) for c in cards) for s, cards in st.shown.items()}
+
+
+_VIEW_KEYS: dict[str, Callable[[_HandContext, int], Any]] = {
+    "seat": lambda c, s: s,
+    "hole_cards": lambda c, s: _hole_strs(c.state, s),
+    "street": lambda c, s: _STREET_NAMES[min(int(c.state.street), 4)],
+    "board": lambda c, s: tuple(card_str(x) for x in c.state.board),
+    "pot": lambda c, s: c.state.pot,
+    "current_bet": lambda c, s: c.state.current_bet,
+    "button": lambda c, s: c.state.button,
+    "actor": lambda c, s: c.state.actor,
+    "stacks": lambda c, s: c.state.stacks,
+    "street_bets": lambda c, s: c.state.street_bets,
+    "folded": lambda c, s: tuple(c.folded),
+    "all_in": lambda c, s: tuple(c.all_in),
+    "dealt_in": lambda c, s: c.dealt,
+    "small_blind": lambda c, s: c.small_blind,
+    "big_blind": lambda c, s: c.big_blind,
+    "history": lambda c, s: tuple(c.history),
+    "shown": _shown,
+    "payoffs": lambda c, s: c.state.payoffs,
+}
+
+
+class PlayerView(Mapping):
+    """What one seat can see, as a read-only mapping (``info["view"]``).
+
+    Keys: ``seat``, ``hole_cards`` (own cards only), ``street``, ``board``, ``pot``,
+    ``current_bet``, ``button``, ``actor`` (seat to act or None), ``stacks``,
+    ``street_bets``, ``folded``, ``all_in``, ``dealt_in``, ``small_blind``, ``big_blind``,
+    ``history`` (``(seat, street, kind, to)`` per action), ``shown`` (seat -> cards shown at
+    showdown, once the hand is over) and ``payoffs`` (chips per seat once over, else None).
+    Chips are ints; cards are strings like ``"As"``.
+
+    The view is *live*: it reads the hand as it is now, so building infos costs nothing per
+    step. Keep ``view.snapshot()`` (a plain dict) to remember a moment.
+    """
+
+    __slots__ = ("_ctx", "_seat")
+
+    def __init__(self, ctx: _HandContext, seat: int) -> None:
+        self._ctx = ctx
+        self._seat = seat
+
+    def __getitem__(self, key: str) -> Any:
+        try:
+            fn = _VIEW_KEYS[key]
+        except KeyError:
+            raise KeyError(f"{key!r} is not in a player view; keys: {', '.join(_VIEW_KEYS)}") from None
+        return fn(self._ctx, self._seat)
+
+    def __iter__(self):  # noqa: ANN204 - Mapping protocol
+        return iter(_VIEW_KEYS)
+
+    def __len__(self) -> int:
+        return len(_VIEW_KEYS)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The view's current contents as a plain dict."""
+        return {k: fn(self._ctx, self._seat) for k, fn in _VIEW_KEYS.items()}
+
+    def __repr__(self) -> str:
+        return f"PlayerView({self.snapshot()!r})"
+
+
+class _EnvCore:
+    """The per-step half of :class:`raw_env`: dealing a hand into the buffers, stepping, observing.
+
+    A base class of its own so that the compiled build (``nlhe_v0.pxd``) can make it an
+    extension type with typed attributes; :class:`raw_env` adds PettingZoo's ``AECEnv`` and
+    everything that does not run per step. It reads the engine's per-seat lists directly
+    (``state._stacks``, ``state._bets``) instead of the tuple-copying
+    properties; it never writes to the engine.
+    """
+
+    def _bind_buffer(self, dyn: np.ndarray) -> None:
+        """Keep the observation buffer twice: as the array (gathers) and for element writes
+        (the same array in pure Python; a typed memoryview in the compiled build)."""
+        self._dyn = dyn
+        self._dynv = dyn
+
+    def _refresh_money(self) -> None:
+        """Rewrite every seat's stack and street bet (in big blinds) from the engine.
+
+        Each value is the float32 product ``float32(chips) * float32(1 / big_blind)``: the
+        product of two float32 values is exact in double precision, so multiplying by the
+        float32-rounded ``1 / big_blind`` and storing rounds exactly once, as numpy does.
+        """
+        state = self._state
+        dynv = self._dynv
+        n = self._n
+        inv = self._inv_bb32
+        stacks = state._stacks
+        bets = state._bets
+        for s in range(n):
+            dynv[s] = stacks[s] * inv
+            dynv[n + s] = bets[s] * inv
+
+    def _start(self, state: HandState) -> None:
+        n = self._n
+        self._state = state
+        self._hands += 1
+        agents = self.agents = self.possible_agents[:]
+        self._agent_selector.reinit(agents)
+        zeros = self._zero_per_agent  # copies of {agent: 0} / {agent: False} built once
+        self.rewards = zeros.copy()
+        self._cumulative_rewards = zeros.copy()
+        self.terminations = self._false_per_agent.copy()
+        self.truncations = self._false_per_agent.copy()
+        self._skip_agent_selection = None
+        self._rewards_to_clear = False
+
+        dealt = state.dealt_in
+        self._dealt = dealt
+        holes = state._hole
+        # Fold and all-in flags follow the action events (the engine's tuple views are
+        # rebuilt on every read). Nobody has folded yet; antes and blinds can put seats all-in.
+        self._folded = [False] * n
+        self._all_in = list(state._all_in)
+        ctx = _HandContext(self, state)
+        self._ctx = ctx
+        # Each agent's info while it is not to act; kept for the hand and put back when its turn ends.
+        self._idle_infos = idle = [{"legal": _NO_LEGAL.copy(), "view": PlayerView(ctx, s)} for s in range(n)]
+        self.infos = dict(zip(agents, idle))
+        self._actor = None
+        # The buffer is reused hand after hand (observations are copies taken from it).
+        self._dyn.fill(0.0)
+        dynv = self._dynv  # seat rows are feature-major: feature f of seat s is at f * n + s
+        all_in = self._all_in
+        off_hole = self._off_hole
+        for s in range(n):
+            if dealt[s]:
+                dynv[4 * n + s] = 1.0
+            if all_in[s]:
+                dynv[3 * n + s] = 1.0
+            h = holes[s]
+            if h:
+                dynv[off_hole + 52 * s + h[0]] = 1.0
+                dynv[off_hole + 52 * s + h[1]] = 1.0
+        dynv[5 * n + state._button] = 1.0
+        self._street = 0
+        dynv[self._off_street] = 1.0
+        self._history = ctx.history
+        self._n_events = len(state._events)
+        inv = self._inv_bb
+        self._refresh_money()
+        dynv[self._dyn_pot] = state.pot * inv
+        dynv[self._dyn_pot + 1] = state._current_bet * inv
+        if self._n_events:  # only a hand over before anyone acts has events at the start
+            self._n_events = 0
+            self._advance()
+        else:
+            self._next_turn()
+
+    # ------------------------------------------------------------------ stepping
+    def _consume_events(self) -> bool:
+        """Fold new events into the history and flags; True if the money rows need a full refresh."""
+        state = self._state
+        new = state.events_since(self._n_events)
+        if not new:
+            return False
+        self._n_events += len(new)
+        # flat offsets into the buffer (see __init__): seat rows are feature-major,
+        # history is [street, seat, feature]
+        refresh = len(new) > 1 or type(new[0]) is not ActionEvent
+        if not refresh:
+            # one action: only that seat's stack and street bet moved
+            ev = new[0]
+            self._dynv[ev.seat] = state._stacks[ev.seat] * self._inv_bb
+            self._dynv[self._n + ev.seat] = ev.to * self._inv_bb
+        for ev in new:
+            if type(ev) is ActionEvent:
+                self._record_action(ev)
+        return refresh
+
+    def _record_action(self, ev: ActionEvent) -> None:
+        """Fold one action event into the history list, the fold/all-in flags and the history
+        counts of the buffer (flat offsets, see __init__: seat rows are feature-major, history
+        is [street, seat, feature])."""
+        dynv = self._dynv
+        n = self._n
+        street = int(ev.street)
+        seat = ev.seat
+        kind_name, col = _KIND_INFO[ev.kind]
+        self._history.append((seat, _STREET_NAMES[street], kind_name, ev.to))
+        if ev.all_in:
+            self._all_in[seat] = True
+            dynv[3 * n + seat] = 1.0
+        if col < 0:  # fold
+            self._folded[seat] = True
+            dynv[2 * n + seat] = 1.0
+            return
+        at = self._hist_off + (street * n + seat) * 4
+        dynv[at + col] += 1.0
+        if col:
+            dynv[at + 3] = ev.to * self._inv_bb
+
+    def _advance(self) -> None:
+        """Bring bookkeeping up to date after the engine moved (new events, actor or end)."""
+        state = self._state
+        refresh = self._consume_events()
+        street = int(state.street)
+        dynv = self._dynv
+        if street != self._street:
+            self._street = street
+            off = self._off_street
+            for k in range(4):
+                dynv[off + k] = 1.0 if k == street else 0.0
+            off = self._off_board
+            for c in state._board:
+                dynv[off + c] = 1.0
+        inv = self._inv_bb
+        dynv[self._dyn_pot] = state.pot * inv
+        dynv[self._dyn_pot + 1] = state._current_bet * inv
+        if refresh or self._n_events == 0 or state._final is not None:
+            self._refresh_money()
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        """Hand the turn to the engine's actor (legal set, infos), or finish the hand."""
+        state = self._state
+        self._amounts: list[int | None] | None = None
+        prev = self._actor
+        if prev is not None:
+            self.infos[self.possible_agents[prev]] = self._idle_infos[prev]
+        seat = state._actor
+        if seat is None:
+            self._legal = None
+            self._actor = None
+            self._finish()
+            return
+        self._actor = seat
+        legal = self._legal = state.legal_actions()
+        agent = self.agent_selection = self.possible_agents[seat]
+        self.infos[agent] = {
+            "legal": {
+                "fold": legal.fold,
+                "check": legal.check,
+                "call": legal.call,
+                "min_raise_to": legal.min_raise_to,
+                "max_raise_to": legal.max_raise_to,
+            },
+            "view": self._idle_infos[seat]["view"],
+        }
+
+    def _after_action(self, ev: ActionEvent) -> None:
+        """Bookkeeping after the engine applied one action (``ev``, the event it returned).
+
+        When that action only moved the turn (one new event, same street, hand not over),
+        only the acting seat's entries change; anything else takes :meth:`_advance`.
+        """
+        state = self._state
+        n_events = self._n_events + 1
+        if len(state._events) != n_events or state._actor is None:
+            self._advance()
+            return
+        self._n_events = n_events
+        dynv = self._dynv
+        inv = self._inv_bb
+        seat = ev.seat
+        dynv[seat] = state._stacks[seat] * inv
+        dynv[self._n + seat] = ev.to * inv
+        self._record_action(ev)
+        pot = self._dyn_pot
+        dynv[pot] = state.pot * inv
+        dynv[pot + 1] = state._current_bet * inv
+        self._next_turn()
+
+    def _finish(self) -> None:
+        state = self._state
+        scale = self._reward_scale
+        rewards = self.rewards
+        cumulative = self._cumulative_rewards
+        terminations = self.terminations
+        for a, p in zip(self.possible_agents, state.payoffs):
+            r = rewards[a] = p * scale
+            cumulative[a] += r  # PettingZoo's _accumulate_rewards, inlined
+            terminations[a] = True
+        self.agent_selection = self._agent_selector.reset()
+        self._rewards_to_clear = True
+
+    def _action_id(self, action: Any) -> int:
+        if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+            a = int(action)
+        elif isinstance(action, np.ndarray) and action.shape in ((), (1,)) and np.issubdtype(action.dtype, np.integer):
+            a = int(action.reshape(()))
+        else:
+            raise IllegalActionError(
+                f"action {action!r} is not an action id: expected an integer in 0..{self.num_actions - 1}"
+            )
+        if not 0 <= a < self.num_actions:
+            raise IllegalActionError(f"action {a} is out of range: action ids are 0..{self.num_actions - 1}")
+        return a
+
+    def _raise_amount(self, a: int) -> int | None:
+        """Raise-to chips of action id ``a`` at the current decision (None if masked)."""
+        legal = self._legal
+        if self._exact:
+            amount = a - 1
+            lo = legal.min_raise_to
+            if lo is None or not lo <= amount <= legal.max_raise_to:
+                return None
+            return amount
+        return self._discrete_amounts()[a - 2]
+
+    def _discrete_amounts(self) -> list[int | None]:
+        if self._amounts is None:
+            state = self._state
+            seat = self._actor
+            self._amounts = discrete_raise_amounts(
+                self._legal,
+                pot=state.pot,
+                current_bet=state.current_bet,
+                all_in_to=state.street_bets[seat] + state.stacks[seat],
+                bet_sizes=self.bet_sizes,
+            )
+        return self._amounts
+
+    def step(self, action: Any) -> None:
+        """Apply the selected agent's action id (``None`` for an agent whose hand is over)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        a = action if type(action) is int and 0 <= action < self.num_actions else self._action_id(action)
+        state = self._state
+        legal = self._legal
+        amount = None
+        if a == FOLD:
+            ok = legal.fold
+        elif a == CHECK_CALL:
+            ok = legal.check or legal.call > 0
+        else:
+            amount = self._raise_amount(a)
+            ok = amount is not None
+        if not ok:
+            if self.illegal_action == "raise":
+                raise IllegalActionError(
+                    f"{agent} (seat {self._actor}) chose action {a} ({self.describe_action(a)}), which is "
+                    f"masked out; legal now: {self._describe_legal()}"
+                )
+            ev = state.timeout()
+        elif a == CHECK_CALL:
+            ev = state.check() if legal.check else state.call()
+        elif a == FOLD:
+            ev = state.fold()
+        else:
+            ev = state.raise_to(amount)
+        self._cumulative_rewards[agent] = 0
+        self._after_action(ev)
+
+    def _was_dead_step(self, action: Any) -> None:
+        """Remove the selected (finished) agent; every agent's hand ends at once, so the next is the first left."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        del self.terminations[agent]
+        del self.truncations[agent]
+        del self.rewards[agent]
+        del self._cumulative_rewards[agent]
+        del self.infos[agent]
+        self.agents.remove(agent)
+        if self.agents:
+            self.agent_selection = self.agents[0]
+        if self._rewards_to_clear:  # the hand's rewards are cleared by its first dead step
+            self._rewards_to_clear = False
+            rewards = self.rewards
+            for a in rewards:
+                rewards[a] = 0
+
+    # ------------------------------------------------------------------ observing
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The observation dict (``observation`` float32 vector, ``action_mask`` int8) of ``agent``."""
+        seat = self.agent_name_mapping[agent]
+        builder = self._builder
+        if seat == self._actor:
+            inv = self._inv_bb
+            fold, check, call, lo, hi = self._legal[1:]
+            if lo is None:
+                return builder.actor(seat, call * inv, 0.0, 0.0, fold, check or call > 0, 0, 0, None)
+            if self._exact:  # raise-to k has id k + 1
+                return builder.actor(seat, call * inv, lo * inv, hi * inv, fold, check or call > 0, lo + 1, hi + 2, None)
+            ids = [i + 2 for i, amount in enumerate(self._discrete_amounts()) if amount is not None]
+            return builder.actor(seat, call * inv, lo * inv, hi * inv, fold, check or call > 0, 0, 0, ids)
+        if self._actor is not None:  # a seat waiting for its turn: what it would owe now
+            state = self._state
+            owed = state._current_bet - state._bets[seat]
+            if owed > 0 and not self._folded[seat]:
+                return builder.waiting(seat, min(owed, state._stacks[seat]) * self._inv_bb)
+        return builder.idle(seat)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``(observation, cumulative reward, terminated, truncated, info)`` of the selected agent."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+
+
+class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
+    """The unwrapped AEC environment; see the module docstring for every table."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "nlhe_v0", "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(
+        self,
+        num_players: int = 6,
+        small_blind: int = 5,
+        big_blind: int = 10,
+        ante: int = 0,
+        buy_in: int = 1000,
+        betting: str | BettingStructure = "no-limit",
+        action_mode: str = "discrete",
+        bet_sizes: Sequence[float] = DEFAULT_BET_SIZES,
+        max_stack: int | None = None,
+        reward_unit: str = "bb",
+        illegal_action: str = "raise",
+        pad_seats: bool = False,
+        render_mode: str | None = None,
+        render_viewer: int | str | None = None,
+        **table_kwargs: Any,
+    ) -> None:
+        super().__init__()
+        self.config = TableConfig(
+            num_players=num_players,
+            small_blind=small_blind,
+            big_blind=big_blind,
+            ante=ante,
+            buy_in=buy_in,
+            betting=betting,
+            **table_kwargs,
+        )
+        n = self.config.num_players
+        if action_mode not in ACTION_MODES:
+            raise ConfigError("action_mode", action_mode, "must be 'discrete' or 'exact'")
+        if reward_unit not in ("bb", "chips"):
+            raise ConfigError("reward_unit", reward_unit, "must be 'bb' or 'chips'")
+        if illegal_action not in ("raise", "timeout"):
+            raise ConfigError("illegal_action", illegal_action, "must be 'raise' or 'timeout'")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ConfigError("render_mode", render_mode, "must be None, 'human' or 'ansi'")
+        if render_viewer is not None and render_viewer != "all" and not (
+            isinstance(render_viewer, int) and not isinstance(render_viewer, bool) and 0 <= render_viewer < n
+        ):
+            raise ConfigError("render_viewer", render_viewer, f"must be None, 'all' or a seat in 0..{n - 1}")
+        if not isinstance(pad_seats, bool):
+            raise ConfigError("pad_seats", pad_seats, "must be True or False")
+        if max_stack is None:
+            max_stack = self.config.buy_in
+        if not isinstance(max_stack, (int, np.integer)) or isinstance(max_stack, bool) or max_stack < self.config.buy_in:
+            raise ConfigError("max_stack", max_stack, f"must be an integer >= buy_in ({self.config.buy_in})")
+        max_stack = int(max_stack)  # numpy integers too, as TableConfig accepts them
+        try:
+            sizes = tuple(float(f) for f in bet_sizes)
+        except (TypeError, ValueError):
+            raise ConfigError("bet_sizes", bet_sizes, "must be a sequence of positive pot fractions") from None
+        if not all(np.isfinite(f) and f > 0 for f in sizes):
+            raise ConfigError("bet_sizes", bet_sizes, "must be a sequence of positive pot fractions")
+
+        self.action_mode = action_mode
+        self.bet_sizes = sizes
+        self.max_stack = max_stack
+        self.reward_unit = reward_unit
+        self.illegal_action = illegal_action
+        self.render_mode = render_mode
+        self.render_viewer = render_viewer
+        self.num_seats = _PAD_SEATS if pad_seats else n
+        self._exact = action_mode == "exact"
+        self._bb = self.config.big_blind
+        self._inv_bb = 1.0 / self._bb
+        self._reward_scale = self._inv_bb if reward_unit == "bb" else 1.0
+
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        self._zero_per_agent = dict.fromkeys(self.possible_agents, 0)
+        self._false_per_agent = dict.fromkeys(self.possible_agents, False)
+        self.num_actions = 2 + max_stack if self._exact else 4 + len(sizes)
+        obs_len = _obs.obs_size(self.num_seats)
+        max_money = float(n * max_stack) / self._bb
+        low, high = _obs.obs_bounds(self.num_seats, max_money, float(max_stack + 1))
+        self._obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low=low, high=high, shape=(obs_len,), dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(self.num_actions,), dtype=np.int8),
+            }
+        )
+        self._act_space = spaces.Discrete(self.num_actions)
+        self.observation_spaces = {a: self._obs_space for a in self.possible_agents}
+        self.action_spaces = {a: self._act_space for a in self.possible_agents}
+
+        # Every observation is gathered with one np.take from a buffer kept up to date
+        # event by event, in absolute seat order: seat features, history, each seat's
+        # hole one-hot, the board one-hot, the street one-hot, pot, current bet, and a
+        # zero (padded seats, and the scalars written per observer). _gather[o] holds
+        # observer o's indices into it.
+        nf, nh = len(_obs.SEAT_FEATURES), len(_obs.HISTORY_FEATURES)
+        off_hole = nf * n + _obs.STREETS * n * nh
+        off_board = off_hole + 52 * n
+        off_street = off_board + 52
+        self._dyn_pot = off_street + _obs.STREETS
+        self._dyn_size = self._dyn_pot + 3
+        self._n = n
+        self._hist_off = nf * n
+        assert nh == 4 and _obs.SEAT_FEATURES[:4] == ("stacks", "street_bets", "folded", "all_in")
+        zero = self._dyn_size - 1
+        S = self.num_seats
+        self._gather = []
+        for o in range(n):
+            idx = list(range(off_hole + 52 * o, off_hole + 52 * (o + 1)))
+            idx += list(range(off_board, off_board + 52)) + list(range(off_street, off_street + _obs.STREETS))
+            # pot, to call, min raise-to, max raise-to, own stack, current bet
+            idx += [self._dyn_pot, zero, zero, zero, o, self._dyn_pot + 1]
+            for f in range(nf):
+                idx += [f * n + (o + r) % n if r < n else zero for r in range(S)]
+            for t in range(_obs.STREETS):
+                for r in range(S):
+                    for k in range(nh):
+                        idx.append(nf * n + (t * n + (o + r) % n) * nh + k if r < n else zero)
+            self._gather.append(np.array(idx, dtype=np.intp))
+        self._bind_buffer(np.zeros(self._dyn_size, dtype=np.float32))
+        self._builder = ObservationBuilder(self._dyn, np.stack(self._gather), self.num_actions, _OFF_TO_CALL)
+        self._off_hole, self._off_board, self._off_street = off_hole, off_board, off_street
+        self._inv_bb32 = float(np.float32(self._inv_bb))
+        self._table: Table | None = None
+        self._state: HandState | None = None
+        self._np_random: np.random.Generator | None = None
+        self._np_random_seed: int | None = None
+        self._hands = 0
+        self._agent_selector = AgentSelector(self.possible_agents)
+
+    # ------------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The same ``Dict(observation=Box, action_mask=Box)`` object for every agent."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """The same ``Discrete(num_actions)`` object for every agent."""
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ reset
+    def _parse_options(self, options: Mapping[str, Any] | None) -> tuple[Any, Any, Any]:
+        if options is None:
+            return None, None, None
+        if not isinstance(options, Mapping):
+            raise ConfigError("options", options, "must be a dict (keys: 'deck', 'button', 'stacks') or None")
+        n = self.config.num_players
+        deck = options.get("deck")
+        if deck is not None:
+            deck = validate_deck(deck)
+        button = options.get("button")
+        if button is not None and (
+            not isinstance(button, (int, np.integer)) or isinstance(button, bool) or not 0 <= button < n
+        ):
+            raise ConfigError("button", button, f"must be a seat in 0..{n - 1}")
+        stacks = options.get("stacks")
+        if stacks is not None:
+            allowed = (
+                f"must be {n} integer stacks in 0..{self.max_stack} (max_stack sizes the action "
+                f"space; build the env with a larger max_stack for deeper stacks), at least two positive"
+            )
+            try:
+                values = [int(s) for s in stacks]
+                ok = all(
+                    isinstance(s, (int, np.integer)) and not isinstance(s, bool) for s in stacks
+                )
+            except (TypeError, ValueError):
+                raise ConfigError("stacks", stacks, allowed) from None
+            if (
+                not ok
+                or len(values) != n
+                or any(s < 0 or s > self.max_stack for s in values)
+                or sum(1 for s in values if s > 0) < 2
+            ):
+                raise ConfigError("stacks", stacks, allowed)
+            stacks = values
+            if button is not None and stacks[button] == 0:
+                raise ConfigError("button", button, "must be a seat with chips (its stack is 0)")
+        return deck, button, stacks
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new hand: the button moves one seat (or as ``options`` say); see the module docstring."""
+        _check_seed(seed)
+        deck, button, stacks = self._parse_options(options)
+        if seed is not None or self._table is None:
+            rng = np.random.default_rng(seed)
+            table = Table(self.config, rng=rng)
+            state = table.start_hand(deck=deck, button=button, stacks=stacks)
+            self._table, self._np_random, self._np_random_seed = table, rng, seed
+        else:
+            state = self._table.start_hand(deck=deck, button=button, stacks=stacks, abandon=True)
+        self._start(state)
+
+    def _describe_legal(self) -> str:
+        legal = self._legal
+        parts = []
+        if legal.fold:
+            parts.append("0 (fold)")
+        if legal.check:
+            parts.append("1 (check)")
+        elif legal.call > 0:
+            parts.append(f"1 (call {legal.call})")
+        if legal.min_raise_to is not None:
+            if self._exact:
+                parts.append(
+                    f"{legal.min_raise_to + 1}..{legal.max_raise_to + 1} "
+                    f"(raise to {legal.min_raise_to}..{legal.max_raise_to})"
+                )
+            else:
+                for i, amount in enumerate(self._discrete_amounts()):
+                    if amount is not None:
+                        parts.append(f"{i + 2} (raise to {amount})")
+        return ", ".join(parts)
+
+    # ------------------------------------------------------------------ helpers
+    def action_amount(self, action: int) -> int | None:
+        """Raise-to chips of ``action`` at the current decision; None for fold, check/call or a masked size.
+
+        In exact mode this is ``action - 1`` whenever the size is legal.
+        """
+        a = self._action_id(action)
+        if a < 2 or self._legal is None:
+            return None
+        return self._raise_amount(a)
+
+    def action_for_raise_to(self, raise_to: int) -> int:
+        """Action id that bets/raises to ``raise_to`` chips now; raises IllegalActionError if none does."""
+        if self._exact:
+            a = exact_action_id(raise_to)
+            if a < self.num_actions and self._legal is not None and self._raise_amount(a) is not None:
+                return a
+        elif self._legal is not None:
+            for i, amount in enumerate(self._discrete_amounts()):
+                if amount == raise_to:
+                    return i + 2
+        legal = self._describe_legal() if self._legal is not None else "nothing (the hand is over)"
+        raise IllegalActionError(f"no legal action raises to {raise_to!r} now; legal: {legal}")
+
+    def describe_action(self, action: int) -> str:
+        """Human-readable meaning of an action id (``"fold"``, ``"check/call"``, ``"raise to 40"``)."""
+        a = self._action_id(action)
+        if a == FOLD:
+            return "fold"
+        if a == CHECK_CALL:
+            return "check/call"
+        if self._exact:
+            return f"raise to {a - 1}"
+        if a == self.num_actions - 1:
+            return "all-in"
+        if a == 2:
+            return "min-raise"
+        return f"raise {self.bet_sizes[a - 3]:g} pot"
+
+    @property
+    def state_object(self) -> HandState:
+        """The engine's :class:`HandState` of the current hand (read it, do not act on it)."""
+        if self._state is None:
+            raise HandOverError("no hand yet: call reset() first")
+        return self._state
+
+    @property
+    def legal_actions(self) -> LegalActions | None:
+        """The engine's legal actions of the seat to act (None when the hand is over)."""
+        return self._legal
+
+    def hand_record(self) -> HandRecord:
+        """The :class:`HandRecord` of the current (or last finished) hand."""
+        return self.state_object.record()
+
+    def to_phh(self, **kwargs: Any) -> str:
+        """The current (or last finished) hand as PHH text (``kwargs`` go to :func:`holdem_env.formats.phh.from_record`).
+
+        Pot-limit hands (and fixed-limit ones with another cap than 4 bets a round) have no PHH
+        form and raise :class:`~holdem_env.engine.errors.PHHError`.
+        """
+        from holdem_env.formats import phh
+
+        return phh.record_to_phh(self.hand_record(), **kwargs)
+
+    def write_phh(self, path: str | os.PathLike[str], **kwargs: Any) -> None:
+        """Write :meth:`to_phh` to ``path``."""
+        Path(path).write_text(self.to_phh(**kwargs), encoding="utf-8")
+
+    # ------------------------------------------------------------------ render
+    def render(self) -> str | None:
+        """``"ansi"``: return the table as text; ``"human"``: print it; no render mode: None."""
+        if self.render_mode is None:
+            return None
+        text = self._render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _render_text(self) -> str:
+        state = self._state
+        if state is None:
+            return "nlhe_v0: no hand dealt yet (call reset())"
+        cfg = self.config
+        viewer = self.render_viewer
+        street = _STREET_NAMES[min(int(state.street), 4)]
+        ante = f" ante {cfg.ante}" if cfg.ante else ""
+        lines = [
+            f"nlhe_v0 hand {self._hands}  {cfg.betting.value}  blinds {cfg.small_blind}/{cfg.big_blind}{ante}"
+            f"  street: {street}  pot: {state.pot}",
+            "board: " + (" ".join(card_str(c) for c in state.board) or "-"),
+        ]
+        shown = state.shown if state.is_over else {}
+        n = cfg.num_players
+        sb_seat, bb_seat = state.small_blind_seat, state.big_blind_seat
+        all_in = self._all_in
+        for s in range(n):
+            tags = []
+            if s == state.button:
+                tags.append("BTN")
+            if s == sb_seat:
+                tags.append("SB")
+            if s == bb_seat:
+                tags.append("BB")
+            if not self._dealt[s]:
+                status = "out"
+                cards = ""
+            else:
+                status = "folded" if state.folded[s] else ("all-in" if all_in[s] else "")
+                if s in shown:
+                    cards = " ".join(card_str(c) for c in shown[s])
+                elif viewer == "all" or viewer == s:
+                    cards = " ".join(_hole_strs(state, s))
+                else:
+                    cards = "?? ??"
+            turn = ">" if s == self._actor else " "
+            lines.append(
+                f"{turn} seat {s} {self.possible_agents[s]:<10} stack {state.stacks[s]:>6}  "
+                f"bet {state.street_bets[s]:>5}  {'/'.join(tags):<7} {status:<6} {cards}"
+            )
+        if self._actor is not None:
+            lines.append(f"to act: {self.possible_agents[self._actor]}")
+        else:
+            payoffs = state.payoffs
+            lines.append("hand over: " + ", ".join(f"seat {s} {payoffs[s]:+d}" for s in range(n) if self._dealt[s]))
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        """Nothing to release; present because ``render`` is defined (PettingZoo convention)."""
+
+
+def _register() -> None:
+    try:
+        from pettingzoo import register
+        from pettingzoo import aec_registry
+    except ImportError:  # pragma: no cover - PettingZoo < 1.26 has no registry
+        return
+    if ENV_ID not in aec_registry:
+        register("aec", ENV_ID, entry_point=f"{__name__}:env")
+
+
+_register()
