@@ -8,7 +8,7 @@ legal now" in our terms and, at the end, returns the final stacks per seat.
 Seat mapping. PokerKit numbers players from the small blind: index ``i`` is our seat
 ``(button + 1 + i) % n``, so the button is PokerKit's last player. Heads-up this still
 holds: PokerKit reverses the blinds for two players (index 1, the button, posts the
-small blind and acts first preflop; index 0 posts the big blind), which is RULES.md.
+small blind and acts first preflop; index 0 posts the big blind), which is docs/RULES.md.
 
 Only what a test needs is here; the engine never imports this module.
 """

@@ -1,4 +1,4 @@
-"""RULES.md "Table": the configuration and its validation (ConfigError names the field)."""
+"""docs/RULES.md "Table": the configuration and its validation (ConfigError names the field)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scripted hands through the env API with stacked decks and given stacks (RULES.md cases)."""
+"""Scripted hands through the env API with stacked decks and given stacks (docs/RULES.md cases)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from holdem_env.engine.record import UncalledBetReturned
 
 
 def stacked_deck(n: int, button: int, holes: dict[int, str], board: str = "", dealt: list[int] | None = None) -> list[str]:
-    """A 52-card order that deals ``holes`` and ``board`` the way RULES.md deals.
+    """A 52-card order that deals ``holes`` and ``board`` the way docs/RULES.md deals.
 
     Hole cards go one at a time from the seat left of the button (the button last), two
     rounds; then burn, flop (3), burn, turn, burn, river. Unlisted cards fill the gaps.

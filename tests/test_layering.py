@@ -1,41 +1,150 @@
-"""Layering and documentation checks that span the whole package.
+"""Architecture checks over the whole repository: import directions, doctests, self-containment.
 
-Rule of thumb 1 (STYLE.md): dependencies point one way, engine <- env <- agents, training.
-The engine imports no PettingZoo, Gymnasium or torch.
+Dependencies point one way (README "Architecture")::
+
+    engine  <-  formats
+    engine  <-  env  <-  agents  <-  training  <-  cli / play
+
+The layering is read from the source (every ``import``, also those inside functions), so a
+forbidden import fails here even on a code path no other test runs.
 """
 
 from __future__ import annotations
 
+import ast
 import doctest
 import importlib
+import pkgutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-ENGINE_MODULES = [
-    "holdem_env",
-    "holdem_env.engine.cards",
-    "holdem_env.engine.config",
-    "holdem_env.engine.errors",
-    "holdem_env.engine.actions",
-    "holdem_env.engine.pots",
-    "holdem_env.engine.state",
-    "holdem_env.engine.record",
-    "holdem_env.engine.table",
-    "holdem_env.engine.evaluator",
-    "holdem_env.engine.equity",
-    "holdem_env.formats.phh",
-    "holdem_env.formats.replay",
-    "holdem_env.cli.replay",
-    "holdem_env.cli",
-]
+import holdem_env
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: repository folder -> installed package (setup.py's package_dir mapping)
+PACKAGE_ROOTS = {"holdem_env": "holdem_env", "agents": "holdem_env.agents", "training": "holdem_env.training"}
+
+#: layer -> what it must never import (first-party layers or third-party top-level packages)
+FORBIDDEN: dict[str, frozenset[str]] = {
+    "engine": frozenset(
+        {"env", "formats", "agents", "training", "cli", "play", "pettingzoo", "gymnasium", "torch", "tensorboard"}
+    ),
+    "formats": frozenset({"env", "agents", "training", "cli", "play", "pettingzoo", "gymnasium", "torch"}),
+    "env": frozenset({"agents", "training", "cli", "play", "torch", "tensorboard"}),
+    "agents": frozenset({"training", "cli", "play"}),
+    "training": frozenset({"cli", "play"}),
+    "util": frozenset({"engine", "env", "formats", "agents", "training", "cli", "play", "pettingzoo", "torch"}),
+    "cli": frozenset(),  # the top: the command line and the play server may use every layer
+    "play": frozenset({"cli"}),
+}
 
 
-def test_engine_imports_no_pettingzoo_gymnasium_or_torch() -> None:
+def module_name(path: Path, root: Path = ROOT) -> str:
+    """The installed dotted name of a source file of the repository."""
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    parts[0] = PACKAGE_ROOTS[parts[0]]
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def layer_of(module: str) -> str | None:
+    """The layer of a first-party module, or None for the package root and alias modules."""
+    parts = module.split(".")
+    if parts[0] != "holdem_env" or len(parts) == 1:
+        return None
+    if parts[1] in ("engine", "env", "formats", "agents", "training", "cli", "play"):
+        return parts[1]
+    if parts[1] == "fileutil":
+        return "util"
+    return None
+
+
+def imported_names(path: Path, module: str) -> list[tuple[int, str]]:
+    """Every module a source file imports, absolute, with its line number (relative imports resolved)."""
+    is_package = path.name == "__init__.py"
+    package = module if is_package else module.rpartition(".")[0]
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            found.append((node.lineno, target))
+            found += [(node.lineno, f"{target}.{alias.name}") for alias in node.names if alias.name != "*"]
+    return found
+
+
+def forbidden_imports(root: Path = ROOT) -> list[str]:
+    """``"file:line: layer imports name"`` for each import that breaks the layering."""
+    problems: list[str] = []
+    for folder in PACKAGE_ROOTS:
+        for path in sorted((root / folder).rglob("*.py")):
+            module = module_name(path, root)
+            layer = layer_of(module)
+            if layer is None:
+                continue
+            reported: set[int] = set()
+            for line, name in imported_names(path, module):
+                target = layer_of(name) if name.startswith("holdem_env.") else name.split(".")[0]
+                if target in FORBIDDEN[layer] and target != layer and line not in reported:
+                    reported.add(line)
+                    problems.append(f"{path.relative_to(root)}:{line}: {layer} imports {name}")
+    return sorted(problems)
+
+
+def test_no_layer_imports_a_layer_above_it() -> None:
+    assert forbidden_imports() == []
+
+
+@pytest.mark.parametrize(
+    ("where", "line", "expected"),
+    [
+        ("holdem_env/engine/planted.py", "from holdem_env.env import nlhe_v0", "engine imports holdem_env.env"),
+        ("holdem_env/engine/planted.py", "import torch", "engine imports torch"),
+        ("holdem_env/engine/planted.py", "def f():\n    import pettingzoo", "engine imports pettingzoo"),
+        ("holdem_env/env/planted.py", "from holdem_env.agents.base import Agent", "env imports holdem_env.agents"),
+        ("agents/planted.py", "from holdem_env.training import arena", "agents imports holdem_env.training"),
+        ("agents/sub/planted.py", "from ...training.arena import run_match", "agents imports holdem_env.training"),
+        ("holdem_env/formats/planted.py", "from ..env import _obs", "formats imports holdem_env.env"),
+    ],
+)
+def test_a_planted_forbidden_import_is_reported(tmp_path: Path, where: str, line: str, expected: str) -> None:
+    for folder in PACKAGE_ROOTS:
+        (tmp_path / folder).mkdir()
+    planted = tmp_path / where
+    planted.parent.mkdir(parents=True, exist_ok=True)
+    planted.write_text(line + "\n")
+    problems = forbidden_imports(tmp_path)
+    assert problems, f"planted {line!r} in {where} was not reported"
+    assert all(p.startswith(f"{where}:") for p in problems)
+    assert any(expected in p for p in problems), problems
+
+
+def test_a_planted_forbidden_import_fails_then_passes_when_removed(tmp_path: Path) -> None:
+    for folder in PACKAGE_ROOTS:
+        (tmp_path / folder / "sub").mkdir(parents=True)
+    bad = tmp_path / "agents" / "sub" / "bot.py"
+    bad.write_text("from holdem_env.training.arena import run_match\n")
+    assert forbidden_imports(tmp_path) == ["agents/sub/bot.py:1: agents imports holdem_env.training.arena"]
+    bad.write_text("from holdem_env.engine.cards import parse_cards\n")
+    assert forbidden_imports(tmp_path) == []
+
+
+def test_engine_imports_no_pettingzoo_gymnasium_or_torch_at_run_time() -> None:
+    engine = [module_name(p) for p in sorted((ROOT / "holdem_env" / "engine").glob("*.py"))]
     code = (
         "import sys, importlib\n"
-        f"for m in {ENGINE_MODULES!r}:\n"
+        f"for m in {engine + ['holdem_env', 'holdem_env.formats.phh', 'holdem_env.formats.replay']!r}:\n"
         "    importlib.import_module(m)\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('pettingzoo','gymnasium','torch','tensorboard'))\n"
         "print(','.join(bad))\n"
@@ -44,15 +153,98 @@ def test_engine_imports_no_pettingzoo_gymnasium_or_torch() -> None:
     assert out.stdout.strip() == "", f"engine pulled in: {out.stdout.strip()}"
 
 
-@pytest.mark.parametrize("name", ENGINE_MODULES)
-def test_engine_module_doctests(name: str) -> None:
+# --------------------------------------------------------------------------- doctests
+
+def _all_modules() -> list[str]:
+    """Every module of the installed package, agents and training (mapped folders) included."""
+    names = {"holdem_env"}
+    for package in ("holdem_env", "holdem_env.agents", "holdem_env.training"):
+        module = importlib.import_module(package)
+        names.add(package)
+        names.update(info.name for info in pkgutil.walk_packages(module.__path__, package + "."))
+    aliases = ("holdem_env.nlhe_v", "holdem_env.gym_wrapper", "holdem_env.phh")
+    return sorted(n for n in names if not n.startswith(aliases) and not n.endswith("__main__"))
+
+
+ALL_MODULES = _all_modules()
+
+#: Modules whose public functions carry examples: each must have at least one doctest.
+MUST_HAVE_EXAMPLES = [
+    "holdem_env",
+    "holdem_env.engine.cards",
+    "holdem_env.engine.config",
+    "holdem_env.engine.errors",
+    "holdem_env.engine.actions",
+    "holdem_env.engine.pots",
+    "holdem_env.engine.state",
+    "holdem_env.engine.table",
+    "holdem_env.engine.evaluator",
+    "holdem_env.engine.equity",
+    "holdem_env.formats.phh",
+    "holdem_env.formats.replay",
+]
+
+
+@pytest.mark.parametrize("name", ALL_MODULES)
+def test_module_doctests(name: str) -> None:
     module = importlib.import_module(name)
+    finder = doctest.DocTestFinder(exclude_empty=True)
+    examples = sum(len(t.examples) for t in finder.find(module))
+    if name in MUST_HAVE_EXAMPLES:
+        assert examples > 0, f"{name} is listed in MUST_HAVE_EXAMPLES but has no doctest"
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0, f"{result.failed} doctest(s) failed in {name}"
 
 
-def test_public_names_resolve() -> None:
-    import holdem_env
+def test_module_list_covers_the_packages() -> None:
+    assert set(MUST_HAVE_EXAMPLES) <= set(ALL_MODULES)
+    assert {"holdem_env.agents.base", "holdem_env.training.arena", "holdem_env.env.nlhe_v0"} <= set(ALL_MODULES)
 
+
+def test_public_names_resolve() -> None:
     missing = [n for n in holdem_env.__all__ if not hasattr(holdem_env, n)]
     assert missing == []
+
+
+# --------------------------------------------------------------------------- the installed names
+
+
+def test_a_users_own_agents_and_training_packages_do_not_collide(tmp_path: Path) -> None:
+    """The repository's agents/ and training/ are installed as holdem_env.agents / .training, so a
+    researcher's own top-level ``agents`` package next to their script keeps working with ours."""
+    for name in ("agents", "training"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text(f"WHO = 'the users own {name}'\n")
+    (tmp_path / "agents" / "mine.py").write_text(
+        "class AlwaysCall:\n    def act(self, observation, info):\n        return 1\n"
+    )
+    code = (
+        "import agents, training\n"
+        "from holdem_env.cli import main\n"
+        "assert agents.WHO.endswith('agents') and training.WHO.endswith('training')\n"
+        "raise SystemExit(main(['eval', 'agents.mine:AlwaysCall', 'random', '--hands', '8', '--players', '2',"
+        " '--workers', '1', '--seed', '3']))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "agents.mine:AlwaysCall" in out.stdout or "AlwaysCall" in out.stdout
+
+
+# --------------------------------------------------------------------------- self-containment
+
+OUTSIDE_PATTERNS = ("../shared", "shared/RULES", "shared/STYLE", "shared/seeds", "/work/", "seeds/00")
+
+
+def test_no_file_of_the_repository_refers_to_a_path_outside_it() -> None:
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    offenders = []
+    for rel in tracked:
+        path = ROOT / rel
+        if rel == "tests/test_layering.py" or not path.is_file():
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        offenders += [f"{rel}: {pattern}" for pattern in OUTSIDE_PATTERNS if pattern in text]
+    assert offenders == []

@@ -188,7 +188,7 @@ def test_samples_replay_to_recorded_finishing_stacks(path: Path) -> None:
 
 
 def test_pluribus_odd_chip_goes_to_first_winner_left_of_button() -> None:
-    # 60/88: p2 and p6 (the button) split 275 + ... ; the log gives each x.5, RULES.md
+    # 60/88: p2 and p6 (the button) split 275 + ... ; the log gives each x.5, docs/RULES.md
     # gives the odd chip to the first winner left of the button: p2.
     (hand,) = load_file(DATA / "pluribus_60_88.phh")
     result = replay(hand)
@@ -323,7 +323,7 @@ def test_replay_errors_name_the_problem(actions: str, needle: str) -> None:
 def _random_hand(seed: int) -> tuple[object, str | None]:
     """Play one hand with random legal actions; returns (record, PokerKit-deviating raise or None).
 
-    Two raises the engine allows (RULES.md) where PokerKit differs are flagged: a short
+    Two raises the engine allows (docs/RULES.md) where PokerKit differs are flagged: a short
     all-in raise (PokerKit reopens differently) and a raise no opponent can call any part
     of (every other player has at most the current bet behind; PokerKit refuses it).
     """
@@ -387,7 +387,7 @@ def test_record_write_read_replay_round_trip(block: int) -> None:
 
 
 def _pokerkit_deviates(record: object, flagged: str | None) -> str | None:
-    """Why PokerKit may differ from RULES.md on this hand (None when it must agree)."""
+    """Why PokerKit may differ from docs/RULES.md on this hand (None when it must agree)."""
     cfg = record.config  # type: ignore[attr-defined]
     order = _p_order(record)
     sb_seat, bb_seat = (record.button, order[0]) if len(order) == 2 else (order[0], order[1])  # type: ignore[attr-defined]
@@ -420,7 +420,7 @@ def test_written_hands_replay_in_pokerkit_to_the_same_stacks() -> None:
 
 
 def test_fixed_limit_fifth_preflop_bet_is_refused_by_the_cap() -> None:
-    # RULES.md caps fixed-limit betting at 4 bets a round (the big blind is the first
+    # docs/RULES.md caps fixed-limit betting at 4 bets a round (the big blind is the first
     # preflop); PokerKit allows a fourth raise preflop, so such files do not replay here.
     text = (DATA / "fixed_limit.phh").read_text().replace('"p3 f",', '"p3 cbr 10",').replace(
         'finishing_stacks = [226, 178, 196]', '')

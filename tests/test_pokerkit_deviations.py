@@ -1,7 +1,7 @@
-"""Where PokerKit 0.7.7 departs from RULES.md: one named test per deviation.
+"""Where PokerKit 0.7.7 departs from docs/RULES.md: one named test per deviation.
 
 ``test_pokerkit_diff.py`` leaves these situations out of its strict comparison. Each test
-below builds the exact situation, asserts what OUR engine does per RULES.md, and shows
+below builds the exact situation, asserts what OUR engine does per docs/RULES.md, and shows
 that PokerKit does something else, so the exclusion stays justified: if a PokerKit
 upgrade changes its behaviour, the PokerKit half of the test fails and the exclusion
 should be revisited.
@@ -21,7 +21,7 @@ from pokerkit_oracle import OracleSetup, PokerKitHand, PokerKitRefused
 
 
 def stacked_deck(button: int, n: int, hole: Mapping[int, str], board: str = "") -> list[int]:
-    """A deck order that deals ``hole[seat]`` and then ``board`` in the RULES.md order.
+    """A deck order that deals ``hole[seat]`` and then ``board`` in the docs/RULES.md order.
 
     Hole cards go one at a time from the first seat left of the button; a card is burnt
     before the flop, the turn and the river. Unnamed cards come from the rest of the deck.
@@ -78,7 +78,7 @@ def test_short_big_blind_others_still_owe_the_full_big_blind() -> None:
     state = HandState(config, button=0, stacks=stacks, seed=1)
     assert state.blinds == (0, 5, 4)
     la = state.legal_actions()
-    assert (la.seat, la.call, la.min_raise_to) == (0, 10, 20)  # RULES.md: full BB to call, min raise to 2 BB
+    assert (la.seat, la.call, la.min_raise_to) == (0, 10, 20)  # docs/RULES.md: full BB to call, min raise to 2 BB
     play(state, None, (0, Action.call()), (1, Action.call()))
     assert state.contributions == (10, 10, 4)
 
@@ -165,7 +165,7 @@ def test_several_short_allins_reopen_measured_from_each_players_last_bet() -> No
 
 
 def test_raise_nobody_can_answer_is_allowed_and_the_excess_comes_back() -> None:
-    # Seat 3 is all-in for 100; the blinds (40 and 60 chips) cannot even call 100. RULES.md lets
+    # Seat 3 is all-in for 100; the blinds (40 and 60 chips) cannot even call 100. docs/RULES.md lets
     # seat 0 raise; the part nobody matched is returned, so the stacks end as after a call.
     config = TableConfig(num_players=4, small_blind=5, big_blind=10)
     stacks = [1000, 40, 60, 100]

@@ -7,9 +7,9 @@ big-blind-only) and odd blinds. The same cards (burns included) and actions are 
 (fold, check, call amount, raise-to interval: this checks every alternative, not just
 the action taken), PokerKit must accept every action, and the final stacks must agree.
 
-Where PokerKit deviates from RULES.md the difference is recognised and the hand is
+Where PokerKit deviates from docs/RULES.md the difference is recognised and the hand is
 counted under that reason instead of as an exact agreement. A legal-set difference is
-excused only where an independent RULES.md reading of the street (``rules_view``) sides
+excused only where an independent docs/RULES.md reading of the street (``rules_view``) sides
 with our engine; the final stacks of such hands are still compared. The deviations,
 each pinned by a named test in ``test_pokerkit_deviations.py``:
 
@@ -22,10 +22,10 @@ each pinned by a named test in ``test_pokerkit_deviations.py``:
 - ``several short all-ins reopen``: PokerKit sums consecutive short all-ins since its
   last full raise instead of measuring from the bet each player last matched.
 - ``raise nobody can answer``: PokerKit refuses a raise when no other player could put
-  in more than the current bet; RULES.md allows it and the excess comes back uncalled,
+  in more than the current bet; docs/RULES.md allows it and the excess comes back uncalled,
   so the replay uses a call there (same stacks).
 - ``odd chips``: PokerKit kills losing hands, merges pots that are left with the same
-  contenders and gives a pot's whole remainder to its first winner; RULES.md splits each
+  contenders and gives a pot's whole remainder to its first winner; docs/RULES.md splits each
   pot on its own, odd chips one at a time. Excused only if PokerKit's stacks are exactly
   our pots paid out PokerKit's way (``pokerkit_style_split``).
 
@@ -123,7 +123,7 @@ def random_action(rng: np.random.Generator, la: LegalActions) -> Action:
 
 
 def short_big_blind(config: TableConfig, button: int, stacks: Sequence[int]) -> bool:
-    """Whether the big blind's post is short (RULES.md: the others still owe a full big blind)."""
+    """Whether the big blind's post is short (docs/RULES.md: the others still owe a full big blind)."""
     n = len(stacks)
     bb_seat = (button + 1) % n if n == 2 else (button + 2) % n
     return stacks[bb_seat] - min(config.ante, stacks[bb_seat]) < config.big_blind
@@ -218,7 +218,7 @@ def play_our_hand(seed: int) -> PlayedHand:
 
 @dataclass(frozen=True)
 class RulesView:
-    """The betting on the street of one decision, re-derived from the actions by RULES.md alone.
+    """The betting on the street of one decision, re-derived from the actions by docs/RULES.md alone.
 
     ``shorts``: increments of the short all-in raises before the decision; ``opening_short``:
     the street's first bet (postflop) was such an all-in below one big blind; ``reopened``:
@@ -264,7 +264,7 @@ def rules_view(hand: PlayedHand, index: int) -> RulesView:
 def classify_legal_diff(hand: PlayedHand, index: int, ours: LegalActions, theirs: OracleLegal) -> str | None:
     """The documented deviation that explains a legal-set difference at decision ``index``, or None.
 
-    Only the permission to raise may differ, and only where an independent RULES.md reading
+    Only the permission to raise may differ, and only where an independent docs/RULES.md reading
     (:func:`rules_view`) sides with our engine; any other difference is unexplained.
     """
     if (ours.fold, ours.check, ours.call) != (theirs.fold, theirs.check, theirs.call):
@@ -295,7 +295,7 @@ def pokerkit_style_split(hand: PlayedHand) -> tuple[int, ...]:
 
     PokerKit first kills every hand that wins nothing, then rebuilds the pots from the
     survivors (so consecutive pots left with the same contenders merge into one) and gives
-    the whole remainder of each split pot to its first winner left of the button. RULES.md
+    the whole remainder of each split pot to its first winner left of the button. docs/RULES.md
     splits every pot on its own and hands the odd chips out one at a time.
     """
     st = hand.state
@@ -324,7 +324,7 @@ def pokerkit_style_split(hand: PlayedHand) -> tuple[int, ...]:
 
 
 def rules_shares_ok(hand: PlayedHand) -> bool:
-    """Whether every pot of ours is split as RULES.md says: equal shares, then odd chips one at a
+    """Whether every pot of ours is split as docs/RULES.md says: equal shares, then odd chips one at a
     time to the tied winners in seat order from the first seat left of the button."""
     n = hand.state.num_seats
     for pot in hand.state.pots:
@@ -337,7 +337,7 @@ def rules_shares_ok(hand: PlayedHand) -> bool:
 
 
 def classify_stack_diff(hand: PlayedHand, ours: Sequence[int], theirs: Sequence[int]) -> str | None:
-    """``ODD_CHIPS`` when our pots are split per RULES.md and PokerKit's stacks are exactly those
+    """``ODD_CHIPS`` when our pots are split per docs/RULES.md and PokerKit's stacks are exactly those
     pots paid out PokerKit's way; otherwise None."""
     if tuple(theirs) != tuple(ours) and rules_shares_ok(hand) and tuple(theirs) == pokerkit_style_split(hand):
         return ODD_CHIPS
@@ -370,7 +370,7 @@ class Outcome:
 def _forced_checks(pk: PokerKitHand, our_actor: int | None) -> int:
     """Check for PokerKit's actor while it is not ours and checking is all it may do.
 
-    With everyone else all-in and nothing owed, our engine deals the board out (RULES.md:
+    With everyone else all-in and nothing owed, our engine deals the board out (docs/RULES.md:
     nobody can bet against anybody) while PokerKit still asks that player for a check that
     has no alternative. Applying it changes nothing; anything else is left for the caller.
     """
@@ -464,7 +464,7 @@ def test_seat_mapping_round_trips_and_puts_button_last() -> None:
 
 
 def test_oracle_reproduces_rules_side_pot_example() -> None:
-    # RULES.md: Anna 100, Ben 300, Cara 1000 all in; Anna best, Ben second.
+    # docs/RULES.md: Anna 100, Ben 300, Cara 1000 all in; Anna best, Ben second.
     from holdem_env.engine.cards import parse_cards
 
     setup = OracleSetup(

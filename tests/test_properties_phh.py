@@ -3,7 +3,7 @@
 - write -> read -> replay reproduces every seat's final stack, for all three structures
   PHH can express (no-limit NT and fixed-limit FT; pot-limit has no hold'em variant);
 - PokerKit's own PHH reader replays what we write to the same finishing stacks, except
-  in the situations where PokerKit deviates from RULES.md (each is detected and skipped
+  in the situations where PokerKit deviates from docs/RULES.md (each is detected and skipped
   here, and covered by a named test in ``tests/test_pokerkit_deviations.py``).
 """
 

@@ -46,7 +46,7 @@ def _check_int(name: str, value: Any, lo: int, hi: int | None = None) -> None:
 class TableConfig:
     """A table's rules. All amounts are integer chips.
 
-    Defaults are the "free play" table of RULES.md: 6 players, blinds 5/10,
+    Defaults are the "free play" table of docs/RULES.md: 6 players, blinds 5/10,
     buy-in 1000 (100 big blinds), no-limit.
 
     >>> TableConfig(num_players=2).big_blind
@@ -69,7 +69,7 @@ class TableConfig:
     raise_cap: int | None = 4
     #: Fixed-limit only: lift the cap when only two players are in the hand.
     uncapped_heads_up: bool = False
-    #: Offer ``fold`` when checking is free (dominated; off by default, RULES.md).
+    #: Offer ``fold`` when checking is free (dominated; off by default, docs/RULES.md).
     allow_free_fold: bool = False
     #: Seconds a player has to act (live play only; the engine itself never reads a clock).
     clock_seconds: float = 30.0
@@ -109,7 +109,7 @@ class TableConfig:
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> "TableConfig":
-        """A named table from RULES.md, with optional overrides.
+        """A named table from docs/RULES.md, with optional overrides.
 
         ``"free-play"``: 6 players, blinds 5/10, buy-in 1000 (100 big blinds; the defaults).
         ``"50bb"``: the big blind is 1/50 of the buy-in (blinds 10/20, buy-in 1000).

@@ -1,4 +1,12 @@
-"""The exceptions the engine raises: one family, each a ``ValueError`` subclass."""
+"""The exceptions the engine raises: one family, each a ``ValueError`` subclass.
+
+>>> from holdem_env import TableConfig
+>>> try:
+...     TableConfig(num_players=11)
+... except ConfigError as err:
+...     print(err.field, isinstance(err, ValueError))
+num_players True
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The hand state: one mutable object that runs a hand of hold'em from the forced bets to the payoffs.
 
-Every rule of ``RULES.md`` is decided here and nowhere else. Each action comes as a trio:
+Every rule of ``docs/RULES.md`` is decided here and nowhere else. Each action comes as a trio:
 ``verify_x()`` raises :class:`~holdem_env.engine.errors.IllegalActionError` with a message that names
 the attempt and the legal set, ``can_x()`` is that check as a bool, and ``x()`` verifies,
 mutates and returns the :class:`~holdem_env.engine.record.ActionEvent`. Illegal actions change nothing.
@@ -110,7 +110,7 @@ class HandState:
         antes: per-seat antes overriding ``config.ante``/``config.big_blind_ante``.
         dealt_in: which seats play this hand (default: every seat with chips).
 
-    Antes, blinds and the hole cards are posted and dealt here, in RULES.md order.
+    Antes, blinds and the hole cards are posted and dealt here, in docs/RULES.md order.
     """
 
     __slots__ = (

@@ -43,7 +43,7 @@ Episodes
 One hand per episode. Each ``reset()`` moves the button one seat; the first hand's
 button is drawn from the seed. ``reset(seed=s)`` restarts the table from seed ``s``: the
 same seed and options give the identical hand, card for card. ``reset(options=...)``
-accepts ``"deck"`` (52 card strings or ids, dealt exactly as RULES.md: one card at a
+accepts ``"deck"`` (52 card strings or ids, dealt exactly as docs/RULES.md: one card at a
 time from the seat left of the button, burns included), ``"button"`` (seat) and
 ``"stacks"`` (per-seat starting stacks, each ``0..max_stack``; seats with 0 sit out).
 Other keys are ignored (PettingZoo's ``api_test`` passes ``{"options": 1}``). A bad
