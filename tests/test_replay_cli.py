@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 
 from holdem_env.cli import main
+from holdem_env.engine.errors import PHHError
 from holdem_env.formats import SAMPLE_HISTORY
+from holdem_env.formats.phh import PHHActionError, loads
+from holdem_env.formats.replay import replay
 
 DATA = Path(__file__).parent / "data" / "phh"
 GOOD = sorted(DATA.glob("*.phh")) + [SAMPLE_HISTORY, DATA / "two_hands.phhs"]
@@ -113,3 +116,68 @@ def test_subprocess_entry_point(tmp_path: Path) -> None:
     row, summary = _lines(proc.stdout)
     assert row["finishing_stacks"] == [9950, 9800, 0, 10000, 10000, 20250]
     assert summary["summary"] == "1 hands, 1 match, 0 differ, 0 errors"
+
+
+# --------------------------------------------------------------------------- no-op checks PokerKit writes
+
+
+def _pokerkit_hand_with_a_no_op_check() -> tuple[str, list[int]]:
+    """A hand PokerKit plays and writes: p1 is all-in preflop; on the flop p2 folds, which leaves p3
+    alone with chips -- PokerKit still asks p3 to act and records its check. Returns the PHH text
+    and PokerKit's finishing stacks."""
+    import warnings
+
+    from pokerkit import Automation, HandHistory, Mode, NoLimitTexasHoldem
+
+    automations = (
+        Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
+        Automation.CARD_BURNING, Automation.RUNOUT_COUNT_SELECTION, Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+        Automation.HAND_KILLING, Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING,
+    )
+    game = NoLimitTexasHoldem(automations, True, 0, (5, 10), 10, mode=Mode.CASH_GAME)
+    state = game((15, 100, 100), 3)
+    for cards in ("7sJs", "3d8d", "4dTh"):
+        state.deal_hole(cards)
+    state.complete_bet_or_raise_to(20)  # p3
+    state.check_or_call()  # p1, all-in for 15
+    state.check_or_call()  # p2
+    state.deal_board("3c6hQh")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        state.fold()  # p2
+    state.check_or_call()  # p3: the check our engine never asks for
+    state.deal_board("6s")
+    state.deal_board("Kd")
+    assert not state.status
+    return HandHistory.from_game_state(game, state).dumps(), list(state.stacks)
+
+
+def test_pokerkit_no_op_check_is_accepted_with_a_note_and_refused_under_strict(tmp_path: Path, capsys) -> None:
+    text, pokerkit_stacks = _pokerkit_hand_with_a_no_op_check()
+    actions = loads(text).actions
+    assert [a.text for a in actions][-6:-4] == ["p2 f", "p3 cc"]  # PokerKit did write the check
+    result = replay(loads(text))
+    assert list(result.finishing_stacks) == pokerkit_stacks == [45, 80, 90]
+    (note,) = result.notes
+    assert "'p3 cc'" in note and "all-in" in note
+    with pytest.raises(PHHActionError, match="already over: p3 checks while everyone else"):
+        replay(loads(text), repair=False)
+
+    path = tmp_path / "pokerkit.phh"
+    path.write_text(text)
+    assert main(["replay", "--json", str(path)]) == 0
+    (row,) = _lines(capsys.readouterr().out)
+    assert row["finishing_stacks"] == [45, 80, 90] and len(row["notes"]) == 1
+    assert main(["replay", "--json", "--strict", str(path)]) == 1
+    (row,) = _lines(capsys.readouterr().out)
+    assert "already over" in row["error"] and row["action_index"] == 8
+
+
+def test_a_fold_or_bet_after_the_hand_is_over_is_still_refused() -> None:
+    text, _ = _pokerkit_hand_with_a_no_op_check()
+    hand = loads(text.replace("'p3 cc'", "'p3 f'"))
+    with pytest.raises(PHHActionError, match="the hand is already over$"):
+        replay(hand)
+    hand = loads(text.replace("'p2 f', 'p3 cc'", "'p2 cc', 'p3 cc', 'p1 cc'"))
+    with pytest.raises(PHHError):
+        replay(hand)

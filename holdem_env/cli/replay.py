@@ -10,7 +10,9 @@ and directories (searched recursively for ``*.phh`` and ``*.phhs``).
   section name, ``null`` for a ``.phh``).
 - ``--strict`` refuses files that leave out actions; by default a skipped player's
   action is filled in as check-if-free-else-fold within the betting round (as PokerKit's
-  reader does) and listed under ``repairs``.
+  reader does) and listed under ``repairs``; a check by the last player with chips after
+  everyone else is all-in (PokerKit writes one; the engine skips that decision) is accepted
+  as a no-op and listed under ``notes``. ``--strict`` refuses both.
 - ``--check`` compares with the file's ``finishing_stacks`` (tolerance: half a chip in
   the file's smallest unit) and ends with ``N hands, N match, N differ, N errors``.
 
@@ -168,6 +170,8 @@ def _replay_one(hand: PHHHand, strict: bool) -> tuple[ReplayResult | None, dict[
     fields: dict[str, Any] = {"finishing_stacks": [_num(v) for v in result.finishing_stacks_units]}
     if result.repairs:
         fields["repairs"] = list(result.repairs)
+    if result.notes:
+        fields["notes"] = list(result.notes)
     return result, fields
 
 
@@ -209,7 +213,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 continue
             assert result is not None
             text = format_hand(result, str(path))
-            for note in result.repairs:
+            for note in (*result.repairs, *result.notes):
                 text += f"\nnote: {note}"
             if args.check:
                 verdict = result.matches()

@@ -46,7 +46,7 @@ class ReplayResult:
     ``finishing_stacks`` are integer chips in ``p1 .. pn`` order (engine seat order);
     ``unknown`` lists why the result depends on cards the file does not give (empty when
     the result is fully determined by the file). ``repairs`` lists the missing actions
-    that were filled in (see :func:`replay`).
+    that were filled in and ``notes`` the no-op checks that were accepted (see :func:`replay`).
     """
 
     hand: PHHHand
@@ -56,6 +56,8 @@ class ReplayResult:
     repairs: tuple[str, ...] = ()
     #: Deck positions holding cards the file names (the rest were filled in by :func:`deck_order`).
     known_positions: frozenset[int] = frozenset()
+    #: Accepted no-op checks: a check by the last player with chips while everyone else is all-in.
+    notes: tuple[str, ...] = ()
 
     def hole_cards_known(self, player: int) -> tuple[bool, bool]:
         """Whether each hole card of ``player`` (0-based) comes from the file."""
@@ -189,6 +191,12 @@ def replay(hand: PHHHand, *, repair: bool = True) -> ReplayResult:
     within the same betting round only, and lists it in ``ReplayResult.repairs``;
     ``repair=False`` refuses such files.
 
+    Hand histories PokerKit writes sometimes give the last player with chips a check after
+    everyone else still in the hand is all-in (typically right after a fold leaves them
+    alone with chips): a decision our engine rightly skips, since nobody can bet against
+    anybody any more (docs/RULES.md, "End of the hand"). With ``repair`` such a check is
+    accepted as a no-op and listed in ``ReplayResult.notes``; ``repair=False`` refuses it.
+
     Raises :class:`~holdem_env.formats.phh.PHHActionError` (a :class:`PHHError`) naming the
     action index when an action is out of turn or illegal by the rules, a shown hand
     differs from the cards dealt, or the board is dealt at the wrong time; and
@@ -206,6 +214,7 @@ def replay(hand: PHHHand, *, repair: bool = True) -> ReplayResult:
 
     board_in_file = 0
     repairs: list[str] = []
+    notes: list[str] = []
     for action in hand.actions:
         if action.kind == "dh":
             continue
@@ -229,6 +238,12 @@ def replay(hand: PHHHand, *, repair: bool = True) -> ReplayResult:
             _check_show(state, action)
             continue
         if state.is_over:
+            if action.kind == "cc" and _is_no_op_check(state, seat):
+                why = f"p{seat + 1} checks while everyone else still in the hand is all-in (a decision the engine skips)"
+                if not repair:
+                    raise PHHActionError(action.index, action.text, f"the hand is already over: {why}")
+                notes.append(f"action {action.index} {action.text!r}: accepted as a no-op: {why}")
+                continue
             raise PHHActionError(action.index, action.text, "the hand is already over")
         if len(state.board) != board_in_file:
             raise PHHActionError(
@@ -257,7 +272,19 @@ def replay(hand: PHHHand, *, repair: bool = True) -> ReplayResult:
             f"the actions end before the hand is over: p{state.actor + 1} is to act on the {_street_name(state)}"
         )
     final = tuple(int(s) for s in state.final_stacks)
-    return ReplayResult(hand, state, final, _unknown_reasons(hand, state, known), tuple(repairs), known)
+    return ReplayResult(
+        hand, state, final, _unknown_reasons(hand, state, known), tuple(repairs), known, tuple(notes)
+    )
+
+
+def _is_no_op_check(state: HandState, seat: int) -> bool:
+    """Whether a check by ``seat`` after the hand ended changes nothing: ``seat`` is still in the
+    hand with chips behind and every other player still in it is all-in."""
+    behind = [start - put_in for start, put_in in zip(state.starting_stacks, state.contributions)]
+    contenders = [s for s in range(len(behind)) if not state.folded[s]]
+    if seat not in contenders or len(contenders) < 2 or behind[seat] <= 0:
+        return False
+    return all(behind[s] == 0 for s in contenders if s != seat)
 
 
 def _fill_missing(state: HandState, action: PHHAction, seat: int, repair: bool, repairs: list[str]) -> None:
