@@ -275,7 +275,9 @@ class PlaySession:
         if hand.is_over:
             raise HandOverError("the hand is over: deal the next one")
         if hand.actor != seat:
-            raise IllegalActionError(f"it is not {self.names[seat]}'s turn: {self.names[hand.actor]} is to act")  # type: ignore[index]
+            whose = "your" if seat == HUMAN_SEAT else f"{self.names[seat]}'s"
+            actor = "you are" if hand.actor == HUMAN_SEAT else f"{self.names[hand.actor]} is"  # type: ignore[index]
+            raise IllegalActionError(f"it is not {whose} turn: {actor} to act")
         return hand
 
     def act(self, kind: str, amount: int | None = None, *, seat: int = HUMAN_SEAT) -> ActionEvent:
