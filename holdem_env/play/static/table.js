@@ -96,19 +96,19 @@
     }
     const pots = $("pots");
     pots.innerHTML = "";
-    if (s.pots.length === 0 && s.pot_total > 0) s.pots.push({ label: "pot", amount: s.pot_total });
-    for (const p of s.pots) {
+    // Before the first street is complete the middle holds only this round's bets: one pot.
+    const layers = s.pots.length ? s.pots : (s.pot_total > 0 ? [{ label: "pot", amount: s.pot_total }] : []);
+    for (const p of layers) {
       const el = document.createElement("span");
       el.className = "pot";
       el.textContent = p.label[0].toUpperCase() + p.label.slice(1) + " " + fmt(p.amount);
       pots.appendChild(el);
     }
-    if (!s.hand_over && s.pot_total > 0) {
+    const inPots = layers.reduce((sum, p) => sum + p.amount, 0);
+    if (!s.hand_over && s.pot_total > inPots) {
       const el = document.createElement("div");
       el.className = "total";
-      el.style.fontWeight = "400";
-      el.style.fontSize = "13px";
-      el.textContent = "Total in the middle: " + fmt(s.pot_total);
+      el.textContent = "Total with this round's bets: " + fmt(s.pot_total);
       pots.appendChild(el);
     }
     const results = $("results");
