@@ -91,7 +91,7 @@ def test_side_pots_showdown_and_bust_then_top_up() -> None:
     net_before = session.net
     session.start_hand()
     assert session.stacks[HUMAN_SEAT] == 1000 and session.topups[HUMAN_SEAT] == 1000
-    assert session.logs[-1][0] == "You are topped up to 1,000"
+    assert session.logs[-1][:2] == ["Hand #3: Dot has the button", "You are topped up to 1,000"]
     assert session.net == net_before  # a top-up is not a win
     assert sum(session.stacks) == 6 * 1000 + sum(session.topups)
 

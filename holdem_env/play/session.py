@@ -248,19 +248,19 @@ class PlaySession:
         for s in pending_topups:
             stacks[s] = self.config.buy_in
         hand = self.table.start_hand(deck=deck, stacks=stacks)  # raises before anything changes
+        self.logs.append(lines)
+        lines.append(f"Hand #{self.hand_number}: {self.names[hand.button]} has the button")
         for s in pending_topups:
             self.topups[s] += self.config.buy_in
             lines.append(f"{self.names[s]} {'are' if s == HUMAN_SEAT else 'is'} topped up to {self.config.buy_in:,}")
         self.stacks = stacks
         self._hand = hand
         self._seen_events = 0
-        self.logs.append(lines)
         rngs = [np.random.default_rng(s) for s in self._bot_seq.spawn(len(self.stacks))]
         self.bots.start_hand(hand, rngs)
-        lines.append(f"Hand #{self.hand_number}: {self.names[hand.button]} has the button")
-        for s, posted in enumerate(hand.blinds):
+        for s, tag in ((hand.small_blind_seat, "small blind"), (hand.big_blind_seat, "big blind")):
+            posted = hand.blinds[s]
             if posted:
-                tag = "small blind" if s == hand.small_blind_seat else "big blind"
                 lines.append(f"{self.names[s]} {'post' if s == HUMAN_SEAT else 'posts'} the {tag} {posted}")
         mine = hand.hole_cards[HUMAN_SEAT]
         if mine is not None:
