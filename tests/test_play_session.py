@@ -309,3 +309,36 @@ def test_other_table_sizes() -> None:
         session.start_hand()
         finish_hand(session)
         assert len(session.view()["seats"]) == players and session.hands_played == 1
+
+
+def test_bots_see_only_their_own_seat() -> None:
+    class Spy:
+        """Calls, and keeps what it was shown at each decision."""
+
+        def __init__(self) -> None:
+            self.seen: list[tuple[int, tuple[str, ...], str]] = []
+
+        def act(self, observation, info):  # noqa: ANN001, ANN201
+            view = info["view"]
+            assert int(observation["action_mask"][1]) == 1  # its own mask: it is on turn
+            self.seen.append((view["seat"], tuple(view["hole_cards"]), json.dumps(view.snapshot(), default=str)))
+            return 1
+
+    spies = [Spy() for _ in range(5)]
+    session = PlaySession(PlayConfig(seed=6, opponents=("tag",) * 5, bot_delay=0), agents=spies)
+    for _ in range(6):
+        session.start_hand()
+        hand = session.hand
+        assert hand is not None
+        while session.hand_running:
+            if session.bot_on_turn():
+                seat = session.actor
+                spy = spies[[i for i in range(5) if session.bots.agents[seat] is spies[i]][0]]
+                session.bot_act()
+                got_seat, hole, snapshot = spy.seen[-1]
+                assert got_seat == seat and hole == tuple(card_str(c) for c in hand.hole_cards[seat])
+                others = {card_str(c) for s, cards in enumerate(hand.hole_cards) if s != seat for c in cards}
+                assert not set(CARD.findall(snapshot)) & others
+            else:
+                session.act("check" if session.view()["legal"]["check"] else "call")
+    assert sum(len(s.seen) for s in spies) > 30
