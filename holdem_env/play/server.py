@@ -196,6 +196,7 @@ class PlayServer:
         if self.session.hand is None:
             self.session.start_hand()
         self._driver_task = asyncio.create_task(self._drive())
+        self._driver_task.add_done_callback(_report_crash)
         try:
             yield
         finally:
@@ -227,6 +228,13 @@ class PlayServer:
                 elif session.expire_clock() is None:
                     continue
             await self._broadcast()
+
+
+def _report_crash(task: asyncio.Task[None]) -> None:
+    """Say so at once if the table's driver stopped on an error (the table would stand still)."""
+    if not task.cancelled() and task.exception() is not None:
+        exc = task.exception()
+        print(f"holdem play: the table stopped: {type(exc).__name__}: {exc}", file=sys.stderr)
 
 
 def bind_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
