@@ -35,9 +35,21 @@ __all__ = [
     "RandomAgent",
     "RandomTypeAgent",
     "TagAgent",
+    "StyleAgent",
+    "LooseAggressiveAgent",
+    "CallingStationAgent",
+    "TightPassiveAgent",
 ]
 
-_LAZY = {"RandomAgent": "random_agent", "RandomTypeAgent": "random_agent", "TagAgent": "tag"}
+_LAZY = {
+    "RandomAgent": "random_agent",
+    "RandomTypeAgent": "random_agent",
+    "TagAgent": "tag",
+    "StyleAgent": "styles",
+    "LooseAggressiveAgent": "styles",
+    "CallingStationAgent": "styles",
+    "TightPassiveAgent": "styles",
+}
 
 
 def __getattr__(name: str) -> Any:

@@ -22,6 +22,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "eval": ("holdem_env.cli.eval", "head-to-head matches between agents with confidence intervals"),
     "solve": ("holdem_env.cli.solve", "solve Kuhn or Leduc poker with CFR and report exploitability"),
     "train": ("holdem_env.cli.train", "league training from a YAML config, logged to TensorBoard"),
+    "play": ("holdem_env.cli.play", "play against the bots in the browser (a local web server)"),
 }
 
 

@@ -6,7 +6,9 @@ the button posting the small blind), exactly as PHH and PokerKit seat players. P
 burn cards, so :func:`deck_order` builds a 52-card order consistent with the engine's
 dealing (one card at a time from seat 0, burns before flop, turn and river) holding every
 known card where the engine will deal it; unknown (``??``) and unused positions are filled
-with the lowest unused cards, deterministically. Then every action is applied through the
+with the lowest unused cards, deterministically, except the unknown hole cards of a player
+who mucks at showdown: those get the weakest hand left, so that the engine mucks that player
+too and the result does not depend on the unseen cards. Then every action is applied through the
 engine's own legality checks; the engine runs the board out and decides the showdown,
 and shown cards are compared with the cards dealt.
 
@@ -172,9 +174,41 @@ def deck_order(hand: PHHHand) -> tuple[tuple[int, ...], frozenset[int]]:
         positions[pos] = card
     known = frozenset(i for i, c in enumerate(positions) if c is not None)
     used = {c for c in positions if c is not None}
+    if len(board) == 5 and None not in board:
+        for s in _mucked_unknown(hand, holes):
+            pair = _weakest_pair(board, used)  # type: ignore[arg-type]
+            positions[s], positions[n + s] = pair
+            used.update(pair)
     fillers = iter(c for c in range(DECK_SIZE) if c not in used)
     deck = tuple(c if c is not None else next(fillers) for c in positions)
     return deck, known
+
+
+def _mucked_unknown(hand: PHHHand, holes: list[list[int | None]]) -> list[int]:
+    """Players who muck at showdown (``sm`` without cards) and whose hole cards the file does not give."""
+    mucked = {a.player for a in hand.actions if a.kind == "sm" and not a.shows and not any(a.cards)}
+    return sorted(s for s in mucked if s is not None and holes[s] == [None, None])
+
+
+def _weakest_pair(board: list[int], used: set[int]) -> tuple[int, int]:
+    """The two unused cards that make the weakest hand with ``board``.
+
+    A player who mucked at showdown won nothing (RULES.md: a hand is mucked only if it
+    wins nothing and is worse than the best hand shown before it). The weakest hand left is
+    never stronger than the real one, so with it the engine mucks that player as well and
+    awards every pot as it was: the result does not depend on the unseen cards.
+    """
+    from holdem_env.engine.evaluator import hand_strength
+
+    free = [c for c in range(DECK_SIZE) if c not in used]
+    best: tuple[int, int, int] | None = None
+    for i, a in enumerate(free):
+        for b in free[i + 1 :]:
+            value = hand_strength([a, b, *board])
+            if best is None or value < best[0]:
+                best = (value, a, b)
+    assert best is not None, "fewer than two cards left for a mucked hand"
+    return best[1], best[2]
 
 
 def _street_name(state: HandState) -> str:
@@ -340,8 +374,12 @@ def _unknown_reasons(hand: PHHHand, state: HandState, known: frozenset[int]) -> 
     contenders = [s for s in range(n) if not state.folded[s]]
     if len(contenders) < 2:
         return ()
+    mucked = set(state.mucked)
+    file_mucked = {a.player for a in hand.actions if a.kind == "sm" and not a.shows and not any(a.cards)}
     reasons = []
     for s in contenders:
+        if s in mucked and s in file_mucked:
+            continue  # mucked here as in the file: it won nothing, whatever its cards
         if s not in known or (n + s) not in known:
             reasons.append(f"p{s + 1}'s hole cards are unknown")
     board_positions = [2 * n + 1, 2 * n + 2, 2 * n + 3, 2 * n + 5, 2 * n + 7][: len(state.board)]

@@ -1,0 +1,79 @@
+"""``holdem play``: play against the bots in the browser.
+
+Starts a local web server (127.0.0.1 by default), prints the table's URL (it carries a
+per-session secret token) and opens it in the browser. The default table is the free-play
+table: 6 seats, you and 5 bots, blinds 5/10, 1,000 chips, broke players topped up to 1,000.
+Needs the ``play`` extra: ``pip install 'holdem-env[play]'``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import webbrowser
+
+from holdem_env.engine.errors import HoldemError
+
+__all__ = ["configure_parser", "run", "INSTALL_HINT"]
+
+INSTALL_HINT = "holdem play needs the web extra: pip install 'holdem-env[play]' (Starlette and Uvicorn)"
+
+
+def configure_parser(parser: argparse.ArgumentParser) -> None:
+    """Add the ``holdem play`` arguments."""
+    parser.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0 picks a free one)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    parser.add_argument("--no-browser", action="store_true", help="print the URL but do not open a browser")
+    parser.add_argument("--seed", type=int, default=None, help="seed for the cards, the seating and the bots")
+    parser.add_argument("--players", type=int, default=6, help="seats at the table, you included (2..10; default 6)")
+    parser.add_argument(
+        "--opponents", nargs="+", metavar="SPEC", default=None,
+        help="one agent spec per bot seat (players - 1), e.g. tag lag calling-station tight-passive cfr-lite "
+        "or mybots:MyBot; default: those five, seated in an order you are not told",
+    )
+    parser.add_argument("--clock", type=float, default=30.0, help="seconds per decision (default 30; 0: no clock)")
+    parser.add_argument("--bot-delay", type=float, default=0.8, help="seconds a bot waits before acting (default 0.8)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve the table until Ctrl+C."""
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        print(INSTALL_HINT, file=sys.stderr)
+        return 2
+    from holdem_env.play.server import PlayServer, bind_socket, serve
+    from holdem_env.play.session import PlayConfig, PlaySession
+
+    if not 0 <= args.port <= 65535:
+        print(f"holdem play: --port {args.port} is invalid: must be in 0..65535", file=sys.stderr)
+        return 2
+    try:
+        config = PlayConfig(
+            players=args.players,
+            opponents=tuple(args.opponents) if args.opponents is not None else None,
+            clock=args.clock,
+            bot_delay=args.bot_delay,
+            seed=args.seed,
+        )
+        session = PlaySession(config)
+    except HoldemError as exc:
+        print(f"holdem play: {exc}", file=sys.stderr)
+        return 2
+    try:
+        sock = bind_socket(args.host, args.port)
+    except OSError as exc:
+        print(f"holdem play: cannot listen on {args.host}:{args.port} ({exc}); try --port 0", file=sys.stderr)
+        return 2
+    server = PlayServer(session)
+    host, port = sock.getsockname()[:2]
+    shown_host = f"[{host}]" if ":" in host else host
+    url = f"http://{shown_host}:{port}{server.path}"
+    print(f"holdem play: the table is at {url}", flush=True)
+    print("Keys: F fold, C check/call, R raise, 1-4 add a 5/10/25/50 chip, Backspace takes one back, "
+          "M/H/P/A min/half pot/pot/all in, Enter or Space next hand. Ctrl+C stops.", flush=True)
+    if not args.no_browser:
+        webbrowser.open(url)
+    serve(server, sock)
+    return 0

@@ -1,0 +1,13 @@
+"""Play against the bots in the browser: a session on the engine, a local web server and the page.
+
+:mod:`holdem_env.play.session` keeps the table (every rule decided by the engine),
+:mod:`holdem_env.play.bots` gives each bot its own seat's view, :mod:`holdem_env.play.protocol`
+checks what the page sends, :mod:`holdem_env.play.server` serves the page (``static/``) and
+the WebSocket. The server needs the ``play`` extra: ``pip install 'holdem-env[play]'``.
+"""
+
+from __future__ import annotations
+
+from holdem_env.play.session import DEFAULT_OPPONENTS, PlayConfig, PlaySession
+
+__all__ = ["DEFAULT_OPPONENTS", "PlayConfig", "PlaySession"]

@@ -1,0 +1,144 @@
+"""The bots at a play table: each sees only its own seat, through the same env view as in the arena.
+
+The hand itself is played on the engine (:mod:`holdem_env.play.session`). Bots are agents
+(``act(observation, info) -> action id``); they read a *mirror* of that hand, an exact-mode
+:mod:`holdem_env.env.nlhe_v0` environment dealt from the same deck, button and stacks, into
+which every action taken at the table is stepped. So a bot gets exactly the observation,
+action mask and ``info`` the arena gives it: its own hole cards, the public actions, and
+other players' cards only when the engine shows them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from holdem_env.agents.base import AgentError, make_agent
+from holdem_env.engine.actions import Action, ActionKind
+from holdem_env.engine.cards import card_str
+from holdem_env.engine.record import ActionEvent
+from holdem_env.engine.state import HandState
+
+__all__ = ["BotSeats"]
+
+
+class BotSeats:
+    """The agents of the bot seats and the mirror env they observe.
+
+    ``specs[seat]`` is an agent spec string for a bot seat and ``None`` for a person's
+    seat. ``agents`` may give ready-built agents instead (same layout); otherwise each is
+    built with :func:`~holdem_env.agents.base.make_agent`.
+    """
+
+    def __init__(
+        self,
+        specs: Sequence[str | None],
+        *,
+        small_blind: int,
+        big_blind: int,
+        buy_in: int,
+        agents: Sequence[Any] | None = None,
+    ) -> None:
+        self.specs = tuple(specs)
+        self.n = len(specs)
+        self._blinds = (small_blind, big_blind, buy_in)
+        if agents is None:
+            agents = [None if spec is None else make_agent(spec) for spec in specs]
+        self.agents = list(agents)
+        self._env: Any = None
+        self._max_stack = 0
+
+    def is_bot(self, seat: int) -> bool:
+        """Whether ``seat`` is played by an agent."""
+        return self.agents[seat] is not None
+
+    def _env_for(self, stacks: Sequence[int]) -> Any:
+        """The mirror env, rebuilt with a larger action space when a stack outgrew it."""
+        need = max(stacks)
+        if self._env is None or need > self._max_stack:
+            from holdem_env.env.nlhe_v0 import raw_env
+
+            sb, bb, buy_in = self._blinds
+            self._max_stack = max(self.n * buy_in, 2 * need)
+            self._env = raw_env(
+                num_players=self.n,
+                small_blind=sb,
+                big_blind=bb,
+                buy_in=buy_in,
+                action_mode="exact",
+                max_stack=self._max_stack,
+                reward_unit="chips",
+            )
+        return self._env
+
+    def start_hand(self, hand: HandState, rngs: Sequence[np.random.Generator]) -> None:
+        """Deal the mirror of ``hand`` and give each bot its generator and its seat's first info."""
+        env = self._env_for(hand.starting_stacks)
+        env.reset(options={"deck": list(hand.deck), "button": hand.button, "stacks": list(hand.starting_stacks)})
+        for seat, agent in enumerate(self.agents):
+            if agent is None:
+                continue
+            set_rng = getattr(agent, "set_rng", None)
+            if set_rng is not None:
+                set_rng(rngs[seat])
+            hook = getattr(agent, "start_hand", None)
+            if hook is not None:
+                hook(env.infos[env.possible_agents[seat]])
+
+    def decide(self, seat: int) -> Action:
+        """Ask the bot on turn at ``seat`` for its action, as an engine :class:`Action`.
+
+        Raises :class:`~holdem_env.agents.base.AgentError` when the agent raises or returns
+        an id its mask does not allow.
+        """
+        env = self._env
+        name = env.possible_agents[seat]
+        assert env.agent_selection == name, "the mirror env is out of step with the table"
+        observation = env.observe(name)
+        info = env.infos[name]
+        mask = observation["action_mask"]
+        spec = self.specs[seat] or repr(self.agents[seat])
+        try:
+            action = self.agents[seat].act(observation, info)
+        except Exception as exc:  # noqa: BLE001 - any agent failure is reported the same way
+            raise AgentError(f"agent {spec!r} (seat {seat}) raised {type(exc).__name__}: {exc}", agent=spec) from exc
+        ok = (
+            isinstance(action, (int, np.integer)) and not isinstance(action, bool)
+            and 0 <= action < len(mask) and mask[action]
+        )
+        if not ok:
+            raise AgentError(
+                f"agent {spec!r} (seat {seat}) returned action {action!r}, which is not legal",
+                agent=spec,
+                action=action,
+            )
+        a = int(action)
+        if a == 0:
+            return Action.fold()
+        if a == 1:
+            return Action.check() if info["legal"]["check"] else Action.call()
+        return Action.raise_to(a - 1)
+
+    def mirror(self, event: ActionEvent) -> None:
+        """Step the action ``event`` (already applied at the table) into the mirror env."""
+        kind = ActionKind(event.kind)
+        if kind is ActionKind.FOLD:
+            a = 0
+        elif kind in (ActionKind.CHECK, ActionKind.CALL):
+            a = 1
+        else:
+            a = event.to + 1
+        self._env.step(a)
+
+    def end_hand(self, hand: HandState) -> None:
+        """Tell every bot the result of the finished ``hand`` (its ``end_hand`` hook)."""
+        payoffs = hand.payoffs
+        assert payoffs is not None
+        board = tuple(card_str(c) for c in hand.board)
+        shown = {int(s): tuple(card_str(c) for c in cards) for s, cards in hand.shown.items()}
+        for seat, agent in enumerate(self.agents):
+            hook = getattr(agent, "end_hand", None) if agent is not None else None
+            if hook is not None:
+                hook({"seat": seat, "payoff": int(payoffs[seat]), "board": board, "shown": shown})

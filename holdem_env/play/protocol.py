@@ -1,0 +1,110 @@
+"""The messages between the page and the play server, and the check of everything the page sends.
+
+The page sends JSON objects over the WebSocket:
+
+==========================================  =============================================
+message                                     meaning
+==========================================  =============================================
+``{"type": "action", "action": "fold"}``    also ``"check"``, ``"call"``, ``"allin"``
+``{"type": "action", "action": "raise",     raise (or bet) TO ``amount`` chips, this
+"amount": 120}``                            street's total; a whole number
+``{"type": "next"}``                        deal the next hand (after the last one ended)
+``{"type": "sync"}``                        send the state again
+==========================================  =============================================
+
+An ``action`` may carry ``"hand": N``: it is refused if hand ``N`` is no longer being played
+(a stale click from another tab). The server answers with ``{"type": "state", ...}``
+(:meth:`holdem_env.play.session.PlaySession.view`, to every open tab after each change),
+``{"type": "history", "hands": [[line, ...], ...]}`` (every hand's log, once on connect)
+and ``{"type": "error", "message": "..."}`` (a refused message: nothing changed).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from holdem_env.engine.errors import HoldemError
+
+__all__ = ["ProtocolError", "ClientMessage", "parse_message", "MAX_MESSAGE_BYTES", "ACTIONS"]
+
+#: Longest message accepted from the page.
+MAX_MESSAGE_BYTES = 4096
+#: The action words the page may send.
+ACTIONS = ("fold", "check", "call", "raise", "allin")
+_MAX_AMOUNT = 10**12
+
+
+class ProtocolError(HoldemError):
+    """A message from the page is malformed; the message says what was wrong and what is allowed."""
+
+
+@dataclass(frozen=True)
+class ClientMessage:
+    """A checked message: ``type``, and for an action its ``action``, ``amount`` and ``hand``."""
+
+    type: str
+    action: str | None = None
+    amount: int | None = None
+    hand: int | None = None
+
+
+def _whole(name: str, value: Any, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ProtocolError(f"{name} must be a whole number (JSON integer), got {type(value).__name__} {value!r}")
+    if not lo <= value <= hi:
+        raise ProtocolError(f"{name} {value} is out of range: must be in {lo}..{hi}")
+    return value
+
+
+def parse_message(text: str | bytes) -> ClientMessage:
+    """Check one message from the page; raises :class:`ProtocolError` saying what is wrong.
+
+    >>> parse_message('{"type": "action", "action": "raise", "amount": 40}')
+    ClientMessage(type='action', action='raise', amount=40, hand=None)
+    >>> parse_message('{"type": "action", "action": "raise", "amount": "40"}')
+    Traceback (most recent call last):
+    ...
+    holdem_env.play.protocol.ProtocolError: amount must be a whole number (JSON integer), got str '40'
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError("a message must be UTF-8 JSON text") from None
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"a message may be at most {MAX_MESSAGE_BYTES} bytes, got {len(text)}")
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
+    except (json.JSONDecodeError, ValueError) as exc:
+        raise ProtocolError(f"a message must be a JSON object: {exc}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError(f"a message must be a JSON object, got {type(data).__name__}")
+    kind = data.get("type")
+    if kind in ("next", "sync"):
+        extra = set(data) - {"type"}
+        if extra:
+            raise ProtocolError(f"{kind!r} takes no other fields, got {sorted(extra)}")
+        return ClientMessage(type=kind)
+    if kind != "action":
+        raise ProtocolError(f"unknown message type {kind!r}: use 'action', 'next' or 'sync'")
+    extra = set(data) - {"type", "action", "amount", "hand"}
+    if extra:
+        raise ProtocolError(f"unknown fields {sorted(extra)}: an action has 'action', 'amount' and 'hand'")
+    action = data.get("action")
+    if action not in ACTIONS:
+        raise ProtocolError(f"unknown action {action!r}: use one of {', '.join(ACTIONS)}")
+    amount = None
+    if action == "raise":
+        if "amount" not in data:
+            raise ProtocolError("a raise needs an 'amount': the total to raise to this street")
+        amount = _whole("amount", data["amount"], 1, _MAX_AMOUNT)
+    elif "amount" in data:
+        raise ProtocolError(f"{action!r} takes no amount; only 'raise' does")
+    hand = None if data.get("hand") is None else _whole("hand", data["hand"], 1, _MAX_AMOUNT)
+    return ClientMessage(type="action", action=action, amount=amount, hand=hand)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
