@@ -246,7 +246,7 @@ def test_resume_rejects_changed_config(uninterrupted) -> None:
     cfg, _ = uninterrupted
     data = cfg.to_dict()
     data["cfr"]["iterations_per_round"] = 21
-    with pytest.raises(ConfigError, match="differs from the checkpointed run's config"):
+    with pytest.raises(ConfigError, match=r"cfr.iterations_per_round=21 is invalid: differs from the checkpointed run's value 20"):
         run_league(LeagueConfig.from_dict(data), resume=True)
 
 
