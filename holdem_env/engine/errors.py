@@ -28,7 +28,10 @@ class _BoundedRepr(reprlib.Repr):
 
     def repr_int(self, x: int, level: int) -> str:
         if x.bit_length() > 128:
-            return f"<{'-' if x < 0 else ''}integer of {int(x.bit_length() * 0.30103) + 1} digits>"
+            digits = int(x.bit_length() * 0.30102999566398120) + 1  # exact or one too many
+            if abs(x) < 10 ** (digits - 1):
+                digits -= 1
+            return f"<{'-' if x < 0 else ''}integer of {digits} digits>"
         return super().repr_int(x, level)
 
 
