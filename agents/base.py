@@ -134,13 +134,13 @@ def register_agent(name: str, target: str | type | Any, *, replace: bool = False
     existing name needs ``replace=True``. ``factory=True`` registers a callable that returns
     an agent (a module-level function, or its ``"module:function"`` string) instead of a class.
     """
-    if not isinstance(name, str) or not _NAME.match(name) or ":" in name:
+    if not isinstance(name, str) or not _NAME.fullmatch(name) or ":" in name:
         raise AgentSpecError(f"agent name {name!r} is invalid: use letters, digits, '_', '-' or '.'")
     if name in REGISTRY and not replace:
         raise AgentSpecError(f"agent name {name!r} is already registered (for {REGISTRY[name]}); pass replace=True")
     if isinstance(target, type) or (factory and callable(target) and not isinstance(target, str)):
         target = f"{target.__module__}:{target.__qualname__}"
-    if not isinstance(target, str) or not _TARGET.match(target):
+    if not isinstance(target, str) or not _TARGET.fullmatch(target):
         raise AgentSpecError(f"agent target {target!r} is invalid: expected 'package.module:ClassName'")
     REGISTRY[name] = target
     if factory:
@@ -183,7 +183,7 @@ def parse_spec(spec: str) -> AgentSpec:
         kwargs = _parse_kwargs(text, arg_text)
     if head in REGISTRY:
         target = REGISTRY[head]
-    elif _TARGET.match(head):
+    elif _TARGET.fullmatch(head):
         target = head
     else:
         raise _unknown(head)

@@ -40,7 +40,7 @@ __all__ = ["IsolatedAgent", "plain_info", "MAX_REPLY_BYTES", "DEFAULT_TIMEOUT"]
 
 #: Largest reply a worker may send (an action id or an error message needs far less).
 MAX_REPLY_BYTES = 65_536
-#: Seconds a worker may take to build its agent or to answer one call, unless told otherwise.
+#: Seconds a worker may take to answer one call, unless told otherwise (and at least this to build its agent).
 DEFAULT_TIMEOUT = 60.0
 _HOOKS = ("start_hand", "end_hand", "set_rng")
 
@@ -140,7 +140,9 @@ class IsolatedAgent:
         """Wait until the worker has built its agent; :class:`AgentSpecError` if it could not."""
         if self.hooks is not None:
             return
-        status, *rest = self._receive("build")
+        # Starting an interpreter and importing the agent may take longer than a decision.
+        timeout = None if self.timeout is None else max(self.timeout, DEFAULT_TIMEOUT)
+        status, *rest = self._receive("build", timeout)
         if status != "ok":
             self.close()
             raise AgentSpecError(f"agent spec {self.spec!r} failed in its worker: {rest[0]}: {rest[1]}")
@@ -161,11 +163,15 @@ class IsolatedAgent:
             raise
         return agents
 
-    def _receive(self, what: str) -> list[Any]:
+    def _receive(self, what: str, timeout: float | None) -> list[Any]:
         try:
-            if not self._conn.poll(self.timeout):
-                self.close()
-                raise AgentError(f"agent {self.spec!r} did not answer {what} within {self.timeout:g} s", agent=self.spec)
+            answered = self._conn.poll(timeout)
+        except (EOFError, OSError):
+            answered = True  # the worker is gone: recv_bytes below says so
+        if not answered:
+            self.close()
+            raise AgentError(f"agent {self.spec!r} did not answer {what} within {timeout:g} s", agent=self.spec)
+        try:
             reply = json.loads(self._conn.recv_bytes(MAX_REPLY_BYTES))
         except (EOFError, OSError, ValueError) as exc:
             self.close()
@@ -186,7 +192,7 @@ class IsolatedAgent:
         except (OSError, ValueError):
             self.close()
             raise AgentError(f"agent {self.spec!r} worker is not running", agent=self.spec) from None
-        reply = self._receive(method)
+        reply = self._receive(method, self.timeout)
         if reply[0] == "error":
             raise AgentError(f"agent {self.spec!r} raised {reply[1]}: {reply[2]}", agent=self.spec)
         return reply[1]

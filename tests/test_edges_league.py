@@ -178,3 +178,16 @@ def test_cli_train_reports_a_binary_config(tmp_path: Path, capsys) -> None:
     path.write_bytes(b"\xff\xfe\x00binary")
     assert main(["train", "--config", str(path)]) == 2
     assert "is not UTF-8 text" in capsys.readouterr().err
+
+
+def test_isolated_league_builds_and_plays_agents_in_their_own_processes() -> None:
+    from holdem_env.training.league import _eval_job
+
+    data = _data()
+    data["league"]["isolate_agents"] = True
+    data["agents"][0] = {"name": "x", "spec": "tag(tightness=-1)", "train": False}
+    with pytest.raises(ConfigError, match=r"agents\[0\].spec=.* failed in its worker: AgentSpecError"):
+        LeagueConfig.from_dict(data)
+    rows = _eval_job({"agents": ("tag", "random"), "players": 2, "hands": 4, "seed": 1, "workers": 1, "isolate_agents": True})
+    plain = _eval_job({"agents": ("tag", "random"), "players": 2, "hands": 4, "seed": 1, "workers": 1})
+    assert [r["mbb_per_hand"] for r in rows] == [r["mbb_per_hand"] for r in plain]

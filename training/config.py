@@ -24,6 +24,7 @@ A config file looks like this (every section but ``name`` and ``agents`` is opti
       rounds: 5                   # each round: train, then (every eval_every rounds) evaluate
       eval_every: 1
       eval_hands: 1000            # hands per pair per evaluation (rounded up to whole duplicate groups)
+      isolate_agents: false       # true: each agent plays in its own process (agents you do not trust)
     logging:
       runs_dir: runs
       plot: true
@@ -165,11 +166,14 @@ class LeagueSettings:
     rounds: int = 5
     eval_every: int = 1
     eval_hands: int = 1000
+    #: Every agent plays its matches in its own process, seeing only its observation and info.
+    isolate_agents: bool = False
 
     def __post_init__(self) -> None:
         _int("league.rounds", self.rounds, 1, 1_000_000)
         _int("league.eval_every", self.eval_every, 1, 1_000_000)
-        _int("league.eval_hands", self.eval_hands, 1, 100_000_000)
+        _int("league.eval_hands", self.eval_hands, 1, 10_000_000)
+        _bool("league.isolate_agents", self.isolate_agents)
 
 
 @dataclass(frozen=True)
@@ -271,6 +275,7 @@ class LeagueConfig:
         if not isinstance(agents_raw, list):
             raise ConfigError("agents", agents_raw, "must be a list of {name, spec, train}")
         agents: list[AgentEntry] = []
+        to_build: list[tuple[str, str]] = []
         for i, entry in enumerate(agents_raw):
             key = f"agents[{i}]"
             if isinstance(entry, str):
@@ -293,7 +298,7 @@ class LeagueConfig:
                 raise ConfigError(
                     key + ".spec", spec, "a training cfr-lite agent plays the policy it trains: drop the policy= argument"
                 )
-            _check_builds(key + ".spec", spec)
+            to_build.append((key + ".spec", spec))
             agents.append(AgentEntry(name, spec, train))
         table_raw = data.get("table", {"num_players": 2})
         if not isinstance(table_raw, Mapping):
@@ -309,6 +314,8 @@ class LeagueConfig:
             raw = data.get(key, {}) or {}
             _check_keys(key, raw, sub)
             sections[key] = sub(**raw)
+        for key, spec in to_build:
+            _check_builds(key, spec, isolated=sections["league"].isolate_agents)
         return cls(name=data["name"], agents=tuple(agents), seed=data.get("seed", 0), table=table, **sections)
 
     def to_yaml(self) -> str:
@@ -337,13 +344,19 @@ def _check_spec(key: str, spec: str) -> Any:
         raise ConfigError(key, spec, str(exc)) from None
 
 
-def _check_builds(key: str, spec: str) -> None:
-    """Build the agent once, so that a bad argument stops a run before its folder exists."""
-    from holdem_env.agents.base import AgentSpecError, make_agent
+def _check_builds(key: str, spec: str, *, isolated: bool) -> None:
+    """Build the agent once (in its own process when ``isolated``), so that a bad argument
+    stops a run before its folder exists."""
+    from holdem_env.agents.base import AgentError, AgentSpecError, make_agent
 
     try:
-        make_agent(spec)
-    except AgentSpecError as exc:
+        if isolated:
+            from holdem_env.agents.isolation import IsolatedAgent
+
+            IsolatedAgent(spec).close()
+        else:
+            make_agent(spec)
+    except (AgentSpecError, AgentError) as exc:
         raise ConfigError(key, spec, str(exc)) from None
 
 

@@ -43,7 +43,8 @@ trainers' tables next to it, ``policies/<agent>/round_NNNN.npz``, ``league.json`
 
 Resuming: the run folder is the one ``--resume`` is pointed at, wherever it now lives (so
 ``logging.runs_dir`` may be spelled differently or the folder moved); every other setting
-but ``league.rounds``, ``backend.kind`` and ``backend.address`` must match the checkpoint,
+but ``league.rounds``, ``league.isolate_agents``, ``backend.kind`` and ``backend.address``
+must match the checkpoint,
 and a mismatch names the first key that differs. Temporary files an interrupted write left
 in the run folder, ``checkpoint/`` and ``policies/`` are removed when a run starts. A
 damaged ``state.json`` or trainer table is a :class:`ConfigError` that names the file.
@@ -162,6 +163,7 @@ def _write_json_atomic(path: Path, data: Any) -> None:
 def _comparable(config_dict: dict[str, Any]) -> dict[str, Any]:
     d = json.loads(json.dumps(config_dict))
     d["league"].pop("rounds", None)  # a resumed run may be extended
+    d["league"].pop("isolate_agents", None)  # where agents run does not change what they play
     d["backend"] = {"workers": d["backend"]["workers"]}  # may run elsewhere, but on as many workers
     d["logging"].pop("runs_dir", None)  # the run is the folder being resumed, wherever it lives now
     return d
@@ -366,7 +368,7 @@ def run_league(
         if diff is not None:
             key, old, new = diff
             raise ConfigError(
-                key, new, f"differs from the checkpointed run's value {short_repr(old)} (only league.rounds, "
+                key, new, f"differs from the checkpointed run's value {short_repr(old)} (only league.rounds, league.isolate_agents, "
                 "backend.kind, backend.address and logging.runs_dir may change on resume)"
             )
         start_round = state["round"]
@@ -518,6 +520,7 @@ def _evaluate(config: LeagueConfig, round_no: int, backend: Any, trainers: dict[
                 "big_blind": t.big_blind,
                 "buy_in": t.buy_in,
                 "betting": t.betting.value,
+                "isolate_agents": config.league.isolate_agents,
             })
     runnable = [k for k, job in enumerate(jobs) if job["agents"][0] != job["agents"][1]]
     if len(runnable) == 1:
