@@ -33,7 +33,6 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 import numpy as np
-
 from holdem_env.agents.base import AgentError, AgentSpecError, legal_of, parse_spec
 
 __all__ = ["IsolatedAgent", "plain_info", "MAX_REPLY_BYTES", "DEFAULT_TIMEOUT"]
@@ -121,7 +120,8 @@ class IsolatedAgent:
 
     def __init__(self, spec: str, *, timeout: float | None = DEFAULT_TIMEOUT, wait: bool = True) -> None:
         parse_spec(spec)  # the syntax only: the agent's module is imported in the worker
-        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0):
+        bad_type = isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+        if timeout is not None and (bad_type or not timeout > 0):
             from holdem_env.engine.errors import ConfigError
 
             raise ConfigError("timeout", timeout, "must be a positive number of seconds or None")
@@ -175,7 +175,9 @@ class IsolatedAgent:
             reply = json.loads(self._conn.recv_bytes(MAX_REPLY_BYTES))
         except (EOFError, OSError, ValueError) as exc:
             self.close()
-            raise AgentError(f"agent {self.spec!r} worker failed during {what} ({type(exc).__name__})", agent=self.spec) from None
+            raise AgentError(
+                f"agent {self.spec!r} worker failed during {what} ({type(exc).__name__})", agent=self.spec
+            ) from None
         if not isinstance(reply, list) or not reply or reply[0] not in ("ok", "error"):
             self.close()
             raise AgentError(f"agent {self.spec!r} worker sent a malformed reply to {what}", agent=self.spec)

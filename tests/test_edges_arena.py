@@ -11,13 +11,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from holdem_env.agents.base import AgentError, AgentSpecError
 from holdem_env.agents.isolation import IsolatedAgent, plain_info
+from holdem_env.training.arena import MAX_HANDS, ArenaConfig, run_match
+
 from holdem_env.cli import main
 from holdem_env.engine.errors import ConfigError
 from holdem_env.fileutil import atomic_write_text, remove_stale_temp_files
-from holdem_env.training.arena import MAX_HANDS, ArenaConfig, run_match
 
 
 class Snoop:

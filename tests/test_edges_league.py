@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from holdem_env.training.config import MAX_CONFIG_BYTES, LeagueConfig, load_config
 
 from holdem_env.engine.errors import ConfigError
-from holdem_env.training.config import MAX_CONFIG_BYTES, LeagueConfig, load_config
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 
@@ -140,7 +140,8 @@ def test_resume_names_the_key_that_differs(stopped_run, tmp_path) -> None:
     _clone(stopped_run, tmp_path)
     data = dict(stopped_run[1], logging={"runs_dir": str(tmp_path), "plot": True})
     data["table"] = dict(data["table"], buy_in=2000)
-    with pytest.raises(ConfigError, match=r"table.buy_in=2000 is invalid: differs from the checkpointed run's value 1000"):
+    message = r"table.buy_in=2000 is invalid: differs from the checkpointed run's value 1000"
+    with pytest.raises(ConfigError, match=message):
         run_league(LeagueConfig.from_dict(data), resume=True)
 
 
@@ -188,6 +189,7 @@ def test_isolated_league_builds_and_plays_agents_in_their_own_processes() -> Non
     data["agents"][0] = {"name": "x", "spec": "tag(tightness=-1)", "train": False}
     with pytest.raises(ConfigError, match=r"agents\[0\].spec=.* failed in its worker: AgentSpecError"):
         LeagueConfig.from_dict(data)
-    rows = _eval_job({"agents": ("tag", "random"), "players": 2, "hands": 4, "seed": 1, "workers": 1, "isolate_agents": True})
-    plain = _eval_job({"agents": ("tag", "random"), "players": 2, "hands": 4, "seed": 1, "workers": 1})
+    job = {"agents": ("tag", "random"), "players": 2, "hands": 4, "seed": 1, "workers": 1}
+    rows = _eval_job({**job, "isolate_agents": True})
+    plain = _eval_job(job)
     assert [r["mbb_per_hand"] for r in rows] == [r["mbb_per_hand"] for r in plain]

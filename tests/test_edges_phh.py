@@ -11,7 +11,13 @@ import pytest
 
 from holdem_env.cli import main
 from holdem_env.engine.errors import PHHError
-from holdem_env.formats.phh import MAX_ACTIONS, MAX_HAND_BYTES, PHHHand, loads, loads_each
+from holdem_env.formats.phh import (
+    MAX_ACTIONS,
+    MAX_HAND_BYTES,
+    PHHHand,
+    loads,
+    loads_each,
+)
 from holdem_env.formats.phh_stream import iter_file, iter_sections
 
 DATA = Path(__file__).resolve().parent / "data" / "phh"
@@ -35,9 +41,9 @@ def _hand(stack: str = "200", action: str = "cbr 6") -> str:
         (_hand(action="cbr 1e2000000"), r"bet/raise amount '1e2000000' must be below 10\*\*15"),
         (_hand(action="cbr 1e999999999"), r"must be below 10\*\*15"),
         (_hand(action="cbr " + "9" * 5000), "is not an amount: too long"),
-        (_hand(stack="1e5000"), r"starting_stacks\[0\]=Decimal\('1E\+5000'\) is invalid: amounts must be below 10\*\*15"),
+        (_hand(stack="1e5000"), r"starting_stacks\[0\]=Decimal\('1E\+5000'\) is invalid: amounts must be below"),
         (_hand(stack="9" * 5000), "a number has too many digits"),
-        (_hand(stack="9" * 40), r"starting_stacks\[0\]=<integer of 40 digits> is invalid: amounts must be below 10\*\*15"),
+        (_hand(stack="9" * 40), r"starting_stacks\[0\]=<integer of 40 digits> is invalid: amounts must be below"),
         ("variant = " + "[" * 50_000 + "]" * 50_000, "nested too deeply"),
     ],
 )
@@ -49,8 +55,8 @@ def test_out_of_range_input_is_a_phh_error(text: str, message: str) -> None:
 
 def test_hand_size_and_action_limits() -> None:
     actions = ", ".join(['"p1 cc"'] * (MAX_ACTIONS + 1))
-    with pytest.raises(PHHError, match=f"actions has {MAX_ACTIONS + 1} entries: a hand holds at most {MAX_ACTIONS}"):
-        loads(_hand().replace('actions = ["d dh p1 AsKs", "d dh p2 7h2c", "p2 cbr 6", "p1 f"]', f"actions = [{actions}]"))
+    with pytest.raises(PHHError, match=f"actions has {MAX_ACTIONS + 3} entries: a hand holds at most {MAX_ACTIONS}"):
+        loads(_hand().replace('"p2 cbr 6", "p1 f"', actions))
     with pytest.raises(PHHError, match="a hand holds at most 1000000"):
         loads(_hand() + "#" * MAX_HAND_BYTES)
 
@@ -79,7 +85,9 @@ def test_sections_stream_one_at_a_time() -> None:
 def test_an_oversized_section_is_skipped_in_bounded_memory(tmp_path: Path) -> None:
     padding = ("#" + "x" * 998 + "\n") * (20 * MAX_HAND_BYTES // 1000)  # 20 MB of comment lines
     path = tmp_path / "big.phhs"
-    path.write_text("[a]\n" + _hand() + "[big]\n" + _hand() + padding + "[b]\n" + _hand(stack="150") + "[a]\n" + _hand())
+    sections = ["[a]\n" + _hand(), "[big]\n" + _hand() + padding, "[b]\n" + _hand(stack="150"), "[a]\n" + _hand()]
+    path.write_text("".join(sections))
+    del sections
     del padding
     tracemalloc.start()
     try:

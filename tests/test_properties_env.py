@@ -8,10 +8,9 @@ long version is ``python tests/envfuzz.py --hands 200000``.
 
 from __future__ import annotations
 
+from envfuzz import BETTINGS, MODES, SEATS, fuzz
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from envfuzz import BETTINGS, MODES, SEATS, fuzz
 
 
 @settings(max_examples=60, deadline=None)

@@ -367,7 +367,8 @@ def load_config(path: str | Path) -> LeagueConfig:
     if not p.is_file():
         raise ConfigError("config", str(p), "must be an existing YAML file, e.g. configs/quickstart.yaml")
     if p.stat().st_size > MAX_CONFIG_BYTES:
-        raise ConfigError("config", str(p), f"is {p.stat().st_size} bytes: a league config is at most {MAX_CONFIG_BYTES}")
+        size = p.stat().st_size
+        raise ConfigError("config", str(p), f"is {size} bytes: a league config is at most {MAX_CONFIG_BYTES}")
     try:
         text = p.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:

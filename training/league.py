@@ -181,7 +181,7 @@ def _first_difference(old: Any, new: Any, key: str = "") -> tuple[str, Any, Any]
                 return found
         return None
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        for i, (a, b) in enumerate(zip(old, new)):
+        for i, (a, b) in enumerate(zip(old, new, strict=True)):
             found = _first_difference(a, b, f"{key}[{i}]")
             if found is not None:
                 return found

@@ -69,7 +69,9 @@ class Action:
             if amount <= 0:
                 raise IllegalActionError(f"{kind.value} to {short_repr(amount)} is not a positive number of chips")
         elif amount != 0:
-            raise IllegalActionError(f"{kind.value} takes no amount (got {short_repr(amount)}); only bet/raise carry one")
+            raise IllegalActionError(
+                f"{kind.value} takes no amount (got {short_repr(amount)}); only bet/raise carry one"
+            )
         object.__setattr__(self, "amount", amount)
 
     @classmethod

@@ -650,7 +650,9 @@ class _EnvCore:
                 f"action {short_repr(action)} is not an action id: expected an integer in 0..{self.num_actions - 1}"
             )
         if not 0 <= a < self.num_actions:
-            raise IllegalActionError(f"action {short_repr(a)} is out of range: action ids are 0..{self.num_actions - 1}")
+            raise IllegalActionError(
+                f"action {short_repr(a)} is out of range: action ids are 0..{self.num_actions - 1}"
+            )
         return a
 
     def _raise_amount(self, a: int) -> int | None:
@@ -836,9 +838,8 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
             raw_sizes = list(bet_sizes)
         except TypeError:
             raise ConfigError("bet_sizes", bet_sizes, bet_allowed) from None
-        if not all(
-            isinstance(f, (int, float, np.integer, np.floating)) and not isinstance(f, (bool, np.bool_)) for f in raw_sizes
-        ):
+        numbers = (int, float, np.integer, np.floating)
+        if not all(isinstance(f, numbers) and not isinstance(f, (bool, np.bool_)) for f in raw_sizes):
             raise ConfigError("bet_sizes", bet_sizes, bet_allowed)
         sizes = tuple(float(f) for f in raw_sizes)
         if not all(np.isfinite(f) and f > 0 for f in sizes):

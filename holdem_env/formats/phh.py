@@ -351,7 +351,9 @@ def _amount_list(field_name: str, value: Any, n: int | None) -> list[Decimal]:
 
 def _parse_cards(index: int, text: str, token: str) -> tuple[int | None, ...]:
     if len(token) % 2 or not token:
-        raise PHHActionError(index, text, f"{short_repr(token)} is not a list of cards: expected pairs like 'AsKd' or '????'")
+        raise PHHActionError(
+            index, text, f"{short_repr(token)} is not a list of cards: expected pairs like 'AsKd' or '????'"
+        )
     out: list[int | None] = []
     for i in range(0, len(token), 2):
         pair = token[i : i + 2]
