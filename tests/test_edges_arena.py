@@ -156,3 +156,10 @@ def test_stale_temp_files_are_removed(tmp_path: Path) -> None:
     removed = remove_stale_temp_files(tmp_path)
     assert [p.name for p in removed] == ["state.json.abc123.tmp"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.json", "sub.tmp"]
+
+
+def test_eval_refuses_a_spec_that_is_not_an_agent_before_running_it(tmp_path: Path, monkeypatch, capsys) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["eval", "os:system(command='touch x')", "random", "--hands", "2", "--no-progress"]) == 2
+    assert "'os:system' is a builtin_function_or_method, not an agent class" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

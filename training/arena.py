@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from holdem_env.agents.base import AgentError, make_agent, parse_spec
+from holdem_env.agents.base import AgentError, make_agent, parse_spec, resolve_spec
 from holdem_env.engine.cards import card_str, shuffled_deck
 from holdem_env.engine.config import MAX_PLAYERS, MIN_PLAYERS, BettingStructure, TableConfig
 from holdem_env.engine.errors import ConfigError
@@ -101,6 +101,9 @@ class ArenaConfig:
             raise ConfigError("workers", self.workers, "must be a positive integer or None (all CPU cores)")
         if not isinstance(self.isolate_agents, bool):
             raise ConfigError("isolate_agents", self.isolate_agents, "must be True or False")
+        if not self.isolate_agents:  # checked here, before any process starts (isolated: in the worker)
+            for spec in agents:
+                resolve_spec(spec)
         if not isinstance(self.duplicate, bool):
             raise ConfigError("duplicate", self.duplicate, "must be True (duplicate groups) or False (fresh deals)")
         if self.history_dir is not None and not (isinstance(self.history_dir, str) and self.history_dir.strip()):
