@@ -35,7 +35,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         "or 'package.module:ClassName'; repeated in order to fill --players seats",
     )
     parser.add_argument("--players", type=int, default=None, help="seats at the table, 2..10 (default: number of agents)")
-    parser.add_argument("--hands", type=int, default=2000, help="hands to play, rounded up to whole duplicate groups (default 2000)")
+    parser.add_argument("--hands", type=int, default=2000, help="hands to play (at most 10,000,000), rounded up to whole duplicate groups (default 2000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of every deal and agent generator (default 0)")
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all CPU cores)")
     parser.add_argument("--no-duplicate", action="store_true", help="fresh deals for every hand instead of duplicate groups")
