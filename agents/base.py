@@ -27,6 +27,14 @@ Agents are created from a *spec string*:
 
 Keyword values are Python literals (numbers, strings, booleans, ``None``, tuples, lists).
 
+A spec names code to run, so a spec string (and a league YAML that holds specs) is code you
+trust, like a Python import. Still, nothing is called before the target is known to be an
+agent: a ``module:Name`` target must be a *class* that defines ``act`` (a function such as
+``os:system`` is refused before it runs), and the keyword arguments must fit its constructor.
+Other callables build agents only when registered by code, with
+``register_agent(name, factory, factory=True)``. To play an agent you do not trust, run it
+in its own process (``holdem eval --isolate-agents``, :mod:`holdem_env.agents.isolation`).
+
 >>> parse_spec("tag(tightness=1.5)")
 AgentSpec(target='holdem_env.agents.tag:TagAgent', kwargs={'tightness': 1.5}, text='tag(tightness=1.5)')
 >>> parse_spec("nosuchbot")
@@ -46,7 +54,7 @@ from typing import Any, Mapping, Protocol, runtime_checkable
 
 import numpy as np
 
-from holdem_env.engine.errors import ConfigError, HoldemError
+from holdem_env.engine.errors import ConfigError, HoldemError, short_repr
 
 __all__ = [
     "Agent",
@@ -57,7 +65,9 @@ __all__ = [
     "register_agent",
     "registered_agents",
     "parse_spec",
+    "resolve_spec",
     "make_agent",
+    "MAX_SPEC_LENGTH",
     "legal_of",
     "agent_rng",
     "check_bet_sizes",
@@ -111,25 +121,34 @@ REGISTRY: dict[str, str] = {
     "tight-passive": "holdem_env.agents.styles:TightPassiveAgent",
 }
 
+#: Registered targets that are factory callables rather than agent classes (see :func:`register_agent`).
+_FACTORIES: set[str] = set()
+
+#: Longest spec string accepted (the arguments are parsed by Python's parser).
+MAX_SPEC_LENGTH = 4096
+
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
 _TARGET = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*$")
 
 
-def register_agent(name: str, target: str | type, *, replace: bool = False) -> None:
+def register_agent(name: str, target: str | type | Any, *, replace: bool = False, factory: bool = False) -> None:
     """Register ``name`` for an agent class (a class or a ``"module:ClassName"`` string).
 
     Other packages call this to add names such as ``"cfr-lite"``. Re-registering an
-    existing name needs ``replace=True``.
+    existing name needs ``replace=True``. ``factory=True`` registers a callable that returns
+    an agent (a module-level function, or its ``"module:function"`` string) instead of a class.
     """
-    if not isinstance(name, str) or not _NAME.match(name) or ":" in name:
+    if not isinstance(name, str) or not _NAME.fullmatch(name) or ":" in name:
         raise AgentSpecError(f"agent name {name!r} is invalid: use letters, digits, '_', '-' or '.'")
     if name in REGISTRY and not replace:
         raise AgentSpecError(f"agent name {name!r} is already registered (for {REGISTRY[name]}); pass replace=True")
-    if isinstance(target, type):
+    if isinstance(target, type) or (factory and callable(target) and not isinstance(target, str)):
         target = f"{target.__module__}:{target.__qualname__}"
-    if not isinstance(target, str) or not _TARGET.match(target):
+    if not isinstance(target, str) or not _TARGET.fullmatch(target):
         raise AgentSpecError(f"agent target {target!r} is invalid: expected 'package.module:ClassName'")
     REGISTRY[name] = target
+    if factory:
+        _FACTORIES.add(target)
 
 
 def registered_agents() -> list[str]:
@@ -154,7 +173,11 @@ def _unknown(text: str) -> AgentSpecError:
 def parse_spec(spec: str) -> AgentSpec:
     """Parse an agent spec string (see the module docstring); raises :class:`AgentSpecError`."""
     if not isinstance(spec, str) or not spec.strip():
-        raise AgentSpecError(f"agent spec {spec!r} is invalid: expected a name like 'tag' or 'package.module:ClassName'")
+        raise AgentSpecError(
+            f"agent spec {short_repr(spec)} is invalid: expected a name like 'tag' or 'package.module:ClassName'"
+        )
+    if len(spec) > MAX_SPEC_LENGTH:
+        raise AgentSpecError(f"agent spec {short_repr(spec)} is too long: at most {MAX_SPEC_LENGTH} characters")
     text = spec.strip()
     head, kwargs = text, {}
     if "(" in text:
@@ -164,7 +187,7 @@ def parse_spec(spec: str) -> AgentSpec:
         kwargs = _parse_kwargs(text, arg_text)
     if head in REGISTRY:
         target = REGISTRY[head]
-    elif _TARGET.match(head):
+    elif _TARGET.fullmatch(head):
         target = head
     else:
         raise _unknown(head)
@@ -174,7 +197,7 @@ def parse_spec(spec: str) -> AgentSpec:
 def _parse_kwargs(text: str, arg_text: str) -> dict[str, Any]:
     try:
         call = ast.parse("f" + arg_text, mode="eval").body
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # too deep for the parser too
         raise AgentSpecError(f"agent spec {text!r}: cannot parse the arguments {arg_text!r}") from None
     if not isinstance(call, ast.Call) or call.args:
         raise AgentSpecError(f"agent spec {text!r}: only keyword arguments are allowed, e.g. 'tag(tightness=1.2)'")
@@ -184,18 +207,20 @@ def _parse_kwargs(text: str, arg_text: str) -> dict[str, Any]:
             raise AgentSpecError(f"agent spec {text!r}: '**' is not allowed in the arguments")
         try:
             out[kw.arg] = ast.literal_eval(kw.value)
-        except ValueError:
+        except (ValueError, TypeError, RecursionError, MemoryError):  # TypeError: e.g. {[1]: 2}
             raise AgentSpecError(
                 f"agent spec {text!r}: the value of {kw.arg!r} must be a literal (number, string, bool, None, list)"
             ) from None
     return out
 
 
-def make_agent(spec: str | AgentSpec, *, rng: np.random.Generator | None = None) -> Any:
-    """Build an agent from a spec; ``rng`` is passed to the constructor when it takes ``rng``.
+def resolve_spec(spec: str | AgentSpec) -> tuple[AgentSpec, Any]:
+    """Import a spec's target and check it, calling nothing: ``(parsed spec, class or factory)``.
 
-    Raises :class:`AgentSpecError` when the module or class cannot be found, the keyword
-    arguments do not fit the constructor, or the object has no ``act`` method.
+    The target must be a class with an ``act`` method, or a factory registered with
+    ``register_agent(..., factory=True)``; the keyword arguments must fit its signature.
+    Raises :class:`AgentSpecError` otherwise, before any of the target's code runs (importing
+    the module runs the module's own top-level code, as any import does).
     """
     parsed = spec if isinstance(spec, AgentSpec) else parse_spec(spec)
     module_name, class_name = parsed.target.split(":")
@@ -203,21 +228,53 @@ def make_agent(spec: str | AgentSpec, *, rng: np.random.Generator | None = None)
         module = importlib.import_module(module_name)
     except ImportError as exc:
         raise AgentSpecError(f"agent spec {parsed.text!r}: cannot import module {module_name!r} ({exc})") from None
-    cls = getattr(module, class_name, None)
-    if cls is None or not callable(cls):
+    target = getattr(module, class_name, None)
+    if target is None:
         raise AgentSpecError(f"agent spec {parsed.text!r}: module {module_name!r} has no class {class_name!r}")
+    if parsed.target in _FACTORIES:
+        if not callable(target):
+            raise AgentSpecError(f"agent spec {parsed.text!r}: the registered factory {parsed.target!r} is not callable")
+    elif not inspect.isclass(target):
+        raise AgentSpecError(
+            f"agent spec {parsed.text!r}: {parsed.target!r} is a {type(target).__name__}, not an agent class; "
+            "a spec must name a class with an act(observation, info) method (factories must be registered "
+            "with register_agent(..., factory=True))"
+        )
+    elif not callable(getattr(target, "act", None)):
+        raise AgentSpecError(f"agent spec {parsed.text!r}: {class_name} has no act(observation, info) method")
+    try:
+        signature = inspect.signature(target)
+    except (TypeError, ValueError):  # pragma: no cover - builtins without signatures
+        signature = None
+    if signature is not None:
+        try:
+            signature.bind(**parsed.kwargs)
+        except TypeError as exc:
+            raise AgentSpecError(f"agent spec {parsed.text!r}: bad arguments for {class_name}: {exc}") from None
+    return parsed, target
+
+
+def make_agent(spec: str | AgentSpec, *, rng: np.random.Generator | None = None) -> Any:
+    """Build an agent from a spec; ``rng`` is passed to the constructor when it takes ``rng``.
+
+    Raises :class:`AgentSpecError` when the module or class cannot be found, the target is
+    not an agent class (checked first, see :func:`resolve_spec`), the keyword arguments do
+    not fit the constructor, or the object built has no ``act`` method.
+    """
+    parsed, cls = resolve_spec(spec)
+    class_name = parsed.target.split(":")[1]
     kwargs = dict(parsed.kwargs)
     try:
         params = inspect.signature(cls).parameters
     except (TypeError, ValueError):  # pragma: no cover - builtins without signatures
-        params = {}
+        params = {}  # type: ignore[assignment]
     if rng is not None and "rng" in params and "rng" not in kwargs:
         kwargs["rng"] = rng
     try:
         agent = cls(**kwargs)
     except HoldemError as exc:
         raise AgentSpecError(f"agent spec {parsed.text!r}: {exc}") from None
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, OverflowError) as exc:
         raise AgentSpecError(f"agent spec {parsed.text!r}: bad arguments for {class_name}: {exc}") from None
     if not callable(getattr(agent, "act", None)):
         raise AgentSpecError(f"agent spec {parsed.text!r}: {class_name} has no act(observation, info) method")

@@ -68,9 +68,13 @@ def raise_options(
     return [(i + 2, amt) for i, amt in enumerate(amounts) if amt is not None and mask[i + 2]]
 
 
+#: Largest ``tightness`` / ``aggression``: beyond it every hand is folded (or raised) anyway.
+_MAX_FACTOR = 100.0
+
+
 def _check_positive(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-        raise ConfigError(name, value, "must be a positive number")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= _MAX_FACTOR:
+        raise ConfigError(name, value, f"must be a positive number at most {_MAX_FACTOR:g}")
     return float(value)
 
 

@@ -59,7 +59,7 @@ def _base() -> dict:
     "patch, field, fragment",
     [
         ({"rounds": 3}, "rounds", "unknown key; allowed: agents, backend"),
-        ({"league": {"round": 3}}, "league.round", "unknown key; allowed: eval_every, eval_hands, rounds"),
+        ({"league": {"round": 3}}, "league.round", "unknown key; allowed: eval_every, eval_hands, isolate_agents, rounds"),
         ({"league": {"rounds": 0}}, "league.rounds", "must be an integer in 1..1000000"),
         ({"cfr": {"pot_fractions": [1.0, 0.5]}}, "cfr.pot_fractions", "strictly ascending"),
         ({"cfr": {"postflop_buckets": [8, 8]}}, "cfr.postflop_buckets", "three integers"),
@@ -246,7 +246,7 @@ def test_resume_rejects_changed_config(uninterrupted) -> None:
     cfg, _ = uninterrupted
     data = cfg.to_dict()
     data["cfr"]["iterations_per_round"] = 21
-    with pytest.raises(ConfigError, match="differs from the checkpointed run's config"):
+    with pytest.raises(ConfigError, match=r"cfr.iterations_per_round=21 is invalid: differs from the checkpointed run's value 20"):
         run_league(LeagueConfig.from_dict(data), resume=True)
 
 

@@ -34,15 +34,17 @@ from typing import Any
 
 import numpy as np
 
-from holdem_env.agents.base import AgentError, make_agent, parse_spec
+from holdem_env.agents.base import AgentError, make_agent, parse_spec, resolve_spec
 from holdem_env.engine.cards import card_str, shuffled_deck
 from holdem_env.engine.config import MAX_PLAYERS, MIN_PLAYERS, BettingStructure, TableConfig
 from holdem_env.engine.errors import ConfigError
 from holdem_env.training.stats import HudCounts, hud_counts_for_hand, mean_ci95
 
-__all__ = ["ArenaConfig", "MatchResult", "run_match", "lineup_of", "format_table", "ON_ILLEGAL"]
+__all__ = ["ArenaConfig", "MatchResult", "run_match", "lineup_of", "format_table", "ON_ILLEGAL", "MAX_HANDS"]
 
 ON_ILLEGAL = ("raise", "timeout")
+#: Most hands in one match (the per-group results are kept for the interval: 8 bytes per seat per group).
+MAX_HANDS = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,9 @@ class ArenaConfig:
     ``"timeout"`` turns an illegal action (or an exception in ``act``) into a timed-out
     turn (check if free, else fold), counted per agent. ``history_dir``: every hand as
     ``hand_<n>.phh`` (``.json`` hand records where PHH cannot express the game: pot-limit, or fixed-limit with a non-standard cap).
+    ``isolate_agents``: every seat's agent runs in its own process and sees only its
+    observation and info (:class:`holdem_env.agents.isolation.IsolatedAgent`); in-process
+    agents (the default) are trusted code.
     """
 
     agents: tuple[str, ...]
@@ -69,6 +74,7 @@ class ArenaConfig:
     action_mode: str = "discrete"
     on_illegal: str = "raise"
     history_dir: str | None = None
+    isolate_agents: bool = False
 
     def __post_init__(self) -> None:
         agents = tuple(self.agents) if not isinstance(self.agents, str) else (self.agents,)
@@ -85,12 +91,19 @@ class ArenaConfig:
         if len(agents) > players:
             raise ConfigError("agents", list(agents), f"{len(agents)} agents do not fit {players} seats (--players)")
         object.__setattr__(self, "players", players)
-        for name in ("hands", "seed"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < (1 if name == "hands" else 0):
-                raise ConfigError(name, value, "must be a positive integer" if name == "hands" else "must be an integer >= 0")
+        if isinstance(self.hands, bool) or not isinstance(self.hands, int) or not 1 <= self.hands <= MAX_HANDS:
+            raise ConfigError(
+                "hands", self.hands, f"must be an integer in 1..{MAX_HANDS} (play several seeds for larger samples)"
+            )
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < 2**128:
+            raise ConfigError("seed", self.seed, "must be an integer in 0..2**128-1")
         if self.workers is not None and (isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 1):
             raise ConfigError("workers", self.workers, "must be a positive integer or None (all CPU cores)")
+        if not isinstance(self.isolate_agents, bool):
+            raise ConfigError("isolate_agents", self.isolate_agents, "must be True or False")
+        if not self.isolate_agents:  # checked here, before any process starts (isolated: in the worker)
+            for spec in agents:
+                resolve_spec(spec)
         if not isinstance(self.duplicate, bool):
             raise ConfigError("duplicate", self.duplicate, "must be True (duplicate groups) or False (fresh deals)")
         if self.history_dir is not None and not (isinstance(self.history_dir, str) and self.history_dir.strip()):
@@ -165,9 +178,21 @@ class _Player:
             reward_unit="chips",
             illegal_action="timeout" if cfg.on_illegal == "timeout" else "raise",
         )
-        self.agents = [make_agent(spec) for spec in self.lineup]
+        if cfg.isolate_agents:
+            from holdem_env.agents.isolation import IsolatedAgent
+
+            self.agents: list[Any] = IsolatedAgent.start_many(self.lineup)
+        else:
+            self.agents = [make_agent(spec) for spec in self.lineup]
         self.keep_records = keep_records
         self.history = Path(cfg.history_dir) if cfg.history_dir else None
+
+    def close(self) -> None:
+        """Stop the worker processes of isolated agents (nothing to do for in-process ones)."""
+        for agent in self.agents:
+            close = getattr(agent, "close", None) if self.cfg.isolate_agents else None
+            if close is not None:
+                close()
 
     def play_group(self, group: int) -> _GroupResult:
         n = self.n
@@ -269,9 +294,29 @@ class _Player:
         return 1 if info["legal"]["check"] else 0  # every id legal: check if free, else fold
 
 
+#: This process's player for a match with isolated agents, kept across chunks (its agent
+#: processes take a moment to start); one match at a time per process.
+_ISOLATED: dict[tuple[ArenaConfig, bool], _Player] = {}
+
+
+def _close_isolated() -> None:
+    while _ISOLATED:
+        _ISOLATED.popitem()[1].close()
+
+
 def _play_chunk(cfg: ArenaConfig, groups: list[int], keep_records: bool) -> list[_GroupResult]:
-    player = _Player(cfg, keep_records)
-    return [player.play_group(g) for g in groups]
+    if not cfg.isolate_agents:
+        player = _Player(cfg, keep_records)
+        return [player.play_group(g) for g in groups]
+    player = _ISOLATED.get((cfg, keep_records))  # type: ignore[assignment]
+    if player is None:
+        _close_isolated()
+        player = _ISOLATED[(cfg, keep_records)] = _Player(cfg, keep_records)
+    try:
+        return [player.play_group(g) for g in groups]
+    except BaseException:
+        _close_isolated()
+        raise
 
 
 @dataclass
@@ -350,14 +395,18 @@ def run_match(
     if cfg.history_dir:
         Path(cfg.history_dir).mkdir(parents=True, exist_ok=True)
     chunk = max(1, min(64, math.ceil(total / (workers * 8))))
-    chunks = [list(range(i, min(i + chunk, total))) for i in range(0, total, chunk)]
-    workers = min(workers, len(chunks))
+    n_chunks = math.ceil(total / chunk)
+    workers = min(workers, n_chunks)
+
+    def groups_of(i: int) -> list[int]:  # chunk i, made when it is sent (never all at once)
+        return list(range(i * chunk, min((i + 1) * chunk, total)))
+
     bar = None
     if progress:
         from tqdm import tqdm
 
         bar = tqdm(total=total * n, unit="hand", desc="holdem eval", dynamic_ncols=True)
-    results: list[list[_GroupResult] | None] = [None] * len(chunks)
+    pending: dict[int, list[_GroupResult]] = {}  # finished chunks waiting for their turn
     group_net = np.zeros((total, n), dtype=np.int64)
     hud = [HudCounts() for _ in range(n)]
     timeouts = [0] * n
@@ -366,37 +415,44 @@ def run_match(
 
     def fold_in() -> None:
         nonlocal done
-        while done < len(chunks) and results[done] is not None:
-            for g, res in zip(chunks[done], results[done]):  # type: ignore[arg-type]
+        while done in pending:
+            results = pending.pop(done)
+            for g, res in zip(groups_of(done), results):
                 group_net[g] = res.net
                 for c in range(n):
                     hud[c].merge(res.hud[c])
                     timeouts[c] += res.timeouts[c]
                 records.extend(res.records)
-            results[done] = None
             done += 1
             if callback is not None:
-                finished = chunks[done - 1][-1] + 1
+                finished = min(done * chunk, total)
                 callback(finished * n, _rows(cfg, group_net[:finished], hud, timeouts))
 
     try:
         if workers == 1:
-            for i, groups in enumerate(chunks):
-                results[i] = _play_chunk(cfg, groups, keep_records)
+            for i in range(n_chunks):
+                pending[i] = _play_chunk(cfg, groups_of(i), keep_records)
                 if bar is not None:
-                    bar.update(len(groups) * n)
+                    bar.update(len(pending[i]) * n)
                 fold_in()
         else:
-            from concurrent.futures import as_completed
+            from concurrent.futures import FIRST_COMPLETED, wait
 
+            window = 4 * workers  # chunks sent ahead of the oldest unfinished one
             with ProcessPoolExecutor(max_workers=workers) as pool:
-                futures = {pool.submit(_play_chunk, cfg, groups, keep_records): i for i, groups in enumerate(chunks)}
+                futures: dict[Any, int] = {}
+                sent = 0
                 try:
-                    for fut in as_completed(futures):
-                        i = futures[fut]
-                        results[i] = fut.result()
-                        if bar is not None:
-                            bar.update(len(chunks[i]) * n)
+                    while done < n_chunks:
+                        while sent < n_chunks and sent < done + window:
+                            futures[pool.submit(_play_chunk, cfg, groups_of(sent), keep_records)] = sent
+                            sent += 1
+                        finished, _ = wait(futures, return_when=FIRST_COMPLETED)
+                        for fut in finished:
+                            i = futures.pop(fut)
+                            pending[i] = fut.result()
+                            if bar is not None:
+                                bar.update(len(pending[i]) * n)
                         fold_in()
                 except BaseException:
                     for fut in futures:  # stop at the first failure instead of playing on
@@ -405,6 +461,7 @@ def run_match(
     finally:
         if bar is not None:
             bar.close()
+        _close_isolated()  # pool workers' agent processes end with the pool
     return MatchResult(config=cfg, group_net=group_net, rows=_rows(cfg, group_net, hud, timeouts), records=records)
 
 

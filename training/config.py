@@ -24,21 +24,31 @@ A config file looks like this (every section but ``name`` and ``agents`` is opti
       rounds: 5                   # each round: train, then (every eval_every rounds) evaluate
       eval_every: 1
       eval_hands: 1000            # hands per pair per evaluation (rounded up to whole duplicate groups)
+      isolate_agents: false       # true: each agent plays in its own process (agents you do not trust)
     logging:
       runs_dir: runs
       plot: true
     backend: {kind: local, workers: 2}
 
 Nested keys are reported with dots (``cfr.pot_fractions``); unknown keys are errors.
+
+A league YAML names agent specs, which import and run code (see
+:mod:`holdem_env.agents.base`): load only configs you trust. Every spec is built once while
+the config is validated, so a bad agent argument is reported before a run folder exists.
+The file must be UTF-8 text of at most :data:`MAX_CONFIG_BYTES`; YAML aliases (``*name``)
+are refused (they let a few hundred bytes expand to gigabytes).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import re
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Mapping
+
+import yaml
 
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError
@@ -51,7 +61,11 @@ __all__ = [
     "BackendSettings",
     "LeagueConfig",
     "load_config",
+    "MAX_CONFIG_BYTES",
 ]
+
+#: Largest league YAML file :func:`load_config` reads.
+MAX_CONFIG_BYTES = 1_000_000
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
 
@@ -152,11 +166,14 @@ class LeagueSettings:
     rounds: int = 5
     eval_every: int = 1
     eval_hands: int = 1000
+    #: Every agent plays its matches in its own process, seeing only its observation and info.
+    isolate_agents: bool = False
 
     def __post_init__(self) -> None:
         _int("league.rounds", self.rounds, 1, 1_000_000)
         _int("league.eval_every", self.eval_every, 1, 1_000_000)
-        _int("league.eval_hands", self.eval_hands, 1, 100_000_000)
+        _int("league.eval_hands", self.eval_hands, 1, 10_000_000)
+        _bool("league.isolate_agents", self.isolate_agents)
 
 
 @dataclass(frozen=True)
@@ -182,6 +199,10 @@ class BackendSettings:
     def __post_init__(self) -> None:
         if self.kind not in ("local", "ray"):
             raise ConfigError("backend.kind", self.kind, "must be 'local' or 'ray'")
+        if self.kind == "ray" and importlib.util.find_spec("ray") is None:
+            raise ConfigError(
+                "backend.kind", "ray", "needs the optional 'ray' package: pip install 'holdem-env[ray]' (or use kind: local)"
+            )
         _int("backend.workers", self.workers, 1, 1024)
         if self.address is not None:
             _str("backend.address", self.address)
@@ -201,7 +222,7 @@ class LeagueConfig:
     backend: BackendSettings = field(default_factory=BackendSettings)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not _NAME.match(self.name):
+        if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
             raise ConfigError("name", self.name, "must be 1-64 characters: letters, digits, '_', '-', '.' (it names the run folder)")
         _int("seed", self.seed, 0, 2**63 - 1)
         if not isinstance(self.table, TableConfig):
@@ -254,10 +275,11 @@ class LeagueConfig:
         if not isinstance(agents_raw, list):
             raise ConfigError("agents", agents_raw, "must be a list of {name, spec, train}")
         agents: list[AgentEntry] = []
+        to_build: list[tuple[str, str]] = []
         for i, entry in enumerate(agents_raw):
             key = f"agents[{i}]"
             if isinstance(entry, str):
-                if not _NAME.match(entry):
+                if not _NAME.fullmatch(entry):
                     raise ConfigError(
                         key, entry, "a bare spec is also the agent's name (letters, digits, '_', '-', '.'): "
                         "write {name: ..., spec: ...} for a spec with arguments or a module path"
@@ -265,7 +287,7 @@ class LeagueConfig:
                 entry = {"name": entry, "spec": entry}
             _check_keys(key, entry, AgentEntry)
             name = entry.get("name", entry.get("spec"))
-            if not isinstance(name, str) or not _NAME.match(name):
+            if not isinstance(name, str) or not _NAME.fullmatch(name):
                 raise ConfigError(key + ".name", name, "must be 1-64 characters: letters, digits, '_', '-', '.'")
             spec = _str(key + ".spec", entry.get("spec"))
             train = _bool(key + ".train", entry.get("train", False))
@@ -276,6 +298,7 @@ class LeagueConfig:
                 raise ConfigError(
                     key + ".spec", spec, "a training cfr-lite agent plays the policy it trains: drop the policy= argument"
                 )
+            to_build.append((key + ".spec", spec))
             agents.append(AgentEntry(name, spec, train))
         table_raw = data.get("table", {"num_players": 2})
         if not isinstance(table_raw, Mapping):
@@ -291,12 +314,12 @@ class LeagueConfig:
             raw = data.get(key, {}) or {}
             _check_keys(key, raw, sub)
             sections[key] = sub(**raw)
+        for key, spec in to_build:
+            _check_builds(key, spec, isolated=sections["league"].isolate_agents)
         return cls(name=data["name"], agents=tuple(agents), seed=data.get("seed", 0), table=table, **sections)
 
     def to_yaml(self) -> str:
         """The config as YAML text (what is logged to TensorBoard)."""
-        import yaml
-
         return yaml.safe_dump(self.to_dict(), sort_keys=False)
 
 
@@ -321,17 +344,57 @@ def _check_spec(key: str, spec: str) -> Any:
         raise ConfigError(key, spec, str(exc)) from None
 
 
-def load_config(path: str | Path) -> LeagueConfig:
-    """Read and validate a league YAML file; a missing file or bad YAML is a :class:`ConfigError`."""
-    import yaml
+def _check_builds(key: str, spec: str, *, isolated: bool) -> None:
+    """Build the agent once (in its own process when ``isolated``), so that a bad argument
+    stops a run before its folder exists."""
+    from holdem_env.agents.base import AgentError, AgentSpecError, make_agent
 
+    try:
+        if isolated:
+            from holdem_env.agents.isolation import IsolatedAgent
+
+            IsolatedAgent(spec).close()
+        else:
+            make_agent(spec)
+    except (AgentSpecError, AgentError) as exc:
+        raise ConfigError(key, spec, str(exc)) from None
+
+
+def load_config(path: str | Path) -> LeagueConfig:
+    """Read and validate a league YAML file; a missing, oversized, binary or malformed file is a
+    :class:`ConfigError`, as are YAML aliases and nesting too deep to read."""
     p = Path(path)
     if not p.is_file():
         raise ConfigError("config", str(p), "must be an existing YAML file, e.g. configs/quickstart.yaml")
+    if p.stat().st_size > MAX_CONFIG_BYTES:
+        size = p.stat().st_size
+        raise ConfigError("config", str(p), f"is {size} bytes: a league config is at most {MAX_CONFIG_BYTES}")
     try:
-        data = yaml.safe_load(p.read_text())
+        text = p.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError("config", str(p), f"is not UTF-8 text (byte {exc.start}): give a YAML file") from None
+    try:
+        data = yaml.load(text, Loader=_ConfigLoader)  # a SafeLoader without aliases
     except yaml.YAMLError as exc:
         raise ConfigError("config", str(p), f"is not valid YAML: {exc}") from None
+    except RecursionError:
+        raise ConfigError("config", str(p), "is nested too deeply to read") from None
     if not isinstance(data, Mapping):
         raise ConfigError("config", str(p), "must be a YAML mapping with at least 'name' and 'agents'")
-    return LeagueConfig.from_dict(data)
+    try:
+        return LeagueConfig.from_dict(data)
+    except RecursionError:
+        raise ConfigError("config", str(p), "is nested too deeply to read") from None
+
+
+class _ConfigLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that refuses aliases (``*name``), the way to an expansion bomb."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.YAMLError(
+                f"aliases are not supported in league configs (found *{event.anchor} at line "
+                f"{event.start_mark.line + 1}): write the value out"
+            )
+        return super().compose_node(parent, index)

@@ -40,6 +40,14 @@ plus the text ``config`` (the YAML). Run-folder layout: TensorBoard event files,
 ``config.yaml``, ``checkpoint/state.json`` (the commit point of a checkpoint) with the
 trainers' tables next to it, ``policies/<agent>/round_NNNN.npz``, ``league.json``,
 ``league.png``.
+
+Resuming: the run folder is the one ``--resume`` is pointed at, wherever it now lives (so
+``logging.runs_dir`` may be spelled differently or the folder moved); every other setting
+but ``league.rounds``, ``league.isolate_agents``, ``backend.kind`` and ``backend.address``
+must match the checkpoint,
+and a mismatch names the first key that differs. Temporary files an interrupted write left
+in the run folder, ``checkpoint/`` and ``policies/`` are removed when a run starts. A
+damaged ``state.json`` or trainer table is a :class:`ConfigError` that names the file.
 """
 
 from __future__ import annotations
@@ -49,6 +57,7 @@ import math
 import shutil
 import sys
 import time
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,7 +65,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from holdem_env.engine.errors import ConfigError, HoldemError
+from holdem_env.engine.errors import ConfigError, HoldemError, short_repr
 
 from .config import LeagueConfig
 from .stats import HudCounts
@@ -154,8 +163,66 @@ def _write_json_atomic(path: Path, data: Any) -> None:
 def _comparable(config_dict: dict[str, Any]) -> dict[str, Any]:
     d = json.loads(json.dumps(config_dict))
     d["league"].pop("rounds", None)  # a resumed run may be extended
+    d["league"].pop("isolate_agents", None)  # where agents run does not change what they play
     d["backend"] = {"workers": d["backend"]["workers"]}  # may run elsewhere, but on as many workers
+    d["logging"].pop("runs_dir", None)  # the run is the folder being resumed, wherever it lives now
     return d
+
+
+def _first_difference(old: Any, new: Any, key: str = "") -> tuple[str, Any, Any] | None:
+    """The first dotted key whose value differs between two plain configs, with both values."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for k in list(old) + [k for k in new if k not in old]:
+            sub = f"{key}.{k}" if key else str(k)
+            if k not in old or k not in new:
+                return sub, old.get(k, "<absent>"), new.get(k, "<absent>")
+            found = _first_difference(old[k], new[k], sub)
+            if found is not None:
+                return found
+        return None
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for i, (a, b) in enumerate(zip(old, new, strict=True)):
+            found = _first_difference(a, b, f"{key}[{i}]")
+            if found is not None:
+                return found
+        return None
+    return None if old == new else (key, old, new)
+
+
+def _read_state(path: Path) -> dict[str, Any]:
+    """``checkpoint/state.json``, checked; a damaged file is a :class:`ConfigError` naming it."""
+    damaged = "is damaged ({}): the run cannot be resumed; start it again with --overwrite"
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ConfigError("resume", str(path), damaged.format(type(exc).__name__)) from None
+    ok = (
+        isinstance(state, dict)
+        and isinstance(state.get("round"), int)
+        and isinstance(state.get("history"), list)
+        and isinstance(state.get("elapsed"), (int, float))
+        and isinstance(state.get("config"), dict)
+        and isinstance(state.get("trainer_files"), dict)
+        and all(isinstance(f, str) and f == Path(f).name for f in state["trainer_files"].values())
+    )
+    if not ok:
+        raise ConfigError("resume", str(path), damaged.format("missing or mistyped fields"))
+    try:
+        _comparable(state["config"])
+    except (KeyError, TypeError, AttributeError):
+        raise ConfigError("resume", str(path), damaged.format("the config it holds is incomplete")) from None
+    return state
+
+
+def _remove_temp_files(run_dir: Path) -> None:
+    """Delete what interrupted atomic writes left in the run folder (nothing else writes there now)."""
+    from holdem_env.fileutil import remove_stale_temp_files
+
+    folders = [run_dir, run_dir / "checkpoint", run_dir / "policies"]
+    if (run_dir / "policies").is_dir():
+        folders += [p for p in (run_dir / "policies").iterdir() if p.is_dir()]
+    for folder in folders:
+        remove_stale_temp_files(folder)
 
 
 def _spec_for(entry: Any, policy_path: Path | None) -> str:
@@ -285,33 +352,53 @@ def run_league(
     if resume:
         if not ck_state.is_file():
             raise ConfigError("resume", str(run_dir), "there is no checkpoint to resume in this run folder; start it without --resume")
-    elif run_dir.exists() and any(run_dir.iterdir()):
-        if not overwrite:
-            raise ConfigError(
-                "name", config.name, f"run folder {run_dir} already exists: pass --resume to continue it, --overwrite to start over, or use a new name"
-            )
-        shutil.rmtree(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
+    elif run_dir.exists() and any(run_dir.iterdir()) and not overwrite:
+        raise ConfigError(
+            "name", config.name, f"run folder {run_dir} already exists: pass --resume to continue it, --overwrite to start over, or use a new name"
+        )
 
+    # Everything that can fail on the config is checked before the run folder is touched.
     trainers: dict[str, Any] = {}
     for e in config.trainers:
         trainers[e.name] = _make_trainer(config)
     start_round, history, elapsed_before = 0, [], 0.0
     if resume:
-        state = json.loads(ck_state.read_text())
-        if _comparable(state["config"]) != _comparable(config.to_dict()):
+        state = _read_state(ck_state)
+        diff = _first_difference(_comparable(state["config"]), _comparable(config.to_dict()))
+        if diff is not None:
+            key, old, new = diff
             raise ConfigError(
-                "config", config.name, "differs from the checkpointed run's config (only league.rounds, backend.kind and backend.address may change on resume)"
+                key, new, f"differs from the checkpointed run's value {short_repr(old)} (only league.rounds, league.isolate_agents, "
+                "backend.kind, backend.address and logging.runs_dir may change on resume)"
             )
-        start_round = int(state["round"])
+        start_round = state["round"]
         if start_round > config.league.rounds:
             raise ConfigError(
                 "league.rounds", config.league.rounds, f"must be at least {start_round}, the round this run's checkpoint reached"
             )
+        if set(state["trainer_files"]) != set(trainers):
+            raise ConfigError("resume", str(ck_state), "names other training agents than the config: the checkpoint is damaged")
         history = state["history"]
         elapsed_before = float(state["elapsed"])
         for name, fname in state["trainer_files"].items():
-            trainers[name].load_checkpoint(run_dir / "checkpoint" / fname)
+            table_path = run_dir / "checkpoint" / fname
+            try:
+                trainers[name].load_checkpoint(table_path)
+            except ConfigError:
+                raise
+            except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as exc:
+                raise ConfigError(
+                    "resume", str(table_path), f"is damaged ({type(exc).__name__}): the run cannot be resumed; "
+                    "start it again with --overwrite"
+                ) from None
+    own_backend = backend is None
+    if backend is None:
+        backend = make_backend(config.backend.kind, config.backend.workers, config.backend.address)
+
+    if not resume and overwrite and run_dir.exists():
+        shutil.rmtree(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    _remove_temp_files(run_dir)
     # On resume too: an extended run's config.yaml shows its new league.rounds.
     (run_dir / "config.yaml").write_text(config.to_yaml())
     for tr in trainers.values():
@@ -320,9 +407,6 @@ def run_league(
     writer = SummaryWriter(str(run_dir), purge_step=start_round + 1 if resume else None)
     if not resume:
         writer.add_text("config", "    " + config.to_yaml().replace("\n", "\n    "), 0)
-    own_backend = backend is None
-    if backend is None:
-        backend = make_backend(config.backend.kind, config.backend.workers, config.backend.address)
     bar = None
     if progress:
         from tqdm import tqdm
@@ -436,6 +520,7 @@ def _evaluate(config: LeagueConfig, round_no: int, backend: Any, trainers: dict[
                 "big_blind": t.big_blind,
                 "buy_in": t.buy_in,
                 "betting": t.betting.value,
+                "isolate_agents": config.league.isolate_agents,
             })
     runnable = [k for k, job in enumerate(jobs) if job["agents"][0] != job["agents"][1]]
     if len(runnable) == 1:

@@ -4,12 +4,16 @@ Each subcommand lives in its own module, imported only when that subcommand runs
 ``holdem replay`` never imports torch). A subcommand module provides
 ``configure_parser(parser: argparse.ArgumentParser) -> None`` and
 ``run(args: argparse.Namespace) -> int`` (the exit status).
+
+Agent specs may name modules in the current directory (``holdem eval mybots:MyBot random``
+next to ``mybots.py``), as with ``python -m``; installed modules take precedence.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -37,6 +41,14 @@ def _top_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_current_directory() -> None:
+    """Let agent specs name modules in the current directory (``mybots:MyBot``), as ``python -m``
+    does. The directory goes last on ``sys.path``, so a local file never shadows an installed module."""
+    cwd = os.getcwd()
+    if "" not in sys.path and cwd not in sys.path:
+        sys.path.append(cwd)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the tool; returns the exit status (also used as the console script)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
@@ -48,6 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unknown command {args_list[0]!r}; choose from {', '.join(SUBCOMMANDS)}")
     name = args_list[0]
     module_name, help_text = SUBCOMMANDS[name]
+    _add_current_directory()
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:

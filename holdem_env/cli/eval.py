@@ -5,6 +5,11 @@ Examples::
     holdem eval tag random --hands 20000 --players 2 --seed 7
     holdem eval tag tag random random random random --players 6 --hands 20000
     holdem eval "tag(tightness=1.3)" mypkg.bots:MyBot --json out.json --history hands/
+    holdem eval mybots:Untrusted tag --isolate-agents
+
+A spec string names code that runs in this process (agents are trusted code); with
+``--isolate-agents`` each agent runs in its own process instead (see
+:mod:`holdem_env.agents.isolation`). Modules are also looked up in the current directory.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         "or 'package.module:ClassName'; repeated in order to fill --players seats",
     )
     parser.add_argument("--players", type=int, default=None, help="seats at the table, 2..10 (default: number of agents)")
-    parser.add_argument("--hands", type=int, default=2000, help="hands to play, rounded up to whole duplicate groups (default 2000)")
+    parser.add_argument("--hands", type=int, default=2000, help="hands to play (at most 10,000,000), rounded up to whole duplicate groups (default 2000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of every deal and agent generator (default 0)")
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all CPU cores)")
     parser.add_argument("--no-duplicate", action="store_true", help="fresh deals for every hand instead of duplicate groups")
@@ -44,6 +49,12 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         default="raise",
         choices=["raise", "timeout"],
         help="an illegal action or an agent error: stop with an error (default) or count a timed-out turn",
+    )
+    parser.add_argument(
+        "--isolate-agents",
+        action="store_true",
+        help="run every agent in its own process, seeing only its observation and info "
+        "(for agents you do not trust; in-process agents are trusted code)",
     )
     parser.add_argument("--json", metavar="PATH", default=None, help="write the results as JSON")
     parser.add_argument("--history", metavar="DIR", default=None, help="write every hand as a .phh file in DIR")
@@ -70,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
             action_mode=args.action_mode,
             on_illegal=args.on_illegal,
             history_dir=args.history,
+            isolate_agents=args.isolate_agents,
         )
     except HoldemError as exc:
         print(f"holdem eval: {exc}", file=sys.stderr)

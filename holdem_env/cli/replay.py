@@ -1,7 +1,10 @@
 """``holdem replay``: replay .phh/.phhs hand histories through the engine and report them.
 
 ``holdem replay [--json] [--check] PATH...`` replays every hand found in the given files
-and directories (searched recursively for ``*.phh`` and ``*.phhs``).
+and directories (searched recursively for ``*.phh`` and ``*.phhs``). Files are read hand by
+hand (:mod:`holdem_env.formats.phh_stream`), so a file of any size replays in bounded memory;
+one hand is at most 1 MB of text with at most 10,000 actions (a larger one is reported as an
+error and the others still replay).
 
 - Without ``--json`` each hand is printed street by street: seats and stacks, forced
   bets, actions with amounts, board, showdown, pots and the result (file units).
@@ -31,7 +34,8 @@ from typing import Any, TextIO
 
 from holdem_env.engine.cards import card_str
 from holdem_env.engine.errors import HoldemError
-from holdem_env.formats.phh import PHHActionError, PHHHand, loads_each, read_text
+from holdem_env.formats.phh import PHHActionError, PHHHand
+from holdem_env.formats.phh_stream import iter_file
 from holdem_env.formats.replay import ReplayResult, replay
 
 __all__ = ["configure_parser", "run", "find_files", "format_hand"]
@@ -189,18 +193,12 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             counts["errors"] += 1
             emit({"path": str(path), "hand": None, "error": why}, f"== {path}: error: {why}")
             continue
-        try:
-            sections = loads_each(read_text(path))
-        except HoldemError as exc:
-            counts["hands"] += 1
-            counts["errors"] += 1
-            emit({"path": str(path), "hand": None, "error": str(exc)}, f"== {path}: error: {exc}")
-            continue
-        for name, hand in sections:
+        for name, hand in iter_file(path):
             counts["hands"] += 1
             if isinstance(hand, HoldemError):
                 counts["errors"] += 1
-                emit({"path": str(path), "hand": name, "error": str(hand)}, f"== {path} [{name}]: error: {hand}")
+                where = f"== {path}" if name is None else f"== {path} [{name}]"
+                emit({"path": str(path), "hand": name, "error": str(hand)}, f"{where}: error: {hand}")
                 continue
             result, fields = _replay_one(hand, getattr(args, "strict", False))
             obj: dict[str, Any] = {"path": str(path), "hand": hand.name, **fields}

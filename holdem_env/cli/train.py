@@ -26,6 +26,10 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rounds", type=int, default=None, help="override league.rounds")
     parser.add_argument("--backend", choices=("local", "ray"), default=None, help="override backend.kind (ray: optional extra)")
     parser.add_argument("--workers", type=int, default=None, help="override backend.workers")
+    parser.add_argument(
+        "--isolate-agents", action="store_true",
+        help="set league.isolate_agents: every agent plays in its own process (agents you do not trust)",
+    )
     parser.add_argument("--json", action="store_true", help="print the final league table as JSON instead of text")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -46,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
             data["backend"]["kind"] = args.backend
         if args.workers is not None:
             data["backend"]["workers"] = args.workers
+        if args.isolate_agents:
+            data["league"]["isolate_agents"] = True
         config = LeagueConfig.from_dict(data)
         result = run_league(
             config,

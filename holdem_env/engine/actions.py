@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from holdem_env.engine.errors import IllegalActionError
+from holdem_env.engine.errors import IllegalActionError, short_repr
 
 __all__ = ["Street", "ActionKind", "Action", "LegalActions"]
 
@@ -37,7 +37,7 @@ def _chips(value: object, what: str) -> int:
     """Return ``value`` as an ``int`` chip amount or raise naming the bad type."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise IllegalActionError(
-            f"{what} must be an integer number of chips, got {type(value).__name__} {value!r}"
+            f"{what} must be an integer number of chips, got {type(value).__name__} {short_repr(value)}"
         )
     return int(value)
 
@@ -67,9 +67,11 @@ class Action:
         amount = _chips(self.amount, "raise-to amount")
         if kind in (ActionKind.BET, ActionKind.RAISE):
             if amount <= 0:
-                raise IllegalActionError(f"{kind.value} to {amount} is not a positive number of chips")
+                raise IllegalActionError(f"{kind.value} to {short_repr(amount)} is not a positive number of chips")
         elif amount != 0:
-            raise IllegalActionError(f"{kind.value} takes no amount (got {amount}); only bet/raise carry one")
+            raise IllegalActionError(
+                f"{kind.value} takes no amount (got {short_repr(amount)}); only bet/raise carry one"
+            )
         object.__setattr__(self, "amount", amount)
 
     @classmethod
@@ -94,7 +96,7 @@ class Action:
 
     def __str__(self) -> str:
         if self.kind in (ActionKind.BET, ActionKind.RAISE):
-            return f"{self.kind.value} to {self.amount}"
+            return f"{self.kind.value} to {short_repr(self.amount)}"
         return self.kind.value
 
 

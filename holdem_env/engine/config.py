@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -91,8 +92,9 @@ class TableConfig:
         object.__setattr__(self, "betting", BettingStructure.parse(self.betting))
         if self.raise_cap is not None:
             _check_int("raise_cap", self.raise_cap, 1)
-        if not isinstance(self.clock_seconds, (int, float)) or isinstance(self.clock_seconds, bool) or self.clock_seconds <= 0:
-            raise ConfigError("clock_seconds", self.clock_seconds, "must be a positive number of seconds")
+        clock = self.clock_seconds
+        if not isinstance(clock, (int, float)) or isinstance(clock, bool) or not math.isfinite(clock) or clock <= 0:
+            raise ConfigError("clock_seconds", clock, "must be a positive number of seconds (finite)")
         for name in ("big_blind_ante", "uncapped_heads_up", "allow_free_fold", "bankroll"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(name, getattr(self, name), "must be True or False")

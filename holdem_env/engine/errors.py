@@ -10,7 +10,10 @@ num_players True
 
 from __future__ import annotations
 
+import reprlib
+
 __all__ = [
+    "short_repr",
     "HoldemError",
     "CardError",
     "ConfigError",
@@ -18,6 +21,48 @@ __all__ = [
     "HandOverError",
     "PHHError",
 ]
+
+
+class _BoundedRepr(reprlib.Repr):
+    """``reprlib`` limits, plus integers too long for ``repr`` (Python refuses > 4300 digits)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel = 3
+        self.maxstring = self.maxother = 200
+        self.maxlist = self.maxtuple = self.maxset = self.maxfrozenset = 12
+        self.maxdict = 8
+        self.maxlong = 40
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 128:
+            digits = int(x.bit_length() * 0.30102999566398120) + 1  # exact or one too many
+            if abs(x) < 10 ** (digits - 1):
+                digits -= 1
+            return f"<{'-' if x < 0 else ''}integer of {digits} digits>"
+        return super().repr_int(x, level)
+
+
+_BOUNDED = _BoundedRepr()
+
+
+def short_repr(value: object) -> str:
+    """``repr(value)`` cut to a readable length, safe for any value an error message quotes.
+
+    Huge integers, deep nesting and long containers are abbreviated, so that formatting a
+    message never raises or grows with the input.
+
+    >>> short_repr(150)
+    '150'
+    >>> short_repr(10**5000)
+    '<integer of 5001 digits>'
+    >>> short_repr([[[[1]]]])
+    '[[[[...]]]]'
+    """
+    try:
+        return _BOUNDED.repr(value)
+    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
+        return f"<{type(value).__name__} object>"
 
 
 class HoldemError(ValueError):
@@ -35,7 +80,7 @@ class ConfigError(HoldemError):
         self.field = field
         self.value = value
         self.allowed = allowed
-        super().__init__(f"{field}={value!r} is invalid: {allowed}")
+        super().__init__(f"{field}={short_repr(value)} is invalid: {allowed}")
 
 
 class IllegalActionError(HoldemError):

@@ -39,7 +39,7 @@ import numpy as np
 from holdem_env.engine.actions import Action, ActionKind, LegalActions, Street
 from holdem_env.engine.cards import validate_deck
 from holdem_env.engine.config import BettingStructure, TableConfig
-from holdem_env.engine.errors import ConfigError, HandOverError, IllegalActionError
+from holdem_env.engine.errors import ConfigError, HandOverError, IllegalActionError, short_repr
 from holdem_env.engine.pots import build_pots, split_pot, uncalled_bet
 from holdem_env.engine.record import (
     ActionEvent,
@@ -751,17 +751,17 @@ class HandState:
         """Raise :class:`IllegalActionError` unless a bet/raise to ``amount`` (street total) is legal."""
         if isinstance(amount, bool) or not isinstance(amount, (int, np.integer)):
             raise IllegalActionError(
-                f"raise-to amount must be an integer number of chips, got {type(amount).__name__} {amount!r}"
+                f"raise-to amount must be an integer number of chips, got {type(amount).__name__} {short_repr(amount)}"
             )
         legal = self._legal()
         lo = legal[4]
         word = "raise" if self._current_bet else "bet"
         if lo is None:
-            raise self._illegal(f"{word} to {amount} is not allowed: {legal[6]}", legal)
+            raise self._illegal(f"{word} to {short_repr(amount)} is not allowed: {legal[6]}", legal)
         if amount < lo:
-            raise self._illegal(f"{word} to {amount} is below the minimum {lo}", legal)
+            raise self._illegal(f"{word} to {short_repr(amount)} is below the minimum {lo}", legal)
         if amount > legal[5]:  # type: ignore[operator]
-            raise self._illegal(f"{word} to {amount} is above the maximum {legal[5]}", legal)
+            raise self._illegal(f"{word} to {short_repr(amount)} is above the maximum {legal[5]}", legal)
 
     def verify_all_in(self) -> None:
         """Raise :class:`IllegalActionError` unless the actor may put in every chip."""
@@ -775,7 +775,7 @@ class HandState:
     def verify_action(self, action: Action) -> None:
         """Raise :class:`IllegalActionError` unless ``action`` is legal now."""
         if not isinstance(action, Action):
-            raise IllegalActionError(f"expected an Action, got {type(action).__name__} {action!r}")
+            raise IllegalActionError(f"expected an Action, got {type(action).__name__} {short_repr(action)}")
         kind = action.kind
         if kind is _FOLD:
             self.verify_fold()

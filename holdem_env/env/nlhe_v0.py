@@ -31,6 +31,7 @@ name                default         meaning
 ``action_mode``     ``"discrete"``  or ``"exact"`` (see Actions)
 ``bet_sizes``       see below       pot fractions of the discrete mode
 ``max_stack``       ``buy_in``      largest stack ``reset`` accepts; sizes the spaces
+                                    (exact mode: at most ``MAX_EXACT_STACK`` = 10**6)
 ``reward_unit``     ``"bb"``        or ``"chips"``
 ``illegal_action``  ``"raise"``     or ``"timeout"`` (check if free, else fold)
 ``pad_seats``       False           True: seat axis of the observation is 10
@@ -117,6 +118,7 @@ Version history
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -133,7 +135,7 @@ from holdem_env.env import _obs
 from holdem_env.engine.actions import ActionKind, LegalActions
 from holdem_env.engine.cards import card_str, validate_deck
 from holdem_env.engine.config import BettingStructure, TableConfig
-from holdem_env.engine.errors import ConfigError, HandOverError, IllegalActionError
+from holdem_env.engine.errors import ConfigError, HandOverError, IllegalActionError, short_repr
 from holdem_env.engine.record import ActionEvent, HandRecord
 from holdem_env.engine.state import HandState, _check_seed
 from holdem_env.engine.table import Table
@@ -149,6 +151,7 @@ __all__ = [
     "ENV_ID",
     "DEFAULT_BET_SIZES",
     "ACTION_MODES",
+    "MAX_EXACT_STACK",
     "exact_action_id",
     "exact_raise_to",
     "discrete_raise_amounts",
@@ -158,6 +161,8 @@ __all__ = [
 ENV_ID = "holdem_env/nlhe-v0"
 DEFAULT_BET_SIZES: tuple[float, ...] = (0.33, 0.5, 0.75, 1.0, 1.5, 2.0)
 ACTION_MODES = ("discrete", "exact")
+#: Largest ``max_stack`` of the exact mode, whose action space has one id per chip.
+MAX_EXACT_STACK = 1_000_000
 FOLD = 0
 CHECK_CALL = 1
 _STREET_NAMES = ("preflop", "flop", "turn", "river", "showdown")
@@ -642,10 +647,12 @@ class _EnvCore:
             a = int(action.reshape(()))
         else:
             raise IllegalActionError(
-                f"action {action!r} is not an action id: expected an integer in 0..{self.num_actions - 1}"
+                f"action {short_repr(action)} is not an action id: expected an integer in 0..{self.num_actions - 1}"
             )
         if not 0 <= a < self.num_actions:
-            raise IllegalActionError(f"action {a} is out of range: action ids are 0..{self.num_actions - 1}")
+            raise IllegalActionError(
+                f"action {short_repr(a)} is out of range: action ids are 0..{self.num_actions - 1}"
+            )
         return a
 
     def _raise_amount(self, a: int) -> int | None:
@@ -782,6 +789,14 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
         **table_kwargs: Any,
     ) -> None:
         super().__init__()
+        named = {"num_players", "small_blind", "big_blind", "ante", "buy_in", "betting"}
+        table_fields = {f.name for f in dataclasses.fields(TableConfig)} - named
+        for key in table_kwargs:
+            if key not in table_fields:
+                raise ConfigError(
+                    key, table_kwargs[key], "unknown environment setting; allowed: the named parameters of raw_env and "
+                    f"the TableConfig fields {', '.join(sorted(table_fields))}"
+                )
         self.config = TableConfig(
             num_players=num_players,
             small_blind=small_blind,
@@ -811,12 +826,24 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
         if not isinstance(max_stack, (int, np.integer)) or isinstance(max_stack, bool) or max_stack < self.config.buy_in:
             raise ConfigError("max_stack", max_stack, f"must be an integer >= buy_in ({self.config.buy_in})")
         max_stack = int(max_stack)  # numpy integers too, as TableConfig accepts them
+        if action_mode == "exact" and max_stack > MAX_EXACT_STACK:
+            raise ConfigError(
+                "max_stack", max_stack, f"must be at most {MAX_EXACT_STACK} in exact mode (one action id per chip); "
+                "use action_mode='discrete' or smaller chip units for deeper stacks"
+            )
+        bet_allowed = "must be a sequence of positive, finite pot fractions (numbers, not booleans)"
+        if isinstance(bet_sizes, (str, bytes)):
+            raise ConfigError("bet_sizes", bet_sizes, bet_allowed)
         try:
-            sizes = tuple(float(f) for f in bet_sizes)
-        except (TypeError, ValueError):
-            raise ConfigError("bet_sizes", bet_sizes, "must be a sequence of positive pot fractions") from None
+            raw_sizes = list(bet_sizes)
+        except TypeError:
+            raise ConfigError("bet_sizes", bet_sizes, bet_allowed) from None
+        numbers = (int, float, np.integer, np.floating)
+        if not all(isinstance(f, numbers) and not isinstance(f, (bool, np.bool_)) for f in raw_sizes):
+            raise ConfigError("bet_sizes", bet_sizes, bet_allowed)
+        sizes = tuple(float(f) for f in raw_sizes)
         if not all(np.isfinite(f) and f > 0 for f in sizes):
-            raise ConfigError("bet_sizes", bet_sizes, "must be a sequence of positive pot fractions")
+            raise ConfigError("bet_sizes", bet_sizes, bet_allowed)
 
         self.action_mode = action_mode
         self.bet_sizes = sizes
@@ -920,19 +947,18 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
                 f"space; build the env with a larger max_stack for deeper stacks), at least two positive"
             )
             try:
-                values = [int(s) for s in stacks]
-                ok = all(
-                    isinstance(s, (int, np.integer)) and not isinstance(s, bool) for s in stacks
-                )
-            except (TypeError, ValueError):
+                given = list(stacks)  # once: an iterator can be read only once
+            except TypeError:
                 raise ConfigError("stacks", stacks, allowed) from None
+            ok = all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) for s in given)
+            values = [int(s) for s in given] if ok else []
             if (
                 not ok
                 or len(values) != n
                 or any(s < 0 or s > self.max_stack for s in values)
                 or sum(1 for s in values if s > 0) < 2
             ):
-                raise ConfigError("stacks", stacks, allowed)
+                raise ConfigError("stacks", given, allowed)
             stacks = values
             if button is not None and stacks[button] == 0:
                 raise ConfigError("button", button, "must be a seat with chips (its stack is 0)")

@@ -18,6 +18,10 @@ Conventions (those of PHH and PokerKit):
   :attr:`PHHHand.scale` (``10 ** decimals``) and reported back in the file's units
   with :meth:`PHHHand.to_units`.
 - Unknown cards are written ``??``; they are ``None`` in :attr:`PHHAction.cards`.
+- Limits: a hand's document is at most :data:`MAX_HAND_BYTES` of text with at most
+  :data:`MAX_ACTIONS` actions, and amounts are below ``10**15`` file units; larger input is
+  a :class:`~holdem_env.engine.errors.PHHError`. Large ``.phhs`` files are read hand by hand
+  by :mod:`holdem_env.formats.phh_stream`.
 
 Actions (``PHHAction.kind``): ``dh`` deal hole cards, ``db`` deal board cards, ``f``
 fold, ``cc`` check or call, ``cbr`` bet or raise TO an amount, ``sm`` show (``sm CARDS``
@@ -52,11 +56,14 @@ from typing import Any
 
 from holdem_env.engine.cards import card_id, card_str
 from holdem_env.engine.config import BettingStructure
-from holdem_env.engine.errors import CardError, PHHError
+from holdem_env.engine.errors import CardError, PHHError, short_repr
 
 __all__ = [
     "SUPPORTED_VARIANTS",
     "ACTION_KINDS",
+    "MAX_HAND_BYTES",
+    "MAX_ACTIONS",
+    "MAX_AMOUNT_DIGITS",
     "PHHActionError",
     "PHHAction",
     "PHHHand",
@@ -89,6 +96,12 @@ ACTION_KINDS = ("dh", "db", "f", "cc", "cbr", "sm")
 _ALLOWED_ACTIONS = "'d dh pK CARDS', 'd db CARDS', 'pK f', 'pK cc', 'pK cbr AMOUNT', 'pK sm [CARDS|-]'"
 #: Largest number of decimal places accepted in amounts (chips are 10**-8 of a unit at most).
 _MAX_DECIMALS = 8
+#: Amounts are below ``10 ** MAX_AMOUNT_DIGITS`` file units.
+MAX_AMOUNT_DIGITS = 15
+#: Most text one hand's TOML document may hold (a hold'em hand needs a few kilobytes).
+MAX_HAND_BYTES = 1_000_000
+#: Most entries in one hand's ``actions`` list.
+MAX_ACTIONS = 10_000
 _KNOWN_FIELDS = frozenset(
     {"variant", "ante_trimming_status", "antes", "blinds_or_straddles", "min_bet", "small_bet",
      "big_bet", "starting_stacks", "actions", "finishing_stacks", "players"}
@@ -102,7 +115,7 @@ class PHHActionError(PHHError):
         self.index = index
         self.action = action
         self.reason = reason
-        super().__init__(f"action {index} {action!r}: {reason}")
+        super().__init__(f"action {index} {short_repr(action)}: {reason}")
 
 
 @dataclass(frozen=True)
@@ -207,8 +220,11 @@ class PHHHand:
 def loads(text: str, *, name: str | None = None) -> PHHHand:
     """Parse one ``.phh`` document (TOML) into a validated :class:`PHHHand`.
 
-    Raises :class:`~holdem_env.engine.errors.PHHError` naming the field or action at fault.
+    Raises :class:`~holdem_env.engine.errors.PHHError` naming the field or action at fault,
+    or when the text exceeds :data:`MAX_HAND_BYTES`.
     """
+    if isinstance(text, str) and len(text) > MAX_HAND_BYTES:
+        raise PHHError(f"the hand is {len(text)} characters long: a hand holds at most {MAX_HAND_BYTES}")
     return _hand_from_table(_parse_toml(text), name)
 
 
@@ -226,7 +242,7 @@ def loads_all(text: str) -> list[PHHHand]:
     for key, value in doc.items():
         if not isinstance(value, dict):
             raise PHHError(
-                f"top-level field {key!r} is outside any section and there is no 'variant': "
+                f"top-level field {short_repr(key)} is outside any section and there is no 'variant': "
                 f"a .phhs file holds only [sections], one hand each"
             )
         try:
@@ -284,6 +300,10 @@ def _parse_toml(text: str) -> dict[str, Any]:
         return tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
         raise PHHError(f"not valid TOML: {exc}") from None
+    except RecursionError:
+        raise PHHError("not readable: the TOML is nested too deeply") from None
+    except ValueError:  # Python's limit on integer digits
+        raise PHHError("not valid TOML: a number has too many digits") from None
 
 
 def _normalized(value: Decimal) -> int | Decimal:
@@ -299,21 +319,31 @@ def _decimals(value: Decimal) -> int:
     return max(0, -exponent)
 
 
+def _too_large(dec: Decimal) -> bool:
+    """Whether a finite amount reaches ``10 ** MAX_AMOUNT_DIGITS`` (checked without the decimal context)."""
+    return not dec.is_zero() and dec.adjusted() >= MAX_AMOUNT_DIGITS
+
+
 def _amount(field_name: str, value: Any) -> Decimal:
     """A non-negative number from the file as a Decimal (ints and TOML floats)."""
+    shown = short_repr(value)
     if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
-        raise PHHError(f"{field_name}={value!r} is invalid: must be a non-negative number")
+        raise PHHError(f"{field_name}={shown} is invalid: must be a non-negative number")
+    if isinstance(value, int) and value.bit_length() > 64:
+        raise PHHError(f"{field_name}={shown} is invalid: amounts must be below 10**{MAX_AMOUNT_DIGITS}")
     dec = Decimal(value)
     if not dec.is_finite() or dec < 0:
-        raise PHHError(f"{field_name}={value!r} is invalid: must be a non-negative finite number")
+        raise PHHError(f"{field_name}={shown} is invalid: must be a non-negative finite number")
+    if _too_large(dec):
+        raise PHHError(f"{field_name}={shown} is invalid: amounts must be below 10**{MAX_AMOUNT_DIGITS}")
     if _decimals(dec) > _MAX_DECIMALS:
-        raise PHHError(f"{field_name}={value!r} is invalid: at most {_MAX_DECIMALS} decimal places are supported")
+        raise PHHError(f"{field_name}={shown} is invalid: at most {_MAX_DECIMALS} decimal places are supported")
     return dec
 
 
 def _amount_list(field_name: str, value: Any, n: int | None) -> list[Decimal]:
     if not isinstance(value, list):
-        raise PHHError(f"{field_name}={value!r} is invalid: must be a list of numbers, one per player")
+        raise PHHError(f"{field_name}={short_repr(value)} is invalid: must be a list of numbers, one per player")
     if n is not None and len(value) != n:
         raise PHHError(f"{field_name} has {len(value)} entries: must have {n}, one per player (starting_stacks)")
     return [_amount(f"{field_name}[{i}]", v) for i, v in enumerate(value)]
@@ -321,7 +351,9 @@ def _amount_list(field_name: str, value: Any, n: int | None) -> list[Decimal]:
 
 def _parse_cards(index: int, text: str, token: str) -> tuple[int | None, ...]:
     if len(token) % 2 or not token:
-        raise PHHActionError(index, text, f"{token!r} is not a list of cards: expected pairs like 'AsKd' or '????'")
+        raise PHHActionError(
+            index, text, f"{short_repr(token)} is not a list of cards: expected pairs like 'AsKd' or '????'"
+        )
     out: list[int | None] = []
     for i in range(0, len(token), 2):
         pair = token[i : i + 2]
@@ -367,12 +399,16 @@ def _parse_action(index: int, raw: Any, n: int, amounts: list[tuple[int, str, De
     if kind in ("f", "cc") and len(words) == 2:
         return PHHAction(index, text, kind, player)
     if kind == "cbr" and len(words) == 3:
+        if len(words[2]) > 64:
+            raise PHHActionError(index, text, f"{short_repr(words[2])} is not an amount: too long")
         try:
             dec = Decimal(words[2])
         except InvalidOperation:
             raise PHHActionError(index, text, f"{words[2]!r} is not an amount: expected a number such as 200 or 2.5") from None
         if not dec.is_finite() or dec <= 0:
             raise PHHActionError(index, text, f"bet/raise amount {words[2]!r} must be a positive number")
+        if _too_large(dec):
+            raise PHHActionError(index, text, f"bet/raise amount {words[2]!r} must be below 10**{MAX_AMOUNT_DIGITS}")
         if _decimals(dec) > _MAX_DECIMALS:
             raise PHHActionError(index, text, f"at most {_MAX_DECIMALS} decimal places are supported")
         amounts.append((index, text, dec))
@@ -397,7 +433,7 @@ def _hand_from_table(doc: Mapping[str, Any], name: str | None) -> PHHHand:
         raise PHHError("missing required field 'variant'; allowed: 'NT' (no-limit hold'em), 'FT' (fixed-limit hold'em)")
     if not isinstance(variant, str) or variant not in SUPPORTED_VARIANTS:
         allowed = ", ".join(f"{k!r} ({v})" for k, v in _VARIANT_NAMES.items())
-        raise PHHError(f"variant={variant!r} is not supported: allowed {allowed}")
+        raise PHHError(f"variant={short_repr(variant)} is not supported: allowed {allowed}")
     for required in _REQUIRED[variant]:
         if required not in doc:
             raise PHHError(f"missing required field {required!r} for variant {variant!r}")
@@ -428,7 +464,9 @@ def _hand_from_table(doc: Mapping[str, Any], name: str | None) -> PHHHand:
 
     raw_actions = doc["actions"]
     if not isinstance(raw_actions, list):
-        raise PHHError(f"actions={raw_actions!r} is invalid: must be a list of strings")
+        raise PHHError(f"actions={short_repr(raw_actions)} is invalid: must be a list of strings")
+    if len(raw_actions) > MAX_ACTIONS:
+        raise PHHError(f"actions has {len(raw_actions)} entries: a hand holds at most {MAX_ACTIONS}")
     cbr_amounts: list[tuple[int, str, Decimal]] = []
     actions = [_parse_action(i, a, n, cbr_amounts) for i, a in enumerate(raw_actions)]
 
@@ -480,11 +518,11 @@ def _hand_from_table(doc: Mapping[str, Any], name: str | None) -> PHHHand:
     if "players" in doc:
         raw_players = doc["players"]
         if not isinstance(raw_players, list) or len(raw_players) != n or not all(isinstance(p, str) for p in raw_players):
-            raise PHHError(f"players={raw_players!r} is invalid: must be a list of {n} names")
+            raise PHHError(f"players={short_repr(raw_players)} is invalid: must be a list of {n} names")
         players = tuple(raw_players)
     trimming = doc.get("ante_trimming_status", False)
     if not isinstance(trimming, bool):
-        raise PHHError(f"ante_trimming_status={trimming!r} is invalid: must be true or false")
+        raise PHHError(f"ante_trimming_status={short_repr(trimming)} is invalid: must be true or false")
     extra = {k: v for k, v in doc.items() if k not in _KNOWN_FIELDS}
     return PHHHand(
         variant=variant,
