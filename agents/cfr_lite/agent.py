@@ -25,9 +25,11 @@ import numpy as np
 from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError, HoldemError
+from holdem_env.engine.ranges import holding_indices, strength_against_random
 
 from ..base import agent_rng, check_bet_sizes, legal_of
 from .actions import CALL, FOLD, AbstractMove, fraction_of_raise
+from .buckets import preflop_class
 from .game import AbstractHoldem, Node, infoset_key
 from .policy import CfrLitePolicy
 
@@ -207,15 +209,38 @@ class CfrLiteAgent:
         hole = parse_cards(view["hole_cards"])
         board = parse_cards(view["board"]) if view["board"] else ()
         shadow = self._shadow(policy, view) if len(view["dealt_in"]) == policy.table.num_players else None
-        if shadow is not None and shadow[2]:
+        moves, p = self._distribution(policy, shadow, view, legal, seat, hole, board)
+        if len(moves) == 1:
             self.fallbacks += 1
+            return moves[0]
+        self.lookups += 1
+        return moves[int(self.rng.choice(len(moves), p=p))]
+
+    def _distribution(
+        self,
+        policy: CfrLitePolicy,
+        shadow: tuple[AbstractHoldem, Node, bool] | None,
+        view: Mapping[str, Any],
+        legal: Mapping[str, Any],
+        seat: int,
+        hole: Sequence[int],
+        board: Sequence[int],
+        bucket: int | None = None,
+        strength: float | None = None,
+    ) -> tuple[list[AbstractMove], np.ndarray]:
+        """The moves the agent may play with ``hole`` and their probabilities (one move with
+        probability 1 when the fallback rule decides). ``bucket`` and ``strength``: the
+        hand's card bucket and fallback strength when the caller already knows them."""
+        if shadow is not None and shadow[2]:
             to_call = int(legal.get("call", 0))
             needed = to_call / max(1, int(view["pot"]) + to_call)  # pot odds
-            return self._fallback(policy, hole, board, legal, call_above=min(0.9, needed + 0.1))
+            move = self._fallback(policy, hole, board, legal, call_above=min(0.9, needed + 0.1), strength=strength)
+            return [move], np.ones(1)
         if shadow is not None:
             game, node, _ = shadow
             moves = game.moves(node)
-            bucket = policy.cards.bucket(hole, board)
+            if bucket is None:
+                bucket = policy.cards.bucket(hole, board)
             pos = (seat - int(view["button"])) % len(view["dealt_in"])
             probs = policy.lookup(infoset_key(pos, bucket, node.history))
             if probs is not None and moves:
@@ -225,19 +250,80 @@ class CfrLiteAgent:
                     if kept.sum() > 0:
                         p = kept
                 if p.sum() > 0:
-                    self.lookups += 1
-                    return moves[int(self.rng.choice(len(moves), p=p / p.sum()))]
-        self.fallbacks += 1
-        return self._fallback(policy, hole, board, legal)
+                    return list(moves), p / p.sum()
+        return [self._fallback(policy, hole, board, legal, strength=strength)], np.ones(1)
+
+    def action_probabilities(
+        self, observation: Mapping[str, Any], info: Mapping[str, Any], holdings: np.ndarray
+    ) -> np.ndarray:
+        """Range query (:mod:`holdem_env.agents.ranges`): for each row of ``holdings`` the
+        probability of every action id, from the same lookup :meth:`act` samples from.
+
+        The public history is replayed once (a bet translated at random keeps the
+        translation :meth:`act` then uses, within the hand), the holdings' card buckets
+        are computed in one batch, and each distinct bucket is looked up once.
+        """
+        mask = np.asarray(observation["action_mask"])
+        view = info["view"]
+        legal = legal_of(info)
+        seat = int(view["seat"])
+        policy = self.policy_for(len(view["dealt_in"]))
+        board = parse_cards(view["board"]) if view["board"] else ()
+        hold = [(int(a), int(b)) for a, b in np.asarray(holdings, dtype=np.int64).reshape(-1, 2)]
+        shadow = self._shadow(policy, view) if len(view["dealt_in"]) == policy.table.num_players else None
+        index = holding_indices(np.asarray(holdings, dtype=np.int64).reshape(-1, 2))
+        strengths: list[float | None] = [None] * len(hold)
+        if board:  # the fallback strength, and the cards' buckets without rollouts, from one batch
+            strengths = [float(s) for s in strength_against_random(board)[index]]
+        buckets: list[int | None] = [None] * len(hold)
+        if shadow is not None and not shadow[2]:
+            street = len(board) - 2
+            if not board or policy.cards.rollouts:
+                buckets = list(policy.cards.buckets_for_board(hold, board))
+            elif policy.cards.num_buckets(street) == 1:
+                buckets = [0] * len(hold)
+            else:
+                levels, where = np.unique(np.asarray(strengths, dtype=np.float64), return_inverse=True)
+                by_level = [policy.cards.bucket_of_strength(street, float(s)) for s in levels]
+                buckets = [by_level[j] for j in where.ravel()]
+        out = np.zeros((len(hold), len(mask)))
+        ids: dict[AbstractMove, int] = {}
+        # Holdings alike to the agent share a row: preflop the class, postflop the bucket
+        # (policy lookups) or the strength (the fallback rule).
+        rows: dict[tuple[Any, ...], np.ndarray] = {}
+        for i, hole in enumerate(hold):
+            b, s = buckets[i], strengths[i]
+            key: tuple[Any, ...] = ("class", preflop_class(hole)) if not board else ("bucket", b)
+            if key in rows or ("strength", s) in rows:
+                out[i] = rows[key] if key in rows else rows[("strength", s)]
+                continue
+            moves, p = self._distribution(policy, shadow, view, legal, seat, hole, board, bucket=b, strength=s)
+            if len(moves) == 1 and board:  # the fallback rule: a function of the strength only
+                key = ("strength", s)
+            for move, q in zip(moves, p, strict=True):
+                if move not in ids:
+                    ids[move] = self._to_action_id(move, mask, view, legal, seat)
+                out[i, ids[move]] += q
+            rows[key] = out[i].copy()
+        return out
 
     def _fallback(
-        self, policy: CfrLitePolicy, hole: Sequence[int], board: Sequence[int], legal: Mapping[str, Any], call_above: float = 0.5
+        self,
+        policy: CfrLitePolicy,
+        hole: Sequence[int],
+        board: Sequence[int],
+        legal: Mapping[str, Any],
+        call_above: float = 0.5,
+        strength: float | None = None,
     ) -> AbstractMove:
         """Check when free; otherwise call when the hand's strength percentile is at least
-        ``call_above`` (after an overbet: the pot odds plus 0.1), else fold."""
+        ``call_above`` (after an overbet: the pot odds plus 0.1), else fold. ``strength``:
+        that percentile when the caller already knows it."""
         if legal.get("check"):
             return AbstractMove(CALL, "check")
-        if _strength_fraction(policy, hole, board) >= call_above or not legal.get("fold"):
+        if strength is None:
+            strength = _strength_fraction(policy, hole, board)
+        if strength >= call_above or not legal.get("fold"):
             return AbstractMove(CALL, "call")
         return AbstractMove(FOLD, "fold")
 
