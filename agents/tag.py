@@ -29,7 +29,7 @@ from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.equity import equity
 from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.evaluator import evaluate_batch
-from holdem_env.engine.ranges import card_incidence, holding_indices
+from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, blocked_by, card_incidence, holding_indices
 
 from .base import agent_rng, check_bet_sizes, legal_of
 from .preflop import class_percentile, hand_class, open_fraction, top_range
@@ -117,6 +117,7 @@ class TagAgent:
             raise ConfigError("equity_seed", equity_seed, "must be an integer >= 0")
         self.equity_seed = equity_seed
         self.rng = agent_rng(rng, seed)
+        self._equity_cache: dict[tuple[Any, ...], np.ndarray] = {}
 
     def set_rng(self, rng: np.random.Generator) -> None:
         """Use ``rng`` from now on (the arena reseeds before every hand)."""
@@ -156,9 +157,10 @@ class TagAgent:
         spot = self._postflop_spot(observation, info, view, legal)
         cuts = sorted({0.0, 1.0, *(min(1.0, f * self.aggression) for f in (0.8, 0.85, 0.7, 0.3))})
         pieces = [(lo, hi) for lo, hi in zip(cuts, cuts[1:], strict=False) if hi > lo]
-        for i, eq in enumerate(self._equities(hold, view)):
-            for lo, hi in pieces:
-                out[i, self._postflop_choice(spot, float(eq), 0.5 * (lo + hi))] += hi - lo
+        eqs = self._equities(hold, view)
+        rows = np.arange(len(hold))
+        for lo, hi in pieces:
+            np.add.at(out, (rows, self._postflop_choices(spot, eqs, 0.5 * (lo + hi))), hi - lo)
         return out
 
     def _passive(self, legal: Mapping[str, Any], mask: np.ndarray) -> int:
@@ -293,8 +295,22 @@ class TagAgent:
                     for h in holdings
                 ]
             )
-        rng = np.random.default_rng([self.equity_seed, *sorted(board)])
-        return _sampled_equities(holdings, board, opponents, self.samples, rng)
+        key = (self.equity_seed, self.samples, opponents, tuple(sorted(board)))
+        if len(holdings) <= 16:  # a decision: only its own hand (the same numbers as the full table)
+            cached = self._equity_cache.get(key)
+            if cached is None:
+                rng = np.random.default_rng([self.equity_seed, *sorted(board)])
+                return _sampled_equities(holdings, board, opponents, self.samples, rng)
+            return cached[holding_indices(holdings)]
+        cached = self._equity_cache.get(key)
+        if cached is None:
+            rng = np.random.default_rng([self.equity_seed, *sorted(board)])
+            cached = np.full(NUM_HOLDINGS, np.nan)
+            possible = np.flatnonzero(~blocked_by(board))
+            cached[possible] = _sampled_equities(HOLDINGS[possible], board, opponents, self.samples, rng)
+            self._equity_cache.clear()  # one board at a time: a range query asks again and again
+            self._equity_cache[key] = cached
+        return cached[holding_indices(holdings)]
 
     def _postflop_spot(
         self, observation: Mapping[str, Any], info: Mapping[str, Any], view: Mapping[str, Any], legal: Mapping[str, Any]
@@ -323,37 +339,41 @@ class TagAgent:
 
     def _postflop_choice(self, spot: SimpleNamespace, eq: float, u: float) -> int:
         """The postflop action for equity ``eq`` and the uniform draw ``u``."""
+        return int(self._postflop_choices(spot, np.array([eq]), u)[0])
+
+    def _postflop_choices(self, spot: SimpleNamespace, eqs: np.ndarray, u: float) -> np.ndarray:
+        """The postflop action for each equity in ``eqs``, given the uniform draw ``u``."""
         t, a = self.tightness, self.aggression
         value, street = spot.value, spot.street_no
+        eq = np.asarray(eqs, dtype=np.float64)
         if spot.to_call > 0:
             pot_odds = spot.to_call / (spot.pot + spot.to_call)
             # A bettor's hand is stronger than a random one, the more so for larger bets and
             # later streets: discount the equity accordingly.
-            eq *= 1.0 - (0.15 + 0.08 * street) * min(1.0, spot.to_call / max(spot.pot - spot.to_call, 1))
-            if eq >= value + 0.12 and u < min(1.0, 0.8 * a) and spot.raise_big is not None:
-                return int(spot.raise_big)
-            if eq >= pot_odds + (0.04 + 0.03 * street) * t:
-                return _CHECK_CALL
-            return int(spot.passive)
+            eq = eq * (1.0 - (0.15 + 0.08 * street) * min(1.0, spot.to_call / max(spot.pot - spot.to_call, 1)))
+            out = np.where(eq >= pot_odds + (0.04 + 0.03 * street) * t, _CHECK_CALL, int(spot.passive))
+            if u < min(1.0, 0.8 * a) and spot.raise_big is not None:
+                out = np.where(eq >= value + 0.12, int(spot.raise_big), out)
+            return out
 
         first_bet_of_street = spot.current == 0
-        if eq >= value and u < min(1.0, 0.85 * a):
-            if spot.raise_value is not None:
-                return int(spot.raise_value)
-        elif (
+        value_bet = (eq >= value) & (u < min(1.0, 0.85 * a))
+        # Otherwise: a continuation bet, or a stab heads-up when nobody has bet (a medium
+        # hand or a draw takes the pot often).
+        c_bet = (
             spot.street == "flop"
             and spot.was_aggressor
             and first_bet_of_street
             and spot.opponents <= 2
             and u < min(1.0, 0.7 * a)
-        ):
-            if spot.raise_half is not None:
-                return int(spot.raise_half)
-        elif first_bet_of_street and spot.opponents == 1 and eq >= 0.35 and u < min(1.0, 0.3 * a):
-            # A stab heads-up when nobody has bet: a medium hand or a draw takes the pot often.
-            if spot.raise_half is not None:
-                return int(spot.raise_half)
-        return _CHECK_CALL
+        )
+        stab = (first_bet_of_street and spot.opponents == 1 and u < min(1.0, 0.3 * a)) & (eq >= 0.35)
+        half = _CHECK_CALL if spot.raise_half is None else int(spot.raise_half)
+        out = np.full(len(eq), _CHECK_CALL)
+        out[~value_bet & (c_bet | stab)] = half
+        if spot.raise_value is not None:
+            out[value_bet] = int(spot.raise_value)
+        return out
 
 
 def _sampled_equities(
@@ -364,11 +384,8 @@ def _sampled_equities(
     skipped for it; ties share the pot)."""
     board_arr = np.asarray(board, dtype=np.int64)
     rest = np.setdiff1d(np.arange(52), board_arr)
-    need = 5 - len(board_arr) + 2 * opponents
-    deals = rng.permuted(np.tile(rest, (samples, 1)), axis=1)
-    spare = deals[:, need : need + 2]  # two cards no deal uses: a stand-in for clashing holdings
-    deals = deals[:, :need]
     k = 5 - len(board_arr)
+    deals = rng.permuted(np.tile(rest, (samples, 1)), axis=1)[:, : k + 2 * opponents]
     full = np.concatenate([np.broadcast_to(board_arr, (samples, len(board_arr))), deals[:, :k]], axis=1)
     opp_best = np.full(samples, -1, dtype=np.int64)
     opp_values = []
@@ -378,16 +395,23 @@ def _sampled_equities(
         opp_best = np.maximum(opp_best, opp_values[-1])
     ties_at_best = np.sum([v == opp_best for v in opp_values], axis=0)
     hold = np.asarray(holdings, dtype=np.int64)
-    n = len(hold)
+    incidence = card_incidence()[:, holding_indices(hold)]
     dealt = np.zeros((samples, 52), dtype=np.float32)
     np.put_along_axis(dealt, deals, 1.0, axis=1)
-    clash = (dealt @ card_incidence()[:, holding_indices(hold)]) > 0  # (samples, n)
-    hero_cards = np.empty((samples, n, 7), dtype=np.uint8)
-    hero_cards[:, :, :2] = hold[None, :, :]
-    rows, cols = np.nonzero(clash)
-    hero_cards[rows, cols, :2] = spare[rows]
-    hero_cards[:, :, 2:] = full[:, None, :]
-    hero = evaluate_batch(hero_cards.reshape(-1, 7), validate=False).reshape(samples, n)
+    clash = (dealt @ incidence) > 0  # (samples, n): the deal uses one of the holding's cards
+    # Deals share few distinct boards after the flop: value each holding once per board.
+    boards, which = np.unique(np.sort(full, axis=1), axis=0, return_inverse=True)
+    which = which.ravel()
+    on_board = np.zeros((len(boards), 52), dtype=np.float32)
+    np.put_along_axis(on_board, boards, 1.0, axis=1)
+    board_clash = (on_board @ incidence) > 0
+    spare = np.argsort(on_board, axis=1, kind="stable")[:, :2]  # two cards off each board
+    cards = np.empty((len(boards), len(hold), 7), dtype=np.uint8)
+    cards[:, :, :2] = hold[None, :, :]
+    rows, cols = np.nonzero(board_clash)
+    cards[rows, cols, :2] = spare[rows]  # a stand-in: those holdings skip these deals anyway
+    cards[:, :, 2:] = boards[:, None, :]
+    hero = evaluate_batch(cards.reshape(-1, 7), validate=False).reshape(len(boards), len(hold))[which]
     tie_share = np.where(hero == opp_best[:, None], 1.0 / (1 + ties_at_best[:, None]), 0.0)
     share = np.where(hero > opp_best[:, None], 1.0, tie_share)
     valid = ~clash
