@@ -25,6 +25,7 @@ ENGINE_MODULES = [
     "holdem_env.engine.table",
     "holdem_env.engine.evaluator",
     "holdem_env.engine.equity",
+    "holdem_env.engine.ranges",
     "holdem_env.formats.phh",
     "holdem_env.formats.replay",
     "holdem_env.cli.replay",

@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from holdem_env.agents.base import make_agent
-from holdem_env.agents.ranges import RangeQueryError, query_range, supports_range_queries
 
 from holdem_env import nlhe_v0
+from holdem_env.agents.base import make_agent
+from holdem_env.agents.ranges import RangeQueryError, query_range, supports_range_queries
 from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.equity import exact_equity
 from holdem_env.engine.errors import CardError
