@@ -20,6 +20,7 @@ from holdem_env.agents.ranges import RangeQueryError, query_range, supports_rang
 from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.equity import exact_equity
 from holdem_env.engine.errors import CardError
+from holdem_env.engine.evaluator import hand_strength
 from holdem_env.engine.ranges import (
     HOLDINGS,
     NUM_HOLDINGS,
@@ -103,6 +104,21 @@ def test_strength_against_random_river_counts_by_hand() -> None:
     # kicker (none here: the board's king plays) -- all holdings tie: strength 0.5.
     s = strength_against_random("Ac Ad Ah As Kc")
     assert np.allclose(s[~np.isnan(s)], 0.5)
+
+
+@pytest.mark.parametrize("board", ["Kd Qc 7h", "Kd Qc 7h 7s", "2c 3c 4c 5c 6c", "Ah Ad 9s 9c 2h"])
+def test_strength_against_random_equals_a_pairwise_count(board: str) -> None:
+    # The binary-search count equals counting every pair of disjoint holdings directly.
+    b = parse_cards(board)
+    s = strength_against_random(board)
+    possible = np.flatnonzero(~blocked_by(b))
+    values = {int(i): hand_strength(tuple(int(c) for c in HOLDINGS[i]) + b) for i in possible}
+    for i in possible[::37]:
+        mine = set(HOLDINGS[i].tolist())
+        opp = [values[int(j)] for j in possible if not mine & set(HOLDINGS[j].tolist())]
+        v = values[int(i)]
+        expected = (sum(o < v for o in opp) + 0.5 * sum(o == v for o in opp)) / len(opp)
+        assert s[i] == expected
 
 
 def test_bad_cards_are_rejected() -> None:

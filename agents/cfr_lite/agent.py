@@ -15,6 +15,7 @@ closest. Information sets the policy never reached are played by a simple streng
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import SimpleNamespace
@@ -25,7 +26,7 @@ import numpy as np
 from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError, HoldemError
-from holdem_env.engine.ranges import holding_indices, strength_against_random
+from holdem_env.engine.ranges import HOLDINGS, holding_indices, strength_against_random
 
 from ..base import agent_rng, check_bet_sizes, legal_of
 from .actions import CALL, FOLD, AbstractMove, fraction_of_raise
@@ -227,10 +228,12 @@ class CfrLiteAgent:
         board: Sequence[int],
         bucket: int | None = None,
         strength: float | None = None,
+        moves: Sequence[AbstractMove] | None = None,
     ) -> tuple[list[AbstractMove], np.ndarray]:
         """The moves the agent may play with ``hole`` and their probabilities (one move with
-        probability 1 when the fallback rule decides). ``bucket`` and ``strength``: the
-        hand's card bucket and fallback strength when the caller already knows them."""
+        probability 1 when the fallback rule decides). ``bucket``, ``strength`` and
+        ``moves``: the hand's card bucket, its fallback strength and the abstract moves
+        offered, when the caller already knows them."""
         if shadow is not None and shadow[2]:
             to_call = int(legal.get("call", 0))
             needed = to_call / max(1, int(view["pot"]) + to_call)  # pot odds
@@ -238,7 +241,8 @@ class CfrLiteAgent:
             return [move], np.ones(1)
         if shadow is not None:
             game, node, _ = shadow
-            moves = game.moves(node)
+            if moves is None:
+                moves = game.moves(node)
             if bucket is None:
                 bucket = policy.cards.bucket(hole, board)
             pos = (seat - int(view["button"])) % len(view["dealt_in"])
@@ -269,43 +273,41 @@ class CfrLiteAgent:
         seat = int(view["seat"])
         policy = self.policy_for(len(view["dealt_in"]))
         board = parse_cards(view["board"]) if view["board"] else ()
-        hold = [(int(a), int(b)) for a, b in np.asarray(holdings, dtype=np.int64).reshape(-1, 2)]
+        hold = np.asarray(holdings, dtype=np.int64).reshape(-1, 2)
+        index = holding_indices(hold)
         shadow = self._shadow(policy, view) if len(view["dealt_in"]) == policy.table.num_players else None
-        index = holding_indices(np.asarray(holdings, dtype=np.int64).reshape(-1, 2))
-        strengths: list[float | None] = [None] * len(hold)
-        if board:  # the fallback strength, and the cards' buckets without rollouts, from one batch
-            strengths = [float(s) for s in strength_against_random(board)[index]]
-        buckets: list[int | None] = [None] * len(hold)
-        if shadow is not None and not shadow[2]:
-            street = len(board) - 2
-            if not board or policy.cards.rollouts:
-                buckets = list(policy.cards.buckets_for_board(hold, board))
-            elif policy.cards.num_buckets(street) == 1:
-                buckets = [0] * len(hold)
-            else:
-                levels, where = np.unique(np.asarray(strengths, dtype=np.float64), return_inverse=True)
-                by_level = [policy.cards.bucket_of_strength(street, float(s)) for s in levels]
-                buckets = [by_level[j] for j in where.ravel()]
-        out = np.zeros((len(hold), len(mask)))
+        on_tree = shadow is not None and not shadow[2]
+        # Holdings alike to the agent share a row: preflop the class; postflop the strength
+        # (which decides the bucket, and the fallback rule), or with rollouts the bucket.
+        strengths = strength_against_random(board)[index] if board else np.zeros(len(hold))
+        if not board:
+            groups = _holding_classes()[index]
+        elif on_tree and policy.cards.rollouts:
+            groups = np.asarray(policy.cards.buckets_for_board([tuple(h) for h in hold.tolist()], board))
+        else:
+            groups = strengths
+        _, first, which = np.unique(groups, return_index=True, return_inverse=True)
+        moves = shadow[0].moves(shadow[1]) if on_tree else None  # type: ignore[index]
         ids: dict[AbstractMove, int] = {}
-        # Holdings alike to the agent share a row: preflop the class, postflop the bucket
-        # (policy lookups) or the strength (the fallback rule).
-        rows: dict[tuple[Any, ...], np.ndarray] = {}
-        for i, hole in enumerate(hold):
-            b, s = buckets[i], strengths[i]
-            key: tuple[Any, ...] = ("class", preflop_class(hole)) if not board else ("bucket", b)
-            if key in rows or ("strength", s) in rows:
-                out[i] = rows[key] if key in rows else rows[("strength", s)]
-                continue
-            moves, p = self._distribution(policy, shadow, view, legal, seat, hole, board, bucket=b, strength=s)
-            if len(moves) == 1 and board:  # the fallback rule: a function of the strength only
-                key = ("strength", s)
-            for move, q in zip(moves, p, strict=True):
+        rows = np.zeros((len(first), len(mask)))
+        for g, i in enumerate(first):
+            hole = (int(hold[i, 0]), int(hold[i, 1]))
+            strength = float(strengths[i]) if board else None
+            bucket = None
+            if on_tree and not board:
+                bucket = policy.cards.bucket(hole, board)
+            elif on_tree and policy.cards.rollouts:
+                bucket = int(groups[i])
+            elif on_tree and policy.cards.num_buckets(len(board) - 2) == 1:
+                bucket = 0
+            elif on_tree:
+                bucket = policy.cards.bucket_of_strength(len(board) - 2, float(strengths[i]))
+            chosen, p = self._distribution(policy, shadow, view, legal, seat, hole, board, bucket, strength, moves)
+            for move, q in zip(chosen, p, strict=True):
                 if move not in ids:
                     ids[move] = self._to_action_id(move, mask, view, legal, seat)
-                out[i, ids[move]] += q
-            rows[key] = out[i].copy()
-        return out
+                rows[g, ids[move]] += q
+        return rows[which.ravel()]
 
     def _fallback(
         self,
@@ -363,6 +365,12 @@ class CfrLiteAgent:
         if best is None:
             return 1 if mask[1] else 0
         return best
+
+
+@functools.lru_cache(maxsize=1)
+def _holding_classes() -> np.ndarray:
+    """The preflop class of each of the 1,326 holdings (indexed like ``engine.ranges.HOLDINGS``)."""
+    return np.array([preflop_class((int(a), int(b))) for a, b in HOLDINGS], dtype=np.int64)
 
 
 def _strength_fraction(policy: CfrLitePolicy, hole: Sequence[int], board: Sequence[int]) -> float:

@@ -60,6 +60,8 @@ _INDEX[HOLDINGS[:, 1], HOLDINGS[:, 0]] = np.arange(NUM_HOLDINGS)
 _INCIDENCE = np.zeros((52, NUM_HOLDINGS), dtype=np.float32)
 _INCIDENCE[HOLDINGS[:, 0], np.arange(NUM_HOLDINGS)] = 1.0
 _INCIDENCE[HOLDINGS[:, 1], np.arange(NUM_HOLDINGS)] = 1.0
+# _CARD_HOLDINGS[c]: the 51 holdings that contain card c.
+_CARD_HOLDINGS = np.array([np.flatnonzero(_INCIDENCE[c]) for c in range(52)], dtype=np.int64)
 
 
 def holding_index(a: int, b: int) -> int:
@@ -199,13 +201,31 @@ def _strengths(b: tuple[int, ...]) -> np.ndarray:
     """:func:`strength_against_random` of a sorted, checked board (cached: a street asks often)."""
     ids = np.flatnonzero(~blocked_by(b))
     cards = np.concatenate([HOLDINGS[ids], np.broadcast_to(np.asarray(b, dtype=np.int64), (len(ids), len(b)))], axis=1)
-    values = evaluate_batch(cards.astype(np.uint8), validate=False)
-    inc = _INCIDENCE[:, ids]
-    disjoint = (inc.T @ inc) == 0
-    less = ((values[None, :] < values[:, None]) & disjoint).sum(axis=1)
-    ties = ((values[None, :] == values[:, None]) & disjoint).sum(axis=1)
+    values = evaluate_batch(cards.astype(np.uint8), validate=False).astype(np.int64)
+    # Count, for each holding h = (c1, c2), the holdings below / equal to it that share no
+    # card with it: all of them, minus those holding c1, minus those holding c2, plus h
+    # itself (it holds both) -- each count one binary search in sorted values.
+    order = np.sort(values)
+    less = np.searchsorted(order, values, side="left")
+    equal = np.searchsorted(order, values, side="right") - less
+    clashing = np.ones(len(ids), dtype=np.int64)  # h itself, added back
+    pos_of = np.full(NUM_HOLDINGS, -1, dtype=np.int64)
+    pos_of[ids] = np.arange(len(ids))
+    for card in range(52):
+        members = pos_of[_CARD_HOLDINGS[card]]
+        members = members[members >= 0]
+        if not len(members):
+            continue
+        mine = np.sort(values[members])
+        lo = np.searchsorted(mine, values[members], side="left")
+        hi = np.searchsorted(mine, values[members], side="right")
+        less[members] -= lo
+        equal[members] -= hi - lo
+        clashing[members] -= len(members)
+    equal += 1
+    disjoint = len(ids) + clashing  # n - |holding c1| - |holding c2| + 1
     out = np.full(NUM_HOLDINGS, np.nan)
-    out[ids] = (less + 0.5 * ties) / disjoint.sum(axis=1)
+    out[ids] = (less + 0.5 * equal) / disjoint
     return out
 
 
