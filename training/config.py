@@ -24,6 +24,8 @@ A config file looks like this (every section but ``name`` and ``agents`` is opti
       rounds: 5                   # each round: train, then (every eval_every rounds) evaluate
       eval_every: 1
       eval_hands: 1000            # hands per pair per evaluation (rounded up to whole duplicate groups)
+      lbr_every: 0                # heads-up: LBR of every agent that answers range queries every N rounds (0: off)
+      lbr_hands: 200              # hands per LBR measurement (fcpa, LBR betting from the turn)
     logging:
       runs_dir: runs
       plot: true
@@ -152,11 +154,15 @@ class LeagueSettings:
     rounds: int = 5
     eval_every: int = 1
     eval_hands: int = 1000
+    lbr_every: int = 0
+    lbr_hands: int = 200
 
     def __post_init__(self) -> None:
         _int("league.rounds", self.rounds, 1, 1_000_000)
         _int("league.eval_every", self.eval_every, 1, 1_000_000)
         _int("league.eval_hands", self.eval_hands, 1, 100_000_000)
+        _int("league.lbr_every", self.lbr_every, 0, 1_000_000)
+        _int("league.lbr_hands", self.lbr_hands, 2, 100_000_000)
 
 
 @dataclass(frozen=True)
