@@ -14,11 +14,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def _cpu_seconds() -> float:
+    """User + system CPU seconds of this process and its terminated children."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def bench_lbr(agents: list[str], hands: int, workers: int, seed: int, actions: str, check_until: str) -> list[dict]:
@@ -28,7 +35,9 @@ def bench_lbr(agents: list[str], hands: int, workers: int, seed: int, actions: s
     out = []
     for spec in agents:
         cfg = LbrConfig(agent=spec, hands=hands, seed=seed, workers=workers, actions=actions, check_until=check_until)
+        cpu0 = _cpu_seconds()
         result = run_lbr(cfg)
+        cpu = _cpu_seconds() - cpu0
         print(format_result(result), file=sys.stderr)
         out.append({
             "agent": spec,
@@ -38,6 +47,10 @@ def bench_lbr(agents: list[str], hands: int, workers: int, seed: int, actions: s
             "workers": workers,
             "seconds": round(result.seconds, 1),
             "hands_per_second": round(result.hands_per_second, 2),
+            # CPU time of this process and its finished workers: on a shared machine the
+            # wall time depends on the load, the CPU time much less.
+            "cpu_seconds": round(cpu, 1),
+            "hands_per_cpu_second": round(result.hands / cpu, 2) if cpu > 0 else None,
             "by_position": {k: round(v, 1) for k, v in result.by_position.items()},
         })
     return out
