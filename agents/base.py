@@ -17,6 +17,11 @@ Optional hooks, called only when the agent defines them:
 - ``end_hand(result)``: after the hand, with ``{"seat", "payoff", "board", "shown"}``;
 - ``set_rng(rng)``: the arena hands the agent a seeded ``numpy.random.Generator`` before
   each hand, so that results do not depend on scheduling.
+- ``action_probabilities(observation, info, holdings)``: *range queries*, the probability
+  of each action id for every holding the seat could have (see
+  :mod:`holdem_env.agents.ranges`). Defining it is how a policy opts into exploitability
+  measurement (``holdem lbr``, :mod:`holdem_env.training.lbr`); the tools that need it
+  refuse other agents with a clear error.
 
 Agents are created from a *spec string*:
 
