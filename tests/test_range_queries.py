@@ -181,7 +181,11 @@ def test_tag_equity_is_deterministic_given_the_board() -> None:
         if info["view"]["street"] == "preflop":
             continue
         hold = public_holdings(info)[:200]
-        assert np.array_equal(a._equities(hold, info["view"]), b._equities(hold, info["view"]))
+        full = a._equities(hold, info["view"])
+        assert np.array_equal(full, b._equities(hold, info["view"]))
+        # a decision asks for its own hand alone: the same numbers as the batch
+        fresh = make_agent("tag", rng=np.random.default_rng(3))
+        assert np.array_equal(fresh._equities(hold[:3], info["view"]), full[:3])
         seen += 1
     assert seen > 0
 
@@ -229,6 +233,30 @@ def test_cfr_lite_range_answer_is_the_distribution_act_draws_from() -> None:
         assert np.all(np.abs(picks / 60 - row) <= tol + 0.02)
         checked += 1
     assert checked >= 12 and mixed > 0
+
+
+def test_cfr_lite_batched_answer_equals_one_holding_at_a_time() -> None:
+    # The batch shares rows between holdings alike to the agent (class, bucket, strength);
+    # here every sampled holding is answered alone through the agent's own lookup path.
+    from holdem_env.engine.cards import parse_cards as cards
+
+    checked = 0
+    for agent, obs, info, _ in decisions("cfr-lite", hands=6, seed=4):
+        view, mask = info["view"], np.asarray(obs["action_mask"])
+        hold = public_holdings(info)[::53]
+        batched = query_range(agent, obs, info, hold)
+        policy = agent.policy_for(2)
+        shadow = agent._shadow(policy, view)
+        board = cards(view["board"]) if view["board"] else ()
+        for row, (a, b) in zip(batched, hold, strict=True):
+            seat = int(view["seat"])
+            moves, p = agent._distribution(policy, shadow, view, info["legal"], seat, (int(a), int(b)), board)
+            alone = np.zeros(len(mask))
+            for move, q in zip(moves, p, strict=True):
+                alone[agent._to_action_id(move, mask, view, info["legal"], int(view["seat"]))] += q
+            assert np.allclose(row, alone, atol=1e-12)
+        checked += 1
+    assert checked >= 8
 
 
 def test_agents_without_range_queries_get_a_clear_error() -> None:

@@ -284,6 +284,18 @@ class CfrLiteAgent:
             groups = _holding_classes()[index]
         elif on_tree and policy.cards.rollouts:
             groups = np.asarray(policy.cards.buckets_for_board([tuple(h) for h in hold.tolist()], board))
+        elif on_tree:  # a bucket the policy knows is one row; elsewhere the fallback reads the strength
+            levels, level_of = np.unique(strengths, return_inverse=True)
+            street = len(board) - 2
+            single = policy.cards.num_buckets(street) == 1
+            game, node, _ = shadow  # type: ignore[misc]
+            pos = (seat - int(view["button"])) % len(view["dealt_in"])
+            key_of_level = []
+            for j, level in enumerate(levels):
+                b = 0 if single else policy.cards.bucket_of_strength(street, float(level))
+                known = policy.lookup(infoset_key(pos, b, node.history)) is not None
+                key_of_level.append(-1 - b if known else j)
+            groups = np.asarray(key_of_level)[level_of.ravel()]
         else:
             groups = strengths
         _, first, which = np.unique(groups, return_index=True, return_inverse=True)
