@@ -407,13 +407,14 @@ def _sampled_equities(
     board_clash = (on_board @ incidence) > 0
     spare = np.argsort(on_board, axis=1, kind="stable")[:, :2]  # two cards off each board
     cards = np.empty((len(boards), len(hold), 7), dtype=np.uint8)
-    cards[:, :, :2] = hold[None, :, :]
+    cards[:, :, :2] = hold.astype(np.uint8)[None, :, :]
     rows, cols = np.nonzero(board_clash)
-    cards[rows, cols, :2] = spare[rows]  # a stand-in: those holdings skip these deals anyway
-    cards[:, :, 2:] = boards[:, None, :]
+    cards[rows, cols, :2] = spare[rows].astype(np.uint8)  # a stand-in: those holdings skip these deals anyway
+    cards[:, :, 2:] = boards.astype(np.uint8)[:, None, :]
     hero = evaluate_batch(cards.reshape(-1, 7), validate=False).reshape(len(boards), len(hold))[which]
-    tie_share = np.where(hero == opp_best[:, None], 1.0 / (1 + ties_at_best[:, None]), 0.0)
-    share = np.where(hero > opp_best[:, None], 1.0, tie_share)
     valid = ~clash
-    counts = valid.sum(axis=0)
-    return np.where(counts > 0, (share * valid).sum(axis=0) / np.maximum(counts, 1), 0.5)
+    wins = np.count_nonzero((hero > opp_best[:, None]) & valid, axis=0)
+    tied = ((hero == opp_best[:, None]) & valid).astype(np.float64)
+    share = wins + (1.0 / (1 + ties_at_best)) @ tied  # a tie with t opponents wins 1/(t+1)
+    counts = np.count_nonzero(valid, axis=0)
+    return np.where(counts > 0, share / np.maximum(counts, 1), 0.5)
