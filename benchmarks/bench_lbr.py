@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bench_lbr.py                                  # random, tag, cfr-lite
     .venv/bin/python benchmarks/bench_lbr.py --agents cfr-lite --hands 20000 --workers 2
+    .venv/bin/python benchmarks/bench_lbr.py --only lbr --small-blind 5 --big-blind 10 --stack 1000
     .venv/bin/python benchmarks/bench_lbr.py --only aivat --hands 2000 --workers 2
 
 LBR settings are the paper's (fcpa, LBR checks/calls before the turn, blinds 50/100,
@@ -28,19 +29,32 @@ def _cpu_seconds() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def bench_lbr(agents: list[str], hands: int, workers: int, seed: int, actions: str, check_until: str) -> list[dict]:
-    """One LBR match per agent: the figure, its interval and the speed."""
+def bench_lbr(
+    agents: list[str], hands: int, workers: int, seed: int, actions: str, check_until: str, blinds: tuple[int, int, int]
+) -> list[dict]:
+    """One LBR match per agent: the figure, its interval and the speed (blinds: small, big, stack)."""
     from holdem_env.training.lbr import LbrConfig, format_result, run_lbr
 
     out = []
     for spec in agents:
-        cfg = LbrConfig(agent=spec, hands=hands, seed=seed, workers=workers, actions=actions, check_until=check_until)
+        cfg = LbrConfig(
+            agent=spec,
+            hands=hands,
+            seed=seed,
+            workers=workers,
+            actions=actions,
+            check_until=check_until,
+            small_blind=blinds[0],
+            big_blind=blinds[1],
+            stack=blinds[2],
+        )
         cpu0 = _cpu_seconds()
         result = run_lbr(cfg)
         cpu = _cpu_seconds() - cpu0
         print(format_result(result), file=sys.stderr)
         out.append({
             "agent": spec,
+            "blinds": f"{blinds[0]}/{blinds[1]}, stacks {blinds[2]}",
             "lbr_mbb_per_hand": round(result.mbb_per_hand, 1),
             "ci95": round(result.ci95, 1),
             "hands": result.hands,
@@ -91,10 +105,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--actions", default="fcpa")
     parser.add_argument("--check-until", default="turn")
+    parser.add_argument("--small-blind", type=int, default=50)
+    parser.add_argument("--big-blind", type=int, default=100)
+    parser.add_argument("--stack", type=int, default=20000)
     args = parser.parse_args()
     out: dict[str, object] = {}
     if args.only in (None, "lbr"):
-        out["lbr"] = bench_lbr(args.agents, args.hands, args.workers, args.seed, args.actions, args.check_until)
+        blinds = (args.small_blind, args.big_blind, args.stack)
+        out["lbr"] = bench_lbr(args.agents, args.hands, args.workers, args.seed, args.actions, args.check_until, blinds)
     if args.only in (None, "aivat"):
         out["aivat"] = bench_aivat(args.hands, args.workers, args.seed)
     print(json.dumps(out, indent=1))
