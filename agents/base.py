@@ -17,6 +17,11 @@ Optional hooks, called only when the agent defines them:
 - ``end_hand(result)``: after the hand, with ``{"seat", "payoff", "board", "shown"}``;
 - ``set_rng(rng)``: the arena hands the agent a seeded ``numpy.random.Generator`` before
   each hand, so that results do not depend on scheduling.
+- ``action_probabilities(observation, info, holdings)``: *range queries*, the probability
+  of each action id for every holding the seat could have (see
+  :mod:`holdem_env.agents.ranges`). Defining it is how a policy opts into exploitability
+  measurement (``holdem lbr``, :mod:`holdem_env.training.lbr`); the tools that need it
+  refuse other agents with a clear error.
 
 Agents are created from a *spec string*:
 
@@ -40,7 +45,7 @@ AgentSpec(target='holdem_env.agents.tag:TagAgent', kwargs={'tightness': 1.5}, te
 >>> parse_spec("nosuchbot")
 Traceback (most recent call last):
 ...
-holdem_env.agents.base.AgentSpecError: unknown agent 'nosuchbot': use a registered name (calling-station, cfr-lite, lag, random, random-type, style, tag, tight-passive) or 'package.module:ClassName'
+holdem_env.agents.base.AgentSpecError: unknown agent 'nosuchbot': use a registered name (always-call, always-fold, calling-station, cfr-lite, lag, random, random-type, style, tag, tight-passive) or 'package.module:ClassName'
 """
 
 from __future__ import annotations
@@ -119,6 +124,8 @@ REGISTRY: dict[str, str] = {
     "lag": "holdem_env.agents.styles:LooseAggressiveAgent",
     "calling-station": "holdem_env.agents.styles:CallingStationAgent",
     "tight-passive": "holdem_env.agents.styles:TightPassiveAgent",
+    "always-fold": "holdem_env.agents.fixed:AlwaysFoldAgent",
+    "always-call": "holdem_env.agents.fixed:AlwaysCallAgent",
 }
 
 #: Registered targets that are factory callables rather than agent classes (see :func:`register_agent`).

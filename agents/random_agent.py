@@ -1,7 +1,8 @@
 """Random agents: uniform over legal action ids, or over action types then sizes.
 
 Both read only the ``action_mask`` (id 0 fold, id 1 check/call, ids 2.. bets/raises, in
-either action mode of ``nlhe_v0``) and draw from a seeded ``numpy.random.Generator``.
+either action mode of ``nlhe_v0``), draw from a seeded ``numpy.random.Generator`` and
+answer range queries (:mod:`holdem_env.agents.ranges`).
 """
 
 from __future__ import annotations
@@ -51,6 +52,21 @@ class RandomAgent:
             groups = [g for g in (ids[ids == 0], ids[ids == 1], ids[ids >= 2]) if g.size]
             ids = groups[self.rng.integers(len(groups))]
         return int(ids[self.rng.integers(ids.size)])
+
+    def action_probabilities(
+        self, observation: Mapping[str, Any], info: Mapping[str, Any], holdings: np.ndarray
+    ) -> np.ndarray:
+        """Range query (:mod:`holdem_env.agents.ranges`): the cards do not matter, every row
+        is the distribution :meth:`act` draws from."""
+        ids = _legal_ids(observation)
+        row = np.zeros(len(np.asarray(observation["action_mask"])))
+        if self.by_type:
+            groups = [g for g in (ids[ids == 0], ids[ids == 1], ids[ids >= 2]) if g.size]
+            for g in groups:
+                row[g] += 1.0 / (len(groups) * g.size)
+        else:
+            row[ids] = 1.0 / ids.size
+        return np.tile(row, (len(holdings), 1))
 
 
 class RandomTypeAgent(RandomAgent):

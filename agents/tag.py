@@ -3,10 +3,14 @@
 Preflop it plays the 169 starting-hand classes (:mod:`holdem_env.agents.preflop`) by position:
 an opening range that widens as fewer players are left to act, 3-bet and calling ranges
 against one raise, 4-bet/call ranges against a 3-bet and a premium-only range beyond.
-Postflop it estimates its Monte Carlo equity against the opponents still in the hand
-(:func:`holdem_env.engine.equity.equity`), compares it with the pot odds, value-bets and raises
-strong hands, continuation-bets as the preflop raiser, and folds weak hands facing bets.
-Bet sizes are fractions of the pot, mapped to the closest legal action id.
+Postflop it estimates its equity against the opponents still in the hand by Monte Carlo
+over ``samples`` deals drawn from a generator seeded by the board and ``equity_seed`` (so
+the estimate is a deterministic function of the cards), compares it with the pot odds,
+value-bets and raises strong hands, continuation-bets as the preflop raiser, and folds
+weak hands facing bets. Bet sizes are fractions of the pot, mapped to the closest legal
+action id. Its only other randomness is one uniform draw per postflop decision, so it
+answers range queries (:mod:`holdem_env.agents.ranges`) exactly: the probability of each
+action for every holding, which is the distribution ``act`` draws from.
 
 It reads only its own seat's observation and ``info`` (``legal`` and ``view``): never the
 engine, never other players' cards. ``tightness`` > 1 plays fewer hands (ranges shrink
@@ -24,6 +28,8 @@ import numpy as np
 from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.equity import equity
 from holdem_env.engine.errors import ConfigError
+from holdem_env.engine.evaluator import evaluate_batch
+from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, blocked_by, card_incidence, holding_indices
 
 from .base import agent_rng, check_bet_sizes, legal_of
 from .preflop import class_percentile, hand_class, open_fraction, top_range
@@ -87,8 +93,8 @@ class TagAgent:
     default), ``read_ranges`` (default False; True: postflop equity against ranges read
     from each opponent's preflop actions -- raisers hold the top 30%, callers the top 55%,
     others any two cards -- instead of random hands; measured slower and more passive),
-    ``rng`` (a
-    ``numpy.random.Generator``; the arena reseeds it every hand).
+    ``equity_seed`` (default 0; seeds the postflop equity samples together with the board),
+    ``rng`` (a ``numpy.random.Generator``; the arena reseeds it every hand).
     """
 
     def __init__(
@@ -100,6 +106,7 @@ class TagAgent:
         read_ranges: bool = False,
         rng: np.random.Generator | None = None,
         seed: int | None = None,
+        equity_seed: int = 0,
     ) -> None:
         self.tightness = _check_positive("tightness", tightness)
         self.aggression = _check_positive("aggression", aggression)
@@ -110,7 +117,11 @@ class TagAgent:
         if not isinstance(read_ranges, bool):
             raise ConfigError("read_ranges", read_ranges, "must be True or False")
         self.read_ranges = read_ranges
+        if isinstance(equity_seed, bool) or not isinstance(equity_seed, int) or equity_seed < 0:
+            raise ConfigError("equity_seed", equity_seed, "must be an integer >= 0")
+        self.equity_seed = equity_seed
         self.rng = agent_rng(rng, seed)
+        self._equity_cache: dict[tuple[Any, ...], np.ndarray] = {}
 
     def set_rng(self, rng: np.random.Generator) -> None:
         """Use ``rng`` from now on (the arena reseeds before every hand)."""
@@ -121,9 +132,40 @@ class TagAgent:
         """Choose an action id for the seat on turn."""
         view = info["view"]
         legal = legal_of(info)
+        hole = parse_cards(view["hole_cards"])
         if view["street"] == "preflop":
-            return self._preflop(observation, info, view, legal)
-        return self._postflop(observation, info, view, legal)
+            return self._preflop(observation, info, view, legal, class_percentile(hand_class(hole)))
+        spot = self._postflop_spot(observation, info, view, legal)
+        eq = float(self._equities(np.array([hole], dtype=np.int64), view)[0])
+        return self._postflop_choice(spot, eq, float(self.rng.random()))
+
+    def action_probabilities(
+        self, observation: Mapping[str, Any], info: Mapping[str, Any], holdings: np.ndarray
+    ) -> np.ndarray:
+        """Range query (:mod:`holdem_env.agents.ranges`): for each row of ``holdings`` the
+        probability of every action id, computed by the same code as :meth:`act` (preflop
+        play is a function of the hand; postflop, of the hand's equity and one uniform draw,
+        whose intervals are weighed exactly)."""
+        view = info["view"]
+        legal = legal_of(info)
+        hold = np.asarray(holdings, dtype=np.int64).reshape(-1, 2)
+        out = np.zeros((len(hold), len(np.asarray(observation["action_mask"]))))
+        if view["street"] == "preflop":
+            by_class: dict[str, int] = {}
+            for i, (a, b) in enumerate(hold):
+                cls = hand_class((int(a), int(b)))
+                if cls not in by_class:
+                    by_class[cls] = self._preflop(observation, info, view, legal, class_percentile(cls))
+                out[i, by_class[cls]] = 1.0
+            return out
+        spot = self._postflop_spot(observation, info, view, legal)
+        cuts = sorted({0.0, 1.0, *(min(1.0, f * self.aggression) for f in (0.8, 0.85, 0.7, 0.3))})
+        pieces = [(lo, hi) for lo, hi in zip(cuts, cuts[1:], strict=False) if hi > lo]
+        eqs = self._equities(hold, view)
+        rows = np.arange(len(hold))
+        for lo, hi in pieces:
+            np.add.at(out, (rows, self._postflop_choices(spot, eqs, 0.5 * (lo + hi))), hi - lo)
+        return out
 
     def _passive(self, legal: Mapping[str, Any], mask: np.ndarray) -> int:
         """Check if free, otherwise fold (call if folding is not offered)."""
@@ -138,7 +180,15 @@ class TagAgent:
             return None
         return min(options, key=lambda o: (abs(o[1] - target), o[1]))[0]
 
-    def _preflop(self, observation: Mapping[str, Any], info: Mapping[str, Any], view: Mapping[str, Any], legal: Mapping[str, Any]) -> int:
+    def _preflop(
+        self,
+        observation: Mapping[str, Any],
+        info: Mapping[str, Any],
+        view: Mapping[str, Any],
+        legal: Mapping[str, Any],
+        pct: float,
+    ) -> int:
+        """The preflop action of a hand whose class is at percentile ``pct`` (0 = aces)."""
         mask = np.asarray(observation["action_mask"])
         seat, button, n = view["seat"], view["button"], len(view["dealt_in"])
         dealt = [s for s in range(n) if view["dealt_in"][s]]
@@ -153,7 +203,6 @@ class TagAgent:
         history = [h for h in view["history"] if h[1] == "preflop"]
         raises = sum(1 for h in history if h[2] in ("bet", "raise"))
         callers = sum(1 for h in history if h[2] == "call")
-        pct = class_percentile(hand_class(parse_cards(view["hole_cards"])))
         t, a = self.tightness, self.aggression
         current = view["current_bet"]
         stack_total = view["street_bets"][seat] + view["stacks"][seat]
@@ -222,56 +271,154 @@ class TagAgent:
             out.append(_RAISER_RANGE if s in raised else (_CALLER_RANGE if s in called else None))
         return out if any(r is not None for r in out) else None
 
-    def _postflop(self, observation: Mapping[str, Any], info: Mapping[str, Any], view: Mapping[str, Any], legal: Mapping[str, Any]) -> int:
+    def _equities(self, holdings: np.ndarray, view: Mapping[str, Any]) -> np.ndarray:
+        """Postflop equity of each holding against the opponents still in the hand.
+
+        Monte Carlo over ``samples`` deals (the rest of the board and the opponents' cards)
+        drawn once from a generator seeded by ``equity_seed`` and the board, shared by every
+        holding; a deal that uses one of the holding's cards is skipped for it. With
+        ``read_ranges`` the opponents' cards come from their read ranges instead
+        (:func:`holdem_env.engine.equity.equity`, seeded by the board and the holding).
+        """
+        seat = view["seat"]
+        board = parse_cards(view["board"]) if view["board"] else ()
+        others = [s for s, d in enumerate(view["dealt_in"]) if d and s != seat and not view["folded"][s]]
+        opponents = max(1, min(len(others), 9))
+        ranges = self._ranges(view, others) if self.read_ranges and others else None
+        if ranges is not None:
+            return np.array(
+                [
+                    equity(
+                        tuple(int(c) for c in h),
+                        board,
+                        opponents=opponents,
+                        ranges=ranges,
+                        samples=self.samples,
+                        rng=np.random.default_rng([self.equity_seed, *sorted(board), *sorted(int(c) for c in h)]),
+                    )
+                    for h in holdings
+                ]
+            )
+        key = (self.equity_seed, self.samples, opponents, tuple(sorted(board)))
+        if len(holdings) <= 16:  # a decision: only its own hand (the same numbers as the full table)
+            cached = self._equity_cache.get(key)
+            if cached is None:
+                rng = np.random.default_rng([self.equity_seed, *sorted(board)])
+                return _sampled_equities(holdings, board, opponents, self.samples, rng)
+            return cached[holding_indices(holdings)]
+        cached = self._equity_cache.get(key)
+        if cached is None:
+            rng = np.random.default_rng([self.equity_seed, *sorted(board)])
+            cached = np.full(NUM_HOLDINGS, np.nan)
+            possible = np.flatnonzero(~blocked_by(board))
+            cached[possible] = _sampled_equities(HOLDINGS[possible], board, opponents, self.samples, rng)
+            self._equity_cache.clear()  # one board at a time: a range query asks again and again
+            self._equity_cache[key] = cached
+        return cached[holding_indices(holdings)]
+
+    def _postflop_spot(
+        self, observation: Mapping[str, Any], info: Mapping[str, Any], view: Mapping[str, Any], legal: Mapping[str, Any]
+    ) -> SimpleNamespace:
+        """Everything public a postflop decision uses (the same for every holding)."""
         mask = np.asarray(observation["action_mask"])
         seat = view["seat"]
         others = [s for s, d in enumerate(view["dealt_in"]) if d and s != seat and not view["folded"][s]]
         opponents = max(1, min(len(others), 9))
-        ranges = self._ranges(view, others) if self.read_ranges and others else None
-        eq = equity(
-            view["hole_cards"], view["board"], opponents=opponents, ranges=ranges, samples=self.samples, rng=self.rng
+        pot, to_call, current = view["pot"], legal["call"], view["current_bet"]
+        preflop_raiser = [h[0] for h in view["history"] if h[1] == "preflop" and h[2] in ("bet", "raise")]
+        return SimpleNamespace(
+            passive=self._passive(legal, mask),
+            opponents=opponents,
+            pot=pot,
+            to_call=to_call,
+            current=current,
+            street=view["street"],
+            street_no={"flop": 1, "turn": 2, "river": 3}.get(view["street"], 1),
+            value={1: 0.64, 2: 0.52}.get(opponents, 0.43) + 0.04 * (self.tightness - 1.0),
+            was_aggressor=bool(preflop_raiser) and preflop_raiser[-1] == seat,
+            raise_big=self._raise_to(observation, info, current + 0.8 * (pot + to_call)),
+            raise_value=self._raise_to(observation, info, current + 0.7 * pot),
+            raise_half=self._raise_to(observation, info, 0.5 * pot),
         )
-        t, a = self.tightness, self.aggression
-        value = {1: 0.64, 2: 0.52}.get(opponents, 0.43) + 0.04 * (t - 1.0)
-        pot = view["pot"]
-        to_call = legal["call"]
-        current = view["current_bet"]
-        u = self.rng.random()
 
-        street = {"flop": 1, "turn": 2, "river": 3}.get(view["street"], 1)
-        if to_call > 0:
-            pot_odds = to_call / (pot + to_call)
+    def _postflop_choice(self, spot: SimpleNamespace, eq: float, u: float) -> int:
+        """The postflop action for equity ``eq`` and the uniform draw ``u``."""
+        return int(self._postflop_choices(spot, np.array([eq]), u)[0])
+
+    def _postflop_choices(self, spot: SimpleNamespace, eqs: np.ndarray, u: float) -> np.ndarray:
+        """The postflop action for each equity in ``eqs``, given the uniform draw ``u``."""
+        t, a = self.tightness, self.aggression
+        value, street = spot.value, spot.street_no
+        eq = np.asarray(eqs, dtype=np.float64)
+        if spot.to_call > 0:
+            pot_odds = spot.to_call / (spot.pot + spot.to_call)
             # A bettor's hand is stronger than a random one, the more so for larger bets and
             # later streets: discount the equity accordingly.
-            eq *= 1.0 - (0.15 + 0.08 * street) * min(1.0, to_call / max(pot - to_call, 1))
-            if eq >= value + 0.12 and u < min(1.0, 0.8 * a):
-                rid = self._raise_to(observation, info, current + 0.8 * (pot + to_call))
-                if rid is not None:
-                    return rid
-            if eq >= pot_odds + (0.04 + 0.03 * street) * t:
-                return _CHECK_CALL
-            return self._passive(legal, mask)
+            eq = eq * (1.0 - (0.15 + 0.08 * street) * min(1.0, spot.to_call / max(spot.pot - spot.to_call, 1)))
+            out = np.where(eq >= pot_odds + (0.04 + 0.03 * street) * t, _CHECK_CALL, int(spot.passive))
+            if u < min(1.0, 0.8 * a) and spot.raise_big is not None:
+                out = np.where(eq >= value + 0.12, int(spot.raise_big), out)
+            return out
 
-        preflop_raiser = [h[0] for h in view["history"] if h[1] == "preflop" and h[2] in ("bet", "raise")]
-        was_aggressor = bool(preflop_raiser) and preflop_raiser[-1] == seat
-        first_bet_of_street = current == 0
-        if eq >= value and u < min(1.0, 0.85 * a):
-            rid = self._raise_to(observation, info, current + 0.7 * pot)
-            if rid is not None:
-                return rid
-        elif (
-            view["street"] == "flop"
-            and was_aggressor
+        first_bet_of_street = spot.current == 0
+        value_bet = (eq >= value) & (u < min(1.0, 0.85 * a))
+        # Otherwise: a continuation bet, or a stab heads-up when nobody has bet (a medium
+        # hand or a draw takes the pot often).
+        c_bet = (
+            spot.street == "flop"
+            and spot.was_aggressor
             and first_bet_of_street
-            and opponents <= 2
+            and spot.opponents <= 2
             and u < min(1.0, 0.7 * a)
-        ):
-            rid = self._raise_to(observation, info, 0.5 * pot)
-            if rid is not None:
-                return rid
-        elif first_bet_of_street and opponents == 1 and eq >= 0.35 and u < min(1.0, 0.3 * a):
-            # A stab heads-up when nobody has bet: a medium hand or a draw takes the pot often.
-            rid = self._raise_to(observation, info, 0.5 * pot)
-            if rid is not None:
-                return rid
-        return _CHECK_CALL
+        )
+        stab = (first_bet_of_street and spot.opponents == 1 and u < min(1.0, 0.3 * a)) & (eq >= 0.35)
+        half = _CHECK_CALL if spot.raise_half is None else int(spot.raise_half)
+        out = np.full(len(eq), _CHECK_CALL)
+        out[~value_bet & (c_bet | stab)] = half
+        if spot.raise_value is not None:
+            out[value_bet] = int(spot.raise_value)
+        return out
+
+
+def _sampled_equities(
+    holdings: np.ndarray, board: Sequence[int], opponents: int, samples: int, rng: np.random.Generator
+) -> np.ndarray:
+    """Each holding's pot share against ``opponents`` random hands over ``samples`` deals
+    drawn from ``rng`` (the same deals for every holding; deals using a holding's card are
+    skipped for it; ties share the pot)."""
+    board_arr = np.asarray(board, dtype=np.int64)
+    rest = np.setdiff1d(np.arange(52), board_arr)
+    k = 5 - len(board_arr)
+    deals = rng.permuted(np.tile(rest, (samples, 1)), axis=1)[:, : k + 2 * opponents]
+    full = np.concatenate([np.broadcast_to(board_arr, (samples, len(board_arr))), deals[:, :k]], axis=1)
+    opp_best = np.full(samples, -1, dtype=np.int64)
+    opp_values = []
+    for j in range(opponents):
+        cards = np.concatenate([deals[:, k + 2 * j : k + 2 * j + 2], full], axis=1)
+        opp_values.append(evaluate_batch(cards.astype(np.uint8), validate=False).astype(np.int64))
+        opp_best = np.maximum(opp_best, opp_values[-1])
+    ties_at_best = np.sum([v == opp_best for v in opp_values], axis=0)
+    hold = np.asarray(holdings, dtype=np.int64)
+    incidence = card_incidence()[:, holding_indices(hold)]
+    dealt = np.zeros((samples, 52), dtype=np.float32)
+    np.put_along_axis(dealt, deals, 1.0, axis=1)
+    clash = (dealt @ incidence) > 0  # (samples, n): the deal uses one of the holding's cards
+    # Deals share few distinct boards after the flop: value each holding once per board.
+    boards, which = np.unique(np.sort(full, axis=1), axis=0, return_inverse=True)
+    which = which.ravel()
+    on_board = np.zeros((len(boards), 52), dtype=np.float32)
+    np.put_along_axis(on_board, boards, 1.0, axis=1)
+    board_clash = (on_board @ incidence) > 0
+    spare = np.argsort(on_board, axis=1, kind="stable")[:, :2]  # two cards off each board
+    cards = np.empty((len(boards), len(hold), 7), dtype=np.uint8)
+    cards[:, :, :2] = hold.astype(np.uint8)[None, :, :]
+    rows, cols = np.nonzero(board_clash)
+    cards[rows, cols, :2] = spare[rows].astype(np.uint8)  # a stand-in: those holdings skip these deals anyway
+    cards[:, :, 2:] = boards.astype(np.uint8)[:, None, :]
+    hero = evaluate_batch(cards.reshape(-1, 7), validate=False).reshape(len(boards), len(hold))[which]
+    valid = ~clash
+    wins = np.count_nonzero((hero > opp_best[:, None]) & valid, axis=0)
+    tied = ((hero == opp_best[:, None]) & valid).astype(np.float64)
+    share = wins + (1.0 / (1 + ties_at_best)) @ tied  # a tie with t opponents wins 1/(t+1)
+    counts = np.count_nonzero(valid, axis=0)
+    return np.where(counts > 0, share / np.maximum(counts, 1), 0.5)

@@ -25,6 +25,8 @@ A config file looks like this (every section but ``name`` and ``agents`` is opti
       eval_every: 1
       eval_hands: 1000            # hands per pair per evaluation (rounded up to whole duplicate groups)
       isolate_agents: false       # true: each agent plays in its own process (agents you do not trust)
+      lbr_every: 0                # heads-up: LBR of every agent that answers range queries every N rounds (0: off)
+      lbr_hands: 200              # hands per LBR measurement (fcpa, LBR betting from the turn)
     logging:
       runs_dir: runs
       plot: true
@@ -168,12 +170,16 @@ class LeagueSettings:
     eval_hands: int = 1000
     #: Every agent plays its matches in its own process, seeing only its observation and info.
     isolate_agents: bool = False
+    lbr_every: int = 0
+    lbr_hands: int = 200
 
     def __post_init__(self) -> None:
         _int("league.rounds", self.rounds, 1, 1_000_000)
         _int("league.eval_every", self.eval_every, 1, 1_000_000)
         _int("league.eval_hands", self.eval_hands, 1, 10_000_000)
         _bool("league.isolate_agents", self.isolate_agents)
+        _int("league.lbr_every", self.lbr_every, 0, 1_000_000)
+        _int("league.lbr_hands", self.lbr_hands, 2, 100_000_000)
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,9 @@ TensorBoard scalars (step = round):
 ``train/<A>/iterations_per_second``    training speed this round
 ``charts/elapsed_seconds``             wall time of the run so far (all sessions)
 ``charts/eval_hands_per_second``       evaluation speed this round
+``eval/<A>/lbr_mbb``, ``lbr_ci95``     heads-up, every ``lbr_every`` rounds: what LBR wins
+                                       against A (mbb/hand; :mod:`holdem_env.training.lbr`),
+                                       for agents that answer range queries
 =====================================  ==============================================
 
 plus the text ``config`` (the YAML). Run-folder layout: TensorBoard event files,
@@ -115,7 +118,42 @@ def scalar_names(config: LeagueConfig) -> list[str]:
     for t in config.trainers:
         names += [f"train/{t.name}/{s}" for s in ("cfr_iterations", "infosets", "avg_regret", "strategy_entropy", "iterations_per_second")]
     names += ["charts/elapsed_seconds", "charts/eval_hands_per_second"]
+    for a in _lbr_members(config):
+        names += [f"eval/{a}/lbr_mbb", f"eval/{a}/lbr_ci95"]
     return names
+
+
+def _lbr_members(config: LeagueConfig) -> list[str]:
+    """Agents whose LBR the league logs: heads-up, ``lbr_every`` > 0, and range queries answered."""
+    if not config.league.lbr_every or config.table.num_players != 2:
+        return []
+    from holdem_env.agents.base import make_agent
+    from holdem_env.agents.ranges import supports_range_queries
+
+    return [e.name for e in config.agents if supports_range_queries(make_agent(e.spec))]
+
+
+def _log_lbr(config: LeagueConfig, round_no: int, run_dir: Path, trainers: dict[str, Any], writer: Any) -> None:
+    """LBR of each member of :func:`_lbr_members`, playing its policy of this round."""
+    from holdem_env.training.lbr import LbrConfig, run_lbr
+
+    members = set(_lbr_members(config))
+    t = config.table
+    for i, e in enumerate(config.agents):
+        if e.name not in members:
+            continue
+        path = run_dir / "policies" / e.name / f"round_{round_no:04d}.npz" if e.name in trainers else None
+        cfg = LbrConfig(
+            agent=_spec_for(e, path),
+            hands=config.league.lbr_hands,
+            seed=_int_seed(config, 3, i, round_no),
+            small_blind=t.small_blind,
+            big_blind=t.big_blind,
+            stack=t.buy_in,
+        )
+        result = run_lbr(cfg)
+        writer.add_scalar(f"eval/{e.name}/lbr_mbb", result.mbb_per_hand, round_no)
+        writer.add_scalar(f"eval/{e.name}/lbr_ci95", result.ci95, round_no)
 
 
 # -- seeds -----------------------------------------------------------------------------------
@@ -459,6 +497,8 @@ def run_league(
                             writer.add_scalar(f"eval/{a['agent']}/{h}", v, r)
                 dt = time.perf_counter() - t0
                 writer.add_scalar("charts/eval_hands_per_second", hands / dt if dt > 0 else 0.0, r)
+            if config.league.lbr_every and (r % config.league.lbr_every == 0 or r == config.league.rounds):
+                _log_lbr(config, r, run_dir, trainers, writer)
             elapsed = elapsed_before + time.perf_counter() - session_start
             writer.add_scalar("charts/elapsed_seconds", elapsed, r)
             writer.flush()

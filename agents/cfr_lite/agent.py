@@ -15,6 +15,7 @@ closest. Information sets the policy never reached are played by a simple streng
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import SimpleNamespace
@@ -25,9 +26,11 @@ import numpy as np
 from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError, HoldemError
+from holdem_env.engine.ranges import HOLDINGS, holding_indices, strength_against_random
 
 from ..base import agent_rng, check_bet_sizes, legal_of
 from .actions import CALL, FOLD, AbstractMove, fraction_of_raise
+from .buckets import preflop_class
 from .game import AbstractHoldem, Node, infoset_key
 from .policy import CfrLitePolicy
 
@@ -207,15 +210,41 @@ class CfrLiteAgent:
         hole = parse_cards(view["hole_cards"])
         board = parse_cards(view["board"]) if view["board"] else ()
         shadow = self._shadow(policy, view) if len(view["dealt_in"]) == policy.table.num_players else None
-        if shadow is not None and shadow[2]:
+        moves, p = self._distribution(policy, shadow, view, legal, seat, hole, board)
+        if len(moves) == 1:
             self.fallbacks += 1
+            return moves[0]
+        self.lookups += 1
+        return moves[int(self.rng.choice(len(moves), p=p))]
+
+    def _distribution(
+        self,
+        policy: CfrLitePolicy,
+        shadow: tuple[AbstractHoldem, Node, bool] | None,
+        view: Mapping[str, Any],
+        legal: Mapping[str, Any],
+        seat: int,
+        hole: Sequence[int],
+        board: Sequence[int],
+        bucket: int | None = None,
+        strength: float | None = None,
+        moves: Sequence[AbstractMove] | None = None,
+    ) -> tuple[list[AbstractMove], np.ndarray]:
+        """The moves the agent may play with ``hole`` and their probabilities (one move with
+        probability 1 when the fallback rule decides). ``bucket``, ``strength`` and
+        ``moves``: the hand's card bucket, its fallback strength and the abstract moves
+        offered, when the caller already knows them."""
+        if shadow is not None and shadow[2]:
             to_call = int(legal.get("call", 0))
             needed = to_call / max(1, int(view["pot"]) + to_call)  # pot odds
-            return self._fallback(policy, hole, board, legal, call_above=min(0.9, needed + 0.1))
+            move = self._fallback(policy, hole, board, legal, call_above=min(0.9, needed + 0.1), strength=strength)
+            return [move], np.ones(1)
         if shadow is not None:
             game, node, _ = shadow
-            moves = game.moves(node)
-            bucket = policy.cards.bucket(hole, board)
+            if moves is None:
+                moves = game.moves(node)
+            if bucket is None:
+                bucket = policy.cards.bucket(hole, board)
             pos = (seat - int(view["button"])) % len(view["dealt_in"])
             probs = policy.lookup(infoset_key(pos, bucket, node.history))
             if probs is not None and moves:
@@ -225,19 +254,90 @@ class CfrLiteAgent:
                     if kept.sum() > 0:
                         p = kept
                 if p.sum() > 0:
-                    self.lookups += 1
-                    return moves[int(self.rng.choice(len(moves), p=p / p.sum()))]
-        self.fallbacks += 1
-        return self._fallback(policy, hole, board, legal)
+                    return list(moves), p / p.sum()
+        return [self._fallback(policy, hole, board, legal, strength=strength)], np.ones(1)
+
+    def action_probabilities(
+        self, observation: Mapping[str, Any], info: Mapping[str, Any], holdings: np.ndarray
+    ) -> np.ndarray:
+        """Range query (:mod:`holdem_env.agents.ranges`): for each row of ``holdings`` the
+        probability of every action id, from the same lookup :meth:`act` samples from.
+
+        The public history is replayed once (a bet translated at random keeps the
+        translation :meth:`act` then uses, within the hand), the holdings' card buckets
+        are computed in one batch, and each distinct bucket is looked up once.
+        """
+        mask = np.asarray(observation["action_mask"])
+        view = info["view"]
+        legal = legal_of(info)
+        seat = int(view["seat"])
+        policy = self.policy_for(len(view["dealt_in"]))
+        board = parse_cards(view["board"]) if view["board"] else ()
+        hold = np.asarray(holdings, dtype=np.int64).reshape(-1, 2)
+        index = holding_indices(hold)
+        shadow = self._shadow(policy, view) if len(view["dealt_in"]) == policy.table.num_players else None
+        on_tree = shadow is not None and not shadow[2]
+        # Holdings alike to the agent share a row: preflop the class; postflop the strength
+        # (which decides the bucket, and the fallback rule), or with rollouts the bucket.
+        strengths = strength_against_random(board)[index] if board else np.zeros(len(hold))
+        if not board:
+            groups = _holding_classes()[index]
+        elif on_tree and policy.cards.rollouts:
+            groups = np.asarray(policy.cards.buckets_for_board([tuple(h) for h in hold.tolist()], board))
+        elif on_tree:  # a bucket the policy knows is one row; elsewhere the fallback reads the strength
+            levels, level_of = np.unique(strengths, return_inverse=True)
+            street = len(board) - 2
+            single = policy.cards.num_buckets(street) == 1
+            game, node, _ = shadow  # type: ignore[misc]
+            pos = (seat - int(view["button"])) % len(view["dealt_in"])
+            key_of_level = []
+            for j, level in enumerate(levels):
+                b = 0 if single else policy.cards.bucket_of_strength(street, float(level))
+                known = policy.lookup(infoset_key(pos, b, node.history)) is not None
+                key_of_level.append(-1 - b if known else j)
+            groups = np.asarray(key_of_level)[level_of.ravel()]
+        else:
+            groups = strengths
+        _, first, which = np.unique(groups, return_index=True, return_inverse=True)
+        moves = shadow[0].moves(shadow[1]) if on_tree else None  # type: ignore[index]
+        ids: dict[AbstractMove, int] = {}
+        rows = np.zeros((len(first), len(mask)))
+        for g, i in enumerate(first):
+            hole = (int(hold[i, 0]), int(hold[i, 1]))
+            strength = float(strengths[i]) if board else None
+            bucket = None
+            if on_tree and not board:
+                bucket = policy.cards.bucket(hole, board)
+            elif on_tree and policy.cards.rollouts:
+                bucket = int(groups[i])
+            elif on_tree and policy.cards.num_buckets(len(board) - 2) == 1:
+                bucket = 0
+            elif on_tree:
+                bucket = policy.cards.bucket_of_strength(len(board) - 2, float(strengths[i]))
+            chosen, p = self._distribution(policy, shadow, view, legal, seat, hole, board, bucket, strength, moves)
+            for move, q in zip(chosen, p, strict=True):
+                if move not in ids:
+                    ids[move] = self._to_action_id(move, mask, view, legal, seat)
+                rows[g, ids[move]] += q
+        return rows[which.ravel()]
 
     def _fallback(
-        self, policy: CfrLitePolicy, hole: Sequence[int], board: Sequence[int], legal: Mapping[str, Any], call_above: float = 0.5
+        self,
+        policy: CfrLitePolicy,
+        hole: Sequence[int],
+        board: Sequence[int],
+        legal: Mapping[str, Any],
+        call_above: float = 0.5,
+        strength: float | None = None,
     ) -> AbstractMove:
         """Check when free; otherwise call when the hand's strength percentile is at least
-        ``call_above`` (after an overbet: the pot odds plus 0.1), else fold."""
+        ``call_above`` (after an overbet: the pot odds plus 0.1), else fold. ``strength``:
+        that percentile when the caller already knows it."""
         if legal.get("check"):
             return AbstractMove(CALL, "check")
-        if _strength_fraction(policy, hole, board) >= call_above or not legal.get("fold"):
+        if strength is None:
+            strength = _strength_fraction(policy, hole, board)
+        if strength >= call_above or not legal.get("fold"):
             return AbstractMove(CALL, "call")
         return AbstractMove(FOLD, "fold")
 
@@ -277,6 +377,12 @@ class CfrLiteAgent:
         if best is None:
             return 1 if mask[1] else 0
         return best
+
+
+@functools.lru_cache(maxsize=1)
+def _holding_classes() -> np.ndarray:
+    """The preflop class of each of the 1,326 holdings (indexed like ``engine.ranges.HOLDINGS``)."""
+    return np.array([preflop_class((int(a), int(b))) for a, b in HOLDINGS], dtype=np.int64)
 
 
 def _strength_fraction(policy: CfrLitePolicy, hole: Sequence[int], board: Sequence[int]) -> float:

@@ -24,6 +24,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("holdem_env.cli.demo", "play and print a few hands, then replay a hand history"),
     "replay": ("holdem_env.cli.replay", "replay .phh/.phhs hand histories through the engine"),
     "eval": ("holdem_env.cli.eval", "head-to-head matches between agents with confidence intervals"),
+    "lbr": ("holdem_env.cli.lbr", "Local Best Response: a lower bound on a heads-up agent's exploitability"),
     "solve": ("holdem_env.cli.solve", "solve Kuhn or Leduc poker with CFR and report exploitability"),
     "train": ("holdem_env.cli.train", "league training from a YAML config, logged to TensorBoard"),
     "play": ("holdem_env.cli.play", "play against the bots in the browser (a local web server)"),

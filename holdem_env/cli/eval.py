@@ -60,6 +60,12 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--history", metavar="DIR", default=None, help="write every hand as a .phh file in DIR")
     parser.add_argument("--tensorboard", metavar="DIR", default=None, help="log running results as TensorBoard scalars")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--aivat",
+        action="store_true",
+        help="heads-up only: also report the luck-adjusted (AIVAT-style chance terms) estimate and how much it "
+        "narrows the interval",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -94,6 +100,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"holdem eval: --history {args.history!r} is a file: give a folder (it is created if missing)", file=sys.stderr)
         return 2
 
+    if args.aivat and (args.players or len(args.agents)) != 2:
+        print("holdem eval: --aivat needs a heads-up match (--players 2)", file=sys.stderr)
+        return 2
     writer = None
     callback = None
     if args.tensorboard:
@@ -110,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
                     writer.add_scalar(f"eval/{tag}/ci95", row["ci95"], hands)
 
     try:
-        result = run_match(cfg, progress=not args.no_progress, callback=callback)
+        result = run_match(cfg, progress=not args.no_progress, callback=callback, keep_records=args.aivat)
     except (AgentError, AgentSpecError) as exc:
         print(f"holdem eval: {exc}", file=sys.stderr)
         return 2
@@ -118,7 +127,14 @@ def run(args: argparse.Namespace) -> int:
         if writer is not None:
             writer.close()
     print(format_table(result))
+    data = result.to_json_dict()
+    if args.aivat:
+        from holdem_env.training.aivat import format_luck_adjusted, luck_adjusted
+
+        adjusted = luck_adjusted(result)
+        print(format_luck_adjusted(adjusted))
+        data["aivat"] = adjusted
     if args.json:
-        Path(args.json).write_text(json.dumps(result.to_json_dict(), indent=2, allow_nan=False) + "\n")
+        Path(args.json).write_text(json.dumps(data, indent=2, allow_nan=False) + "\n")
     return 0
 

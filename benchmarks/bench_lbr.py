@@ -1,0 +1,122 @@
+"""LBR benchmark: how exploitable the shipped agents are, and how fast LBR runs; AIVAT-style narrowing.
+
+    .venv/bin/python benchmarks/bench_lbr.py                                  # random, tag, cfr-lite
+    .venv/bin/python benchmarks/bench_lbr.py --agents cfr-lite --hands 20000 --workers 2
+    .venv/bin/python benchmarks/bench_lbr.py --only lbr --small-blind 5 --big-blind 10 --stack 1000
+    .venv/bin/python benchmarks/bench_lbr.py --only aivat --hands 2000 --workers 2
+
+LBR settings are the paper's (fcpa, LBR checks/calls before the turn, blinds 50/100,
+20,000-chip stacks) unless told otherwise. ``--only aivat`` plays ``holdem eval cfr-lite
+tag`` (5/10, 1,000 chips) and reports the plain and luck-adjusted intervals. Prints one
+JSON object (and the text reports on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def _cpu_seconds() -> float:
+    """User + system CPU seconds of this process and its terminated children."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def bench_lbr(
+    agents: list[str], hands: int, workers: int, seed: int, actions: str, check_until: str, blinds: tuple[int, int, int]
+) -> list[dict]:
+    """One LBR match per agent: the figure, its interval and the speed (blinds: small, big, stack)."""
+    from holdem_env.training.lbr import LbrConfig, format_result, run_lbr
+
+    out = []
+    for spec in agents:
+        cfg = LbrConfig(
+            agent=spec,
+            hands=hands,
+            seed=seed,
+            workers=workers,
+            actions=actions,
+            check_until=check_until,
+            small_blind=blinds[0],
+            big_blind=blinds[1],
+            stack=blinds[2],
+        )
+        cpu0 = _cpu_seconds()
+        result = run_lbr(cfg)
+        cpu = _cpu_seconds() - cpu0
+        print(format_result(result), file=sys.stderr)
+        out.append({
+            "agent": spec,
+            "blinds": f"{blinds[0]}/{blinds[1]}, stacks {blinds[2]}",
+            "lbr_mbb_per_hand": round(result.mbb_per_hand, 1),
+            "ci95": round(result.ci95, 1),
+            "hands": result.hands,
+            "workers": workers,
+            "seconds": round(result.seconds, 1),
+            "hands_per_second": round(result.hands_per_second, 2),
+            # CPU time of this process and its finished workers: on a shared machine the
+            # wall time depends on the load, the CPU time much less.
+            "cpu_seconds": round(cpu, 1),
+            "hands_per_cpu_second": round(result.hands / cpu, 2) if cpu > 0 else None,
+            "by_position": {k: round(v, 1) for k, v in result.by_position.items()},
+        })
+    return out
+
+
+def bench_aivat(hands: int, workers: int, seed: int) -> dict:
+    """``holdem eval cfr-lite tag`` plain and luck-adjusted."""
+    from holdem_env.training.aivat import format_luck_adjusted, luck_adjusted
+    from holdem_env.training.arena import ArenaConfig, run_match
+
+    t0 = time.perf_counter()
+    cfg = ArenaConfig(agents=("cfr-lite", "tag"), players=2, hands=hands, seed=seed, workers=workers)
+    result = run_match(cfg, keep_records=True)
+    played = time.perf_counter() - t0
+    adjusted = luck_adjusted(result)
+    print(format_luck_adjusted(adjusted), file=sys.stderr)
+    row = adjusted["rows"][0]
+    return {
+        "match": "cfr-lite vs tag",
+        "hands": int(result.group_net.shape[0] * 2),
+        "plain_mbb_per_hand": round(row["mbb_per_hand"], 1),
+        "plain_ci95": round(row["ci95"], 1),
+        "adjusted_mbb_per_hand": round(row["adjusted_mbb_per_hand"], 1),
+        "adjusted_ci95": round(row["adjusted_ci95"], 1),
+        "ci_ratio": round(adjusted["ci_ratio"], 3),
+        "variance_reduction": round(adjusted["variance_reduction"], 3),
+        "match_seconds": round(played, 1),
+        "adjust_seconds": round(time.perf_counter() - t0 - played, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=["lbr", "aivat"], default=None)
+    parser.add_argument("--agents", nargs="+", default=["random", "tag", "cfr-lite"])
+    parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--actions", default="fcpa")
+    parser.add_argument("--check-until", default="turn")
+    parser.add_argument("--small-blind", type=int, default=50)
+    parser.add_argument("--big-blind", type=int, default=100)
+    parser.add_argument("--stack", type=int, default=20000)
+    args = parser.parse_args()
+    out: dict[str, object] = {}
+    if args.only in (None, "lbr"):
+        blinds = (args.small_blind, args.big_blind, args.stack)
+        out["lbr"] = bench_lbr(args.agents, args.hands, args.workers, args.seed, args.actions, args.check_until, blinds)
+    if args.only in (None, "aivat"):
+        out["aivat"] = bench_aivat(args.hands, args.workers, args.seed)
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()
