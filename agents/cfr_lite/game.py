@@ -22,7 +22,7 @@ import numpy as np
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError
 
-from .actions import ActionAbstraction, AbstractMove
+from .actions import AbstractMove, ActionAbstraction
 from .buckets import CardAbstraction
 
 __all__ = ["Node", "AbstractHoldem", "infoset_key", "raises_this_street", "apply_move"]
@@ -65,7 +65,7 @@ class Node:
     buckets: dict[int, list[int]] = field(default_factory=dict)
     offered: list[AbstractMove] = field(default_factory=list)
 
-    def copy(self) -> "Node":
+    def copy(self) -> Node:
         """An independent copy (the engine state is copied; the bucket cache is shared)."""
         return Node(self.state.copy(), self.history, self.street, self.buckets, self.offered)  # type: ignore[attr-defined]
 

@@ -38,7 +38,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-
 from holdem_env.training.cfr.cfr import normalise_average, regret_matching
 from holdem_env.training.cfr.evaluation import TreeEvaluator
 from holdem_env.training.cfr.game import CHANCE, ExtensiveFormGame, GameError, GameTree
@@ -155,7 +154,9 @@ class ExternalSamplingMCCFR:
         self.iteration = 0
         self.table = InfosetTable(max(1, game.num_actions), initial_capacity)
 
-    def _traverse(self, state: object, player: int, rng: np.random.Generator, regret_w: float, average_w: float) -> float:
+    def _traverse(
+        self, state: object, player: int, rng: np.random.Generator, regret_w: float, average_w: float
+    ) -> float:
         game = self.game
         table = self.table
         while not game.is_terminal(state):
@@ -211,7 +212,8 @@ class ExternalSamplingMCCFR:
     def average_policy_dict(self) -> dict[str, list[float]]:
         """``{infoset key: average probabilities over its legal actions}`` for every set met."""
         average = self.table.average_policy()
-        return {key: [float(p) for p in average[row, list(self.table.actions(row))]] for row, key in enumerate(self.table.keys)}
+        table = self.table
+        return {key: [float(p) for p in average[row, list(table.actions(row))]] for row, key in enumerate(table.keys)}
 
     def average_policy_array(self, tree: GameTree) -> np.ndarray:
         """The average policy as an array for ``tree``; unvisited sets are uniform."""

@@ -10,10 +10,10 @@ policy file can store the rows as they are.
 >>> table.regret[row, [0, 2]] += [1.0, 3.0]
 >>> table.current_policy(row).tolist()
 [0.25, 0.75]
->>> table.row("K:", (0, 1))
+>>> table.row("K:", (0, 1))  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-holdem_env.training.cfr.game.GameError: information set 'K:' offers actions (0, 1) here but (0, 2) before: every state of an information set must offer the same actions
+holdem_env.training.cfr.game.GameError: information set 'K:' offers actions (0, 1) here but (0, 2) before: ...
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-
 from holdem_env.training.cfr.cfr import normalise_average
 from holdem_env.training.cfr.game import GameError
 
@@ -85,7 +84,8 @@ class InfosetTable:
         offered = tuple(int(a) for a in actions)
         if not offered or min(offered) < 0 or max(offered) >= self.num_actions:
             raise GameError(
-                f"information set {key!r} offers actions {offered}: expected one or more ids in 0..{self.num_actions - 1}"
+                f"information set {key!r} offers actions {offered}: "
+                f"expected one or more ids in 0..{self.num_actions - 1}"
             )
         r = len(self.keys)
         if r == len(self.regret):

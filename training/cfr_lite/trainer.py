@@ -24,18 +24,17 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from holdem_env.engine.config import TableConfig
-from holdem_env.engine.errors import ConfigError
-
 from holdem_env.agents.cfr_lite.actions import ActionAbstraction
 from holdem_env.agents.cfr_lite.buckets import CardAbstraction
 from holdem_env.agents.cfr_lite.game import AbstractHoldem
 from holdem_env.agents.cfr_lite.policy import CfrLitePolicy
-from holdem_env.fileutil import atomic_write_bytes
 from holdem_env.training.cfr.mccfr import ExternalSamplingMCCFR
 from holdem_env.training.cfr.tables import InfosetTable
 from holdem_env.training.cfr_lite.sampled_game import SampledHoldem
+
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import ConfigError
+from holdem_env.fileutil import atomic_write_bytes
 
 __all__ = ["AVERAGING", "TrainStats", "CfrLiteTrainer", "merge_trainers", "train_parallel"]
 
@@ -161,25 +160,30 @@ class CfrLiteTrainer:
     def save_checkpoint(self, path: str | Path) -> None:
         """Write the tables and iteration count atomically (``.npz``)."""
         arrays = self.table.arrays()
-        meta = json.dumps({"iterations": self.iterations, "averaging": self.averaging, "num_actions": self.table.num_actions})
+        meta = json.dumps(
+            {"iterations": self.iterations, "averaging": self.averaging, "num_actions": self.table.num_actions}
+        )
         atomic_write_bytes(path, lambda fh: np.savez(fh, meta=np.array(meta), **arrays))
 
     def load_checkpoint(self, path: str | Path) -> None:
         """Restore what :meth:`save_checkpoint` wrote (the abstraction must be the same)."""
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
-            if meta["num_actions"] != self.game.actions.num_actions:
-                raise ConfigError("checkpoint", str(path), f"has {meta['num_actions']} actions; this abstraction has {self.game.actions.num_actions}")
+            actions = self.game.actions.num_actions
+            if meta["num_actions"] != actions:
+                why = f"has {meta['num_actions']} actions; this abstraction has {actions}"
+                raise ConfigError("checkpoint", str(path), why)
             if meta["averaging"] not in AVERAGING:
-                raise ConfigError("checkpoint", str(path), f"has averaging {meta['averaging']!r}; expected 'linear' or 'uniform'")
-            table = InfosetTable.from_arrays(meta["num_actions"], {k: data[k] for k in ("keys", "regret", "strategy_sum", "legal", "visits")})
+                why = f"has averaging {meta['averaging']!r}; expected 'linear' or 'uniform'"
+                raise ConfigError("checkpoint", str(path), why)
+            table = InfosetTable.from_arrays(actions, {k: data[k] for k in data.files if k != "meta"})
         self.averaging = meta["averaging"]
         self.solver = ExternalSamplingMCCFR(self.solver.game, averaging=AVERAGING[self.averaging])
         self.solver.table = table
         self.solver.iteration = int(meta["iterations"])
 
 
-def _train_copy(job: tuple["CfrLiteTrainer", int, np.random.SeedSequence]) -> "CfrLiteTrainer":
+def _train_copy(job: tuple[CfrLiteTrainer, int, np.random.SeedSequence]) -> CfrLiteTrainer:
     import copy
 
     trainer, iterations, seed = job
@@ -188,7 +192,7 @@ def _train_copy(job: tuple["CfrLiteTrainer", int, np.random.SeedSequence]) -> "C
     return trainer
 
 
-def merge_trainers(base: "CfrLiteTrainer", copies: list["CfrLiteTrainer"]) -> "CfrLiteTrainer":
+def merge_trainers(base: CfrLiteTrainer, copies: list[CfrLiteTrainer]) -> CfrLiteTrainer:
     """Fold copies of ``base`` that each trained on their own into ``base`` (in list order).
 
     Every copy's regret, strategy-sum and visit increments are added to ``base``; rows new
@@ -207,7 +211,7 @@ def merge_trainers(base: "CfrLiteTrainer", copies: list["CfrLiteTrainer"]) -> "C
 
 
 def train_parallel(
-    trainer: "CfrLiteTrainer",
+    trainer: CfrLiteTrainer,
     iterations: int,
     seed: np.random.SeedSequence,
     workers: int,
@@ -231,7 +235,7 @@ def train_parallel(
         counts = [min(per, max(0, iterations - done - w * per)) for w in range(workers)]
         counts = [c for c in counts if c > 0]
         children = np.random.SeedSequence(seed.entropy, spawn_key=tuple(seed.spawn_key) + (sync,)).spawn(len(counts))
-        copies = list(map_fn(_train_copy, [(trainer, c, s) for c, s in zip(counts, children)]))
+        copies = list(map_fn(_train_copy, [(trainer, c, s) for c, s in zip(counts, children, strict=True)]))
         merge_trainers(trainer, copies)
         done += sum(counts)
         sync += 1
