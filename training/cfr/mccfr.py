@@ -275,8 +275,8 @@ class BatchedExternalSamplingMCCFR:
         ep = ev.edge_probabilities(policy)
         cum = np.cumsum(ep)
         owner = tree.player
-        regret_w = self.averaging.regret_weight(t.astype(np.float64))
-        average_w = self.averaging.average_weight(t.astype(np.float64))
+        regret_w = np.asarray(self.averaging.regret_weight(t.astype(np.float64)))
+        average_w = np.asarray(self.averaging.average_weight(t.astype(np.float64)))
         node = np.zeros(len(t), dtype=np.int64)
         sample = np.arange(len(t), dtype=np.int64)
         levels: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = [(node, sample, np.zeros(0, dtype=np.int64))]
