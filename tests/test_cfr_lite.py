@@ -248,7 +248,7 @@ def test_cfr_lite_traversal_solves_kuhn() -> None:
     policy = solver.average_policy_array(tree)
     late = evaluator.exploitability(policy)
     # uniform play is exploitable by 0.458; Kuhn's equilibrium value for the first player is -1/18
-    assert late < 0.012 and late < early / 2
+    assert late < 0.012 and late < early / 2  # measured: 0.0072 after 10,000
     assert evaluator.expected_values(policy)[0] == pytest.approx(KUHN_GAME_VALUE, abs=0.002)
 
 
@@ -266,7 +266,7 @@ def test_cfr_lite_traversal_on_leduc_falls_under_the_bound() -> None:
     solver.run(2_500, rng)
     assert set(solver.average_policy_dict()) == set(tree.infoset_keys)
     late = evaluator.exploitability(solver.average_policy_array(tree))
-    assert late < 0.55 and late < early * 0.75  # uniform play: 2.37 chips
+    assert late < 0.4 and late < early * 0.5  # uniform play: 2.37 chips; measured 1.016 -> 0.313
 
 
 def test_sampled_holdem_deals_at_the_root_and_moves_in_place(small_cards: CardAbstraction) -> None:
