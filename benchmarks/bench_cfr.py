@@ -3,12 +3,16 @@
 Prints markdown table rows: exploitability (NashConv/2, chips) at checkpoints and
 iterations per second (time spent iterating only; exploitability evaluation excluded).
 Compared: our vectorised full-tree CFR/CFR+ and external-sampling MCCFR (batched over a
-compiled tree, and the callback version) vs OpenSpiel's C++ solvers (``pyspiel``) and
+compiled tree, and the callback version, also as the cfr-lite trainer runs it: linear
+averaging of the strategy only, dealt once per iteration, states moved in place) vs
+OpenSpiel's C++ solvers (``pyspiel``) and
 its Python solvers (``open_spiel.python.algorithms``). The slow OpenSpiel Python CFR+
 is run only for a few iterations on Leduc (``--openspiel-python-iters``).
 
     .venv/bin/python benchmarks/bench_cfr.py            # full run (a few minutes)
     .venv/bin/python benchmarks/bench_cfr.py --quick    # smaller budgets
+    .venv/bin/python benchmarks/bench_cfr.py --games kuhn --no-openspiel \
+        --cfr-lite-checkpoints 10000,100000,400000,1000000   # the cfr-lite path to 1e-3
 """
 
 from __future__ import annotations
@@ -18,10 +22,10 @@ import time
 from collections.abc import Callable
 
 import numpy as np
-
 from holdem_env.training.cfr import (
     BatchedExternalSamplingMCCFR,
     CFRSolver,
+    DealtInPlace,
     ExternalSamplingMCCFR,
     KuhnPoker,
     LeducPoker,
@@ -36,7 +40,8 @@ RULE = "|---|---|---|---:|---:|---:|---:|---:|"
 
 def row(game: str, algo: str, impl: str, iters: int, expl: float, value: float, seconds: float) -> None:
     rate = iters / seconds if seconds > 0 else float("inf")
-    print(f"| {game} | {algo} | {impl} | {iters:,} | {expl:.3e} | {value:+.5f} | {rate:,.0f} | {seconds:.2f} |", flush=True)
+    cells = f"| {game} | {algo} | {impl} | {iters:,} | {expl:.3e} | {value:+.5f} | {rate:,.0f} | {seconds:.2f} |"
+    print(cells, flush=True)
 
 
 def curve(
@@ -61,7 +66,8 @@ def curve(
 def ours_full_tree(name: str, algo: str, checkpoints: list[int]) -> None:
     tree = compile_game(GAMES[name][0]())
     solver = CFRSolver(tree, algorithm=algo)
-    curve(name, algo, "ours (numpy, full tree)", checkpoints, solver.run, lambda: (solver.exploitability(), solver.game_value()))
+    measure = lambda: (solver.exploitability(), solver.game_value())  # noqa: E731
+    curve(name, algo, "ours (numpy, full tree)", checkpoints, solver.run, measure)
 
 
 def ours_mccfr(name: str, checkpoints: list[int], batch_size: int, seed: int, averaging: str = "linear") -> None:
@@ -87,6 +93,23 @@ def ours_mccfr_callback(name: str, checkpoints: list[int], seed: int) -> None:
     curve(name, "ES-MCCFR linear", "ours (callbacks)", checkpoints, solver.run, measure)
 
 
+def ours_cfr_lite_path(name: str, checkpoints: list[int], seed: int) -> None:
+    """The callback solver exactly as :class:`CfrLiteTrainer` configures it, on ``name`` dealt in place."""
+    from holdem_env.training.cfr_lite.trainer import AVERAGING
+
+    tree = compile_game(GAMES[name][0]())
+    evaluator = TreeEvaluator(tree)
+    averaging = AVERAGING["linear"]
+    game = DealtInPlace(GAMES[name][0]())
+    solver = ExternalSamplingMCCFR(game, rng=np.random.default_rng(seed), averaging=averaging)
+
+    def measure() -> tuple[float, float]:
+        policy = solver.average_policy_array(tree)
+        return evaluator.exploitability(policy), float(evaluator.expected_values(policy)[0])
+
+    curve(name, f"ES-MCCFR {averaging}", "ours (cfr-lite trainer's path)", checkpoints, solver.run, measure)
+
+
 def openspiel_rows(name: str, checkpoints: dict[str, list[int]], seed: int) -> None:
     import pyspiel
     from open_spiel.python import policy as os_policy
@@ -109,7 +132,8 @@ def openspiel_rows(name: str, checkpoints: dict[str, list[int]], seed: int) -> N
 
         def measure() -> tuple[float, float]:
             pol = solver.average_policy()
-            return pyspiel.exploitability(game, pol), float(pyspiel.expected_returns(game.new_initial_state(), pol, -1, True)[0])
+            value = float(pyspiel.expected_returns(game.new_initial_state(), pol, -1, True)[0])
+            return pyspiel.exploitability(game, pol), value
 
         curve(name, algo, "OpenSpiel C++", marks, step, measure)
 
@@ -178,6 +202,8 @@ def main() -> None:
     parser.add_argument("--openspiel-python-iters", type=int, default=None,
                         help="iterations of OpenSpiel's slow Python CFR+ on Leduc (default 100; quick 20)")
     parser.add_argument("--no-openspiel", action="store_true", help="only our solvers")
+    parser.add_argument("--cfr-lite-checkpoints", default=None,
+                        help="comma-separated iterations of the cfr-lite trainer's path (default: the MCCFR ones)")
     args = parser.parse_args()
     q = args.quick
     print(HEADER)
@@ -195,6 +221,11 @@ def main() -> None:
         ours_mccfr(name, mc, 64, args.seed, "uniform")
         ours_mccfr(name, mc, 64, args.seed, "discounted")
         ours_mccfr_callback(name, mc[:2], args.seed)
+        if args.cfr_lite_checkpoints:
+            lite_marks = [int(n) for n in args.cfr_lite_checkpoints.split(",")]
+        else:
+            lite_marks = mc if name == "kuhn" else mc[:2]
+        ours_cfr_lite_path(name, lite_marks, args.seed)
         if args.no_openspiel:
             continue
         py_iters = args.openspiel_python_iters or (20 if q else 100)

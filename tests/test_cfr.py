@@ -7,11 +7,9 @@ import itertools
 import json
 from collections.abc import Sequence
 
+import holdem_env.training.cfr as cfr_pkg
 import numpy as np
 import pytest
-
-import holdem_env.training.cfr as cfr_pkg
-from holdem_env.cli import main as holdem_main
 from holdem_env.training.cfr import (
     KUHN_GAME_VALUE,
     Averaging,
@@ -24,10 +22,20 @@ from holdem_env.training.cfr import (
     LeducPoker,
     TreeEvaluator,
     compile_game,
+    evaluation,
+    game,
+    inplace,
+    kuhn,
+    leduc,
+    mccfr,
     regret_matching,
+    tables,
 )
 from holdem_env.training.cfr import cfr as cfr_mod
-from holdem_env.training.cfr import evaluation, game, kuhn, leduc, mccfr
+from holdem_env.training.cfr.inplace import DealtInPlace
+from holdem_env.training.cfr.tables import InfosetTable
+
+from holdem_env.cli import main as holdem_main
 
 KUHN_INFOSETS = {"J", "Q", "K", "Jp", "Qp", "Kp", "Jb", "Qb", "Kb", "Jpb", "Qpb", "Kpb"}
 # Leduc hold'em's equilibrium value for the first player (OpenSpiel / literature: -0.0856).
@@ -290,7 +298,7 @@ def test_batched_mccfr_converges_on_kuhn(kuhn_tree: game.GameTree, averaging: st
     assert solver.game_value() == pytest.approx(KUHN_GAME_VALUE, abs=0.01)
 
 
-@pytest.mark.parametrize("averaging", ["linear", "uniform", "discounted"])
+@pytest.mark.parametrize("averaging", ["linear", "uniform", "linear-average", "discounted"])
 def test_callback_mccfr_converges_on_kuhn(kuhn_tree: game.GameTree, averaging: str) -> None:
     solver = ExternalSamplingMCCFR(KuhnPoker(), rng=np.random.default_rng(0), averaging=averaging)
     solver.run(5000)
@@ -378,7 +386,7 @@ def test_cli_rejects_negative_seed(capsys) -> None:
 # --- docstring examples -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("module", [cfr_pkg, cfr_mod, mccfr, evaluation, game, kuhn, leduc])
+@pytest.mark.parametrize("module", [cfr_pkg, cfr_mod, mccfr, evaluation, game, inplace, kuhn, leduc, tables])
 def test_doctests(module) -> None:
     result = doctest.testmod(module)
     assert result.failed == 0
@@ -397,7 +405,8 @@ def test_callback_mccfr_on_leduc_visits_every_infoset_and_improves(leduc_tree: g
 
 def test_callback_mccfr_rejects_inconsistent_infosets() -> None:
     solver = ExternalSamplingMCCFR(_InconsistentGame(), rng=np.random.default_rng(0))
-    with pytest.raises(GameError, match="'Kp' has 1 legal actions here but 2 before|'Kp' has 2 legal actions here but 1"):
+    either_order = r"'Kp' offers actions \(0,\) here but \(0, 1\) before|'Kp' offers actions \(0, 1\) here but \(0,\)"
+    with pytest.raises(GameError, match=either_order):
         solver.run(200)
 
 
@@ -461,3 +470,122 @@ def test_callback_mccfr_runs_three_players_with_sampled_chance_only() -> None:
             assert policy[f"P{p}:{b}"][(p + b) % 2] > 0.95
     with pytest.raises(GameError, match="2-player"):
         compile_game(_ThreePlayerTargets())  # the exact tools are two-player only
+
+
+# --- what the cfr-lite trainer needs from the core -------------------------------------------
+
+
+def test_linear_average_weights_only_the_average_strategy() -> None:
+    averaging = Averaging("linear-average")
+    assert (averaging.regret_weight(4), averaging.average_weight(4)) == (1.0, 4.0)
+    assert np.array_equal(averaging.average_weight(np.array([1.0, 3.0])), [1.0, 3.0])
+    assert np.array_equal(averaging.regret_weight(np.array([1.0, 3.0])), [1.0, 1.0])
+    # Regrets alone drive the sampled trajectory, so with one seed "uniform" and "linear-average"
+    # visit the same sets with the same regrets; only the strategy sums are weighted differently.
+    uniform = ExternalSamplingMCCFR(LeducPoker(), rng=np.random.default_rng(3), averaging="uniform")
+    linear = ExternalSamplingMCCFR(LeducPoker(), rng=np.random.default_rng(3), averaging="linear-average")
+    uniform.run(1)
+    linear.run(1)
+    n = len(uniform.table)
+    assert np.array_equal(uniform.table.strategy_sum[:n], linear.table.strategy_sum[:n])  # t = 1
+    uniform.run(40)
+    linear.run(40)
+    n = len(uniform.table)
+    assert uniform.table.keys == linear.table.keys
+    assert np.array_equal(uniform.table.regret[:n], linear.table.regret[:n])
+    assert np.array_equal(uniform.table.visits[:n], linear.table.visits[:n])
+    assert not np.array_equal(uniform.table.strategy_sum[:n], linear.table.strategy_sum[:n])
+    assert linear.table.strategy_sum[:n].sum() > uniform.table.strategy_sum[:n].sum()
+
+
+def test_dealt_in_place_keeps_the_games_answers(kuhn_tree: game.GameTree) -> None:
+    boxed = DealtInPlace(KuhnPoker())
+    root = boxed.sample_root(np.random.default_rng(5), 1)
+    assert boxed.current_player(root) == 0 and len(root[0][0]) == 2  # both cards dealt at the root
+    copy = boxed.copy_state(root)
+    assert boxed.advance(copy, kuhn.BET) is copy and copy[0][1] == "b" and root[0][1] == ""
+    assert boxed.apply(root, kuhn.PASS)[0][1] == "p" and root[0][1] == ""
+    assert boxed.utility(boxed.advance(copy, kuhn.BET), 0) == kuhn.KuhnPoker().utility((root[0][0], "bb"), 0)
+    # the deal is drawn from the generator alone
+    deals = {tuple(boxed.sample_root(np.random.default_rng(s), 1)[0][0]) for s in range(40)}
+    assert len(deals) == 6
+    with pytest.raises(GameError, match="expected an ExtensiveFormGame"):
+        DealtInPlace(kuhn_tree)  # type: ignore[arg-type]
+
+
+def test_iteration_root_and_in_place_states_are_what_the_solver_uses() -> None:
+    class Counting(DealtInPlace):
+        def __init__(self) -> None:
+            super().__init__(KuhnPoker())
+            self.roots: list[int] = []
+            self.copies = 0
+
+        def sample_root(self, rng: np.random.Generator, iteration: int) -> list:
+            self.roots.append(iteration)
+            return super().sample_root(rng, iteration)
+
+        def copy_state(self, state: list) -> list:
+            self.copies += 1
+            return super().copy_state(state)
+
+        def apply(self, state: list, action: int) -> list:
+            raise AssertionError("the solver moves states by advance only")
+
+    counting = Counting()
+    solver = ExternalSamplingMCCFR(counting, averaging="linear-average")
+    solver.run(3, np.random.default_rng(0))
+    assert counting.roots == [1, 2, 3] and solver.iteration == 3
+    # per iteration: one copy of the root per traverser plus one per action it tries
+    assert counting.copies > 3 * 2
+    with pytest.raises(GameError, match="rng=None is invalid"):
+        solver.run(1)
+    with pytest.raises(GameError, match="iterations=-1 is invalid"):
+        solver.run(-1, np.random.default_rng(0))
+    assert solver.iteration == 3
+
+
+def test_infoset_table_rows_columns_and_errors() -> None:
+    table = InfosetTable(5, capacity=1)
+    assert table.row("a", (1, 2, 3)) == 0 and table.row("b", (0, 2, 4)) == 1  # grows past capacity
+    assert table.columns(0) == slice(1, 4) and np.array_equal(table.columns(1), [0, 2, 4])
+    assert table.row("a", (1, 2, 3)) == 0 and len(table) == 2
+    assert table.legal[:2].tolist() == [[False, True, True, True, False], [True, False, True, False, True]]
+    table.regret[1] = [9.0, 0.0, -1.0, 0.0, 3.0]
+    assert table.current_policy(1).tolist() == [0.75, 0.0, 0.25]
+    assert table.current_policy(0).tolist() == pytest.approx([1 / 3] * 3)
+    with pytest.raises(GameError, match=r"offers actions \(0, 2\) here but \(0, 2, 4\) before"):
+        table.row("b", (0, 2))
+    with pytest.raises(GameError, match=r"offers actions \(5,\): expected one or more ids in 0..4"):
+        table.row("c", (5,))
+    with pytest.raises(GameError, match="num_actions=0 is invalid"):
+        InfosetTable(0)
+    assert len(table) == 2
+
+
+def test_infoset_table_arrays_round_trip_and_increments() -> None:
+    base = InfosetTable(3)
+    base.row("x", (0, 1))
+    base.regret[0, :2] = [1.0, -2.0]
+    base.strategy_sum[0, :2] = [0.5, 0.5]
+    base.visits[0] = 1
+    back = InfosetTable.from_arrays(3, base.arrays())
+    assert back.keys == ["x"] and back.actions(0) == (0, 1) and back.columns(0) == slice(0, 2)
+    assert np.array_equal(back.regret[:1], base.regret[:1]) and back.visits[0] == 1
+    since = base.snapshot()
+    copy_a, copy_b = base.snapshot(), base.snapshot()
+    copy_a.regret[0, 0] += 2.0
+    copy_a.visits[0] += 3
+    copy_b.regret[0, 1] += 5.0
+    copy_b.row("y", (1, 2))
+    copy_b.strategy_sum[1, 1:3] = [1.0, 2.0]
+    base.add_increments(since, copy_a)
+    base.add_increments(since, copy_b)
+    assert base.keys == ["x", "y"] and base.actions(1) == (1, 2)
+    assert base.regret[0, :2].tolist() == [3.0, 3.0] and base.visits[0] == 4
+    assert base.strategy_sum[1].tolist() == [0.0, 1.0, 2.0]
+    with pytest.raises(GameError, match="must start with the rows of the common starting table"):
+        stranger = InfosetTable(3)
+        stranger.row("z", (0,))
+        base.add_increments(since, stranger)
+    with pytest.raises(GameError, match="table arrays lack visits"):
+        InfosetTable.from_arrays(3, {k: v for k, v in base.arrays().items() if k != "visits"})

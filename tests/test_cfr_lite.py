@@ -6,10 +6,6 @@ import itertools
 
 import numpy as np
 import pytest
-
-from holdem_env.engine.config import TableConfig
-from holdem_env.engine.errors import ConfigError
-
 from holdem_env.agents.cfr_lite.actions import CALL, FOLD, ActionAbstraction, pseudo_harmonic, translate_size
 from holdem_env.agents.cfr_lite.buckets import (
     NUM_PREFLOP_CLASSES,
@@ -20,6 +16,8 @@ from holdem_env.agents.cfr_lite.buckets import (
 )
 from holdem_env.agents.cfr_lite.game import raises_this_street
 
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import ConfigError
 
 
 class _Legal:
@@ -33,7 +31,7 @@ def test_pseudo_harmonic_endpoints_and_monotone() -> None:
     assert pseudo_harmonic(1.0, 0.5, 1.0) == 0.0
     xs = np.linspace(0.5, 1.0, 11)
     ps = [pseudo_harmonic(float(x), 0.5, 1.0) for x in xs]
-    assert all(a > b for a, b in zip(ps, ps[1:]))
+    assert all(a > b for a, b in zip(ps, ps[1:], strict=False))
     # Ganzfried & Sandholm's formula at x = 0.75 between 0.5 and 1: (0.25 * 1.5) / (0.5 * 1.75)
     assert pseudo_harmonic(0.75, 0.5, 1.0) == pytest.approx(0.375 / 0.875)
     # a = 0 (a call) is allowed: a tiny bet is nearly always read as a call
@@ -67,7 +65,9 @@ def test_abstract_moves_are_legal_engine_amounts() -> None:
     ab = ActionAbstraction(pot_fractions=(0.5, 1.0))
     # Preflop SB to act heads-up, blinds 5/10, stacks 1000: pot 15, bet 10, owes 5.
     moves = ab.moves(_Legal(True, False, 5, 20, 1000), pot=15, current_bet=10, raises_this_street=0)
-    assert [(m.index, m.kind, m.amount) for m in moves] == [(0, "fold", 0), (1, "call", 0), (2, "raise", 20), (3, "raise", 30), (4, "raise", 1000)]
+    assert [(m.index, m.kind, m.amount) for m in moves] == [
+        (0, "fold", 0), (1, "call", 0), (2, "raise", 20), (3, "raise", 30), (4, "raise", 1000)
+    ]
     # After the raise cap only fold/call/all-in remain.
     capped = ab.moves(_Legal(True, False, 5, 20, 1000), pot=15, current_bet=10, raises_this_street=2)
     assert [m.index for m in capped] == [FOLD, CALL, 4]
@@ -75,7 +75,8 @@ def test_abstract_moves_are_legal_engine_amounts() -> None:
     short = ab.moves(_Legal(True, False, 5, 20, 25), pot=15, current_bet=10, raises_this_street=0)
     assert [(m.index, m.amount) for m in short] == [(0, 0), (1, 0), (2, 20), (4, 25)]
     # No raise allowed: only fold/call.
-    assert [m.index for m in ab.moves(_Legal(True, False, 50, None, None), pot=100, current_bet=60, raises_this_street=0)] == [0, 1]
+    no_raise = ab.moves(_Legal(True, False, 50, None, None), pot=100, current_bet=60, raises_this_street=0)
+    assert [m.index for m in no_raise] == [0, 1]
 
 
 def test_translate_observed_raise_in_tree_and_between() -> None:
@@ -122,7 +123,8 @@ def test_hand_strength_known_values() -> None:
 
 @pytest.fixture(scope="module")
 def small_cards(tmp_path_factory: pytest.TempPathFactory) -> CardAbstraction:
-    return CardAbstraction(postflop_buckets=(5, 5, 5), sample_size=300, seed=3, cache_dir=str(tmp_path_factory.mktemp("cache")))
+    cache = str(tmp_path_factory.mktemp("cache"))
+    return CardAbstraction(postflop_buckets=(5, 5, 5), sample_size=300, seed=3, cache_dir=cache)
 
 
 def test_buckets_monotone_in_strength_and_deterministic(small_cards: CardAbstraction, tmp_path) -> None:
@@ -158,7 +160,9 @@ def test_buckets_order_real_hands(small_cards: CardAbstraction) -> None:
 def test_coarse_preflop_buckets_rank_aces_top(small_cards: CardAbstraction, tmp_path) -> None:
     from holdem_env.engine.cards import parse_cards
 
-    coarse = CardAbstraction(preflop_buckets=10, postflop_buckets=(5, 5, 5), sample_size=300, seed=3, cache_dir=small_cards.cache_dir)
+    coarse = CardAbstraction(
+        preflop_buckets=10, postflop_buckets=(5, 5, 5), sample_size=300, seed=3, cache_dir=small_cards.cache_dir
+    )
     assert coarse.preflop_bucket(parse_cards("AsAh")) == 9
     assert coarse.preflop_bucket(parse_cards("7c2d")) <= 1
 
@@ -177,19 +181,23 @@ def test_raises_this_street_counts_only_current_street() -> None:
     assert raises_this_street("") == 0
 
 
-@pytest.fixture(scope="module")
-def trained(small_cards: CardAbstraction):
+def _hu_trainer(cards: CardAbstraction):
+    """A heads-up trainer with one pot-sized raise per street (small and quick)."""
     from holdem_env.training.cfr_lite.trainer import CfrLiteTrainer
 
-    tr = CfrLiteTrainer(TableConfig(num_players=2), ActionAbstraction(pot_fractions=(1.0,), max_raises_per_street=1), small_cards)
+    actions = ActionAbstraction(pot_fractions=(1.0,), max_raises_per_street=1)
+    return CfrLiteTrainer(TableConfig(num_players=2), actions, cards)
+
+
+@pytest.fixture(scope="module")
+def trained(small_cards: CardAbstraction):
+    tr = _hu_trainer(small_cards)
     tr.train(60, np.random.default_rng(0))
     return tr
 
 
 def test_training_is_deterministic_and_builds_valid_tables(trained, small_cards: CardAbstraction) -> None:
-    from holdem_env.training.cfr_lite.trainer import CfrLiteTrainer
-
-    tr2 = CfrLiteTrainer(TableConfig(num_players=2), ActionAbstraction(pot_fractions=(1.0,), max_raises_per_street=1), small_cards)
+    tr2 = _hu_trainer(small_cards)
     tr2.train(60, np.random.default_rng(0))
     assert tr2.table.keys == trained.table.keys
     np.testing.assert_array_equal(tr2.table.regret[: len(tr2.table)], trained.table.regret[: len(trained.table)])
@@ -201,10 +209,92 @@ def test_training_is_deterministic_and_builds_valid_tables(trained, small_cards:
     assert 0.0 < trained.strategy_entropy() < np.log(4)
 
 
-def test_checkpoint_roundtrip_continues_identically(trained, tmp_path, small_cards: CardAbstraction) -> None:
-    from holdem_env.training.cfr_lite.trainer import CfrLiteTrainer
+# -- the traversal that builds the shipped policies, on games with known answers ------------
+def _cfr_lite_solver(game):
+    """The solver exactly as CfrLiteTrainer configures it, on ``game`` dealt at the root and played in place."""
+    from holdem_env.training.cfr.inplace import DealtInPlace
+    from holdem_env.training.cfr.mccfr import ExternalSamplingMCCFR
+    from holdem_env.training.cfr_lite.trainer import AVERAGING
 
-    make = lambda: CfrLiteTrainer(TableConfig(num_players=2), ActionAbstraction(pot_fractions=(1.0,), max_raises_per_street=1), small_cards)  # noqa: E731
+    return ExternalSamplingMCCFR(DealtInPlace(game), averaging=AVERAGING["linear"])
+
+
+def test_trainer_runs_the_core_solver_with_the_configuration_checked_here(trained) -> None:
+    from holdem_env.training.cfr.game import ExtensiveFormGame
+    from holdem_env.training.cfr.kuhn import KuhnPoker
+    from holdem_env.training.cfr.mccfr import Averaging, ExternalSamplingMCCFR
+    from holdem_env.training.cfr_lite.sampled_game import SampledHoldem
+
+    solver = trained.solver
+    assert type(solver) is ExternalSamplingMCCFR and trained.table is solver.table
+    assert solver.averaging == _cfr_lite_solver(KuhnPoker()).averaging == Averaging("linear-average")
+    assert type(solver.game) is SampledHoldem and trained.iterations == solver.iteration == 60
+    for hook in ("sample_root", "copy_state", "advance"):  # the deal and in-place moves the tests below exercise
+        assert getattr(SampledHoldem, hook) is not getattr(ExtensiveFormGame, hook)
+
+
+def test_cfr_lite_traversal_solves_kuhn() -> None:
+    from holdem_env.training.cfr.evaluation import TreeEvaluator
+    from holdem_env.training.cfr.game import compile_game
+    from holdem_env.training.cfr.kuhn import KUHN_GAME_VALUE, KuhnPoker
+
+    tree = compile_game(KuhnPoker())
+    evaluator = TreeEvaluator(tree)
+    solver = _cfr_lite_solver(KuhnPoker())
+    rng = np.random.default_rng(0)
+    solver.run(2_000, rng)
+    early = evaluator.exploitability(solver.average_policy_array(tree))
+    solver.run(8_000, rng)
+    policy = solver.average_policy_array(tree)
+    late = evaluator.exploitability(policy)
+    # uniform play is exploitable by 0.458; Kuhn's equilibrium value for the first player is -1/18
+    assert late < 0.012 and late < early / 2  # measured: 0.0072 after 10,000
+    assert evaluator.expected_values(policy)[0] == pytest.approx(KUHN_GAME_VALUE, abs=0.002)
+
+
+def test_cfr_lite_traversal_on_leduc_falls_under_the_bound() -> None:
+    from holdem_env.training.cfr.evaluation import TreeEvaluator
+    from holdem_env.training.cfr.game import compile_game
+    from holdem_env.training.cfr.leduc import LeducPoker
+
+    tree = compile_game(LeducPoker())
+    evaluator = TreeEvaluator(tree)
+    solver = _cfr_lite_solver(LeducPoker())  # the public card is a chance node inside the traversal
+    rng = np.random.default_rng(0)
+    solver.run(500, rng)
+    early = evaluator.exploitability(solver.average_policy_array(tree))
+    solver.run(2_500, rng)
+    assert set(solver.average_policy_dict()) == set(tree.infoset_keys)
+    late = evaluator.exploitability(solver.average_policy_array(tree))
+    assert late < 0.4 and late < early * 0.5  # uniform play: 2.37 chips; measured 1.016 -> 0.313
+
+
+def test_sampled_holdem_deals_at_the_root_and_moves_in_place(small_cards: CardAbstraction) -> None:
+    from holdem_env.agents.cfr_lite.game import AbstractHoldem
+    from holdem_env.training.cfr.game import GameError
+    from holdem_env.training.cfr_lite.sampled_game import SampledHoldem
+
+    game = SampledHoldem(AbstractHoldem(TableConfig(num_players=3), ActionAbstraction(), small_cards))
+    assert game.num_players == 3 and game.num_actions == 5 and game.action_names == ("f", "c", "0", "1", "a")
+    roots = [game.sample_root(np.random.default_rng(1), t) for t in (1, 2, 3)]
+    assert [int(r.state.button) for r in roots] == [1, 2, 0]
+    root = roots[0]
+    actions = game.legal_actions(root)
+    assert actions[:2] == (0, 1) and game.infoset_key(root).endswith(":")
+    child = game.apply(root, 1)
+    assert child.history == "c" and root.history == ""  # apply copies
+    assert game.advance(root, 0) is root and root.history == "f"  # advance moves the state itself
+    with pytest.raises(GameError, match=r"action 9 is not offered at history 'c': offered \[0, 1"):
+        game.advance(child, 9)
+    with pytest.raises(GameError, match="every iteration deals its own hand"):
+        game.initial_state()
+    while not game.is_terminal(child):
+        child = game.advance(child, 1 if 1 in game.legal_actions(child) else 0)
+    assert sum(game.utility(child, p) for p in range(3)) == pytest.approx(0.0)
+
+
+def test_checkpoint_roundtrip_continues_identically(trained, tmp_path, small_cards: CardAbstraction) -> None:
+    make = lambda: _hu_trainer(small_cards)  # noqa: E731
     a = make()
     a.train(10, np.random.default_rng(5))
     a.save_checkpoint(tmp_path / "ck.npz")
@@ -235,10 +325,10 @@ def test_policy_file_roundtrip(trained, tmp_path) -> None:
 
 @pytest.mark.parametrize("mode", ["exact", "discrete"])
 def test_agent_plays_legal_actions_in_env(trained, tmp_path, mode: str) -> None:
-    from holdem_env import nlhe_v0
-
     from holdem_env.agents.cfr_lite.agent import CfrLiteAgent
     from holdem_env.agents.random_agent import RandomAgent
+
+    from holdem_env import nlhe_v0
 
     path = tmp_path / "p.npz"
     trained.policy().save(path)
@@ -258,17 +348,16 @@ def test_agent_plays_legal_actions_in_env(trained, tmp_path, mode: str) -> None:
 
 
 def test_agent_spec_registered() -> None:
-    from holdem_env.agents.base import parse_spec
-
     import holdem_env.agents.cfr_lite  # noqa: F401
+    from holdem_env.agents.base import parse_spec
 
     assert parse_spec("cfr-lite").target == "holdem_env.agents.cfr_lite:CfrLiteAgent"
 
 
 def test_parallel_training_is_deterministic_and_merges_every_copy(small_cards: CardAbstraction) -> None:
-    from holdem_env.training.cfr_lite.trainer import CfrLiteTrainer, merge_trainers, train_parallel
+    from holdem_env.training.cfr_lite.trainer import merge_trainers, train_parallel
 
-    make = lambda: CfrLiteTrainer(TableConfig(num_players=2), ActionAbstraction(pot_fractions=(1.0,), max_raises_per_street=1), small_cards)  # noqa: E731
+    make = lambda: _hu_trainer(small_cards)  # noqa: E731
     a, b = make(), make()
     train_parallel(a, 30, np.random.SeedSequence(4), 2, map, sync_every=10)
     train_parallel(b, 30, np.random.SeedSequence(4), 2, map, sync_every=10)
@@ -302,7 +391,9 @@ def test_pruned_policy_and_threshold_agent(trained) -> None:
 
 
 def test_spacing_narrows_the_strong_buckets(small_cards: CardAbstraction) -> None:
-    wide = CardAbstraction(postflop_buckets=(5, 5, 5), sample_size=300, seed=3, cache_dir=small_cards.cache_dir, spacing=2.0)
+    wide = CardAbstraction(
+        postflop_buckets=(5, 5, 5), sample_size=300, seed=3, cache_dir=small_cards.cache_dir, spacing=2.0
+    )
     for street in ("flop", "turn", "river"):
         eq, sp = small_cards.thresholds()[street], wide.thresholds()[street]
         assert len(sp) == 4 and np.all(np.diff(sp) >= 0)
@@ -313,11 +404,19 @@ def test_spacing_narrows_the_strong_buckets(small_cards: CardAbstraction) -> Non
 
 
 def test_build_command_is_reproducible(tmp_path, monkeypatch, small_cards: CardAbstraction) -> None:
-    from holdem_env.training.cfr_lite import build
     from holdem_env.agents.cfr_lite.policy import CfrLitePolicy
+    from holdem_env.training.cfr_lite import build
 
     monkeypatch.setenv("HOLDEM_ENV_CACHE", str(small_cards.cache_dir))
-    small = {"pot_fractions": (1.0,), "max_raises_per_street": 1, "preflop_buckets": 169, "postflop_buckets": (5, 5, 5), "spacing": 1.0, "iterations": 10, "min_visits": 1}
+    small = {
+        "pot_fractions": (1.0,),
+        "max_raises_per_street": 1,
+        "preflop_buckets": 169,
+        "postflop_buckets": (5, 5, 5),
+        "spacing": 1.0,
+        "iterations": 10,
+        "min_visits": 1,
+    }
     monkeypatch.setitem(build.PRESETS, 2, small)
     monkeypatch.setattr(build, "_SAMPLE_SIZE", 300)
     a, b = tmp_path / "a.npz", tmp_path / "b.npz"
@@ -364,9 +463,9 @@ def test_all_in_max_pot_removes_deep_shoves_only() -> None:
 
 @pytest.mark.parametrize("raise_to, off_tree", [(30, False), (60, False), (1000, True)])
 def test_overbet_takes_the_hand_off_the_tree(raise_to: int, off_tree: bool) -> None:
-    from holdem_env import nlhe_v0
-
     from holdem_env.agents.cfr_lite.agent import CfrLiteAgent
+
+    from holdem_env import nlhe_v0
 
     agent = CfrLiteAgent(seed=0)
     policy = agent.policy_for(2)

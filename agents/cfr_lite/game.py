@@ -22,7 +22,7 @@ import numpy as np
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError
 
-from .actions import ActionAbstraction, AbstractMove
+from .actions import AbstractMove, ActionAbstraction
 from .buckets import CardAbstraction
 
 __all__ = ["Node", "AbstractHoldem", "infoset_key", "raises_this_street", "apply_move"]
@@ -53,16 +53,21 @@ def apply_move(state: object, move: AbstractMove) -> None:
 
 @dataclass
 class Node:
-    """A position in the abstract game: the engine state, the abstract history, cached buckets."""
+    """A position in the abstract game: the engine state, the abstract history, cached buckets.
+
+    ``offered`` holds the moves a trainer last asked :meth:`AbstractHoldem.moves` for at this
+    node, so that it can play one by its index without asking the engine again.
+    """
 
     state: object
     history: str
     street: int
     buckets: dict[int, list[int]] = field(default_factory=dict)
+    offered: list[AbstractMove] = field(default_factory=list)
 
-    def copy(self) -> "Node":
+    def copy(self) -> Node:
         """An independent copy (the engine state is copied; the bucket cache is shared)."""
-        return Node(self.state.copy(), self.history, self.street, self.buckets)  # type: ignore[attr-defined]
+        return Node(self.state.copy(), self.history, self.street, self.buckets, self.offered)  # type: ignore[attr-defined]
 
 
 class AbstractHoldem:

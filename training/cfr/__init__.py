@@ -17,6 +17,13 @@ about immutable states (any hashable value; ``apply`` returns a new one):
 ``utility(s, player)``      chips won at a terminal state (zero-sum)
 ==========================  ========================================================
 
+Optional hooks of the sampling solver (defaults keep the plain behaviour):
+``sample_root(rng, iteration)`` draws the root of an iteration once for all its
+traversals (a game that deals there: cfr-lite's abstract hold'em), and
+``copy_state(s)``/``advance(s, a)`` let states change in place, copied only where the
+traverser branches. :class:`~holdem_env.training.cfr.inplace.DealtInPlace` runs any game
+through these hooks.
+
 plus the class constants ``name``, ``num_players``, ``num_actions`` and
 ``action_names``. The sampling solver needs only ``sample_chance`` (a game whose chance
 events are too many to list may raise ``NotImplementedError`` from ``chance_outcomes``)
@@ -29,7 +36,10 @@ Solvers
 * :class:`~holdem_env.training.cfr.mccfr.ExternalSamplingMCCFR` — only the callbacks above are
   used, so it runs on games far too large to enumerate (e.g. an abstracted no-limit
   hold'em game: a ``sample_chance`` that deals from a seeded generator, bucketed
-  ``infoset_key`` strings, a few bet sizes as actions). Tables are numpy arrays.
+  ``infoset_key`` strings, a few bet sizes as actions). Tables are numpy arrays
+  (:class:`~holdem_env.training.cfr.tables.InfosetTable`). It is the one external-sampling
+  traversal of the project: :mod:`holdem_env.training.cfr_lite` builds the shipped cfr-lite
+  policies with it.
 * :func:`~holdem_env.training.cfr.game.compile_game` enumerates a small game into a
   :class:`~holdem_env.training.cfr.game.GameTree` of flat arrays, on which run
   :class:`~holdem_env.training.cfr.cfr.CFRSolver` (vanilla CFR or CFR+, every history of a tree
@@ -51,9 +61,11 @@ True
 from holdem_env.training.cfr.cfr import ALGORITHMS, CFRSolver, normalise_average, regret_matching
 from holdem_env.training.cfr.evaluation import TreeEvaluator, expected_values, exploitability
 from holdem_env.training.cfr.game import CHANCE, TERMINAL, ExtensiveFormGame, GameError, GameTree, compile_game
+from holdem_env.training.cfr.inplace import DealtInPlace
 from holdem_env.training.cfr.kuhn import KUHN_GAME_VALUE, KuhnPoker
 from holdem_env.training.cfr.leduc import LeducPoker
 from holdem_env.training.cfr.mccfr import AVERAGING, Averaging, BatchedExternalSamplingMCCFR, ExternalSamplingMCCFR
+from holdem_env.training.cfr.tables import InfosetTable
 
 __all__ = [
     "ALGORITHMS",
@@ -62,10 +74,12 @@ __all__ = [
     "BatchedExternalSamplingMCCFR",
     "CFRSolver",
     "CHANCE",
+    "DealtInPlace",
     "ExtensiveFormGame",
     "ExternalSamplingMCCFR",
     "GameError",
     "GameTree",
+    "InfosetTable",
     "KUHN_GAME_VALUE",
     "KuhnPoker",
     "LeducPoker",

@@ -89,6 +89,29 @@ class ExtensiveFormGame(abc.ABC, Generic[S]):
     def utility(self, state: S, player: int) -> float:
         """Payoff of ``player`` at a terminal ``state`` (chips won, zero-sum)."""
 
+    def sample_root(self, rng: np.random.Generator, iteration: int) -> S:
+        """The root of sampling iteration ``iteration`` (counted from 1), shared by its traversals.
+
+        The default is :meth:`initial_state`, so chance is sampled inside each traversal.
+        A game may instead draw chance events here once per iteration (deal the cards,
+        move the button), which every player's traversal of that iteration then shares;
+        the draws must come from ``rng`` only.
+        """
+        return self.initial_state()
+
+    def copy_state(self, state: S) -> S:
+        """A state :meth:`advance` may change without changing ``state`` (immutable states: itself)."""
+        return state
+
+    def advance(self, state: S, action: int) -> S:
+        """The state after ``action``; ``state`` itself may be changed and must not be used again.
+
+        The default returns :meth:`apply`; a game with mutable states (an engine that acts in
+        place) overrides this and :meth:`copy_state`, so a sampling solver copies a state
+        only where it tries several actions.
+        """
+        return self.apply(state, action)
+
     def sample_chance(self, state: S, rng: np.random.Generator) -> int:
         """Draw one chance outcome; override when the outcomes are too many to list."""
         outcomes = self.chance_outcomes(state)

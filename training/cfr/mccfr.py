@@ -12,8 +12,11 @@ Two implementations share these semantics:
   far too big to enumerate (an abstracted hold'em game): it needs only ``sample_chance``,
   never ``chance_outcomes``, and it also runs games of 3 or more players (utilities need
   not sum to zero, but then no CFR variant guarantees convergence to a Nash equilibrium).
-  Regrets and average strategy live in numpy tables whose rows are allocated as
-  information sets are first met.
+  Regrets and average strategy live in an :class:`~holdem_env.training.cfr.tables.InfosetTable`
+  whose rows are allocated as information sets are first met. The game may deal once per
+  iteration (``sample_root``) and change its states in place (``advance``/``copy_state``);
+  this is the traversal that trains cfr-lite's abstracted hold'em policies
+  (:mod:`holdem_env.training.cfr_lite.trainer`).
 * :class:`BatchedExternalSamplingMCCFR` runs on a compiled :class:`GameTree` and does
   ``batch_size`` traversals at once, level by level with numpy. All traversals of a
   batch use the policy from the start of the batch (``batch_size=1`` is plain MCCFR).
@@ -22,6 +25,8 @@ Averaging (weights of iteration ``t``; ``t`` counts from 1):
 
 * ``"uniform"`` — regrets and average-strategy increments have weight 1.
 * ``"linear"`` — both have weight ``t`` (Linear CFR).
+* ``"linear-average"`` — regrets weight 1, average-strategy increments weight ``t``
+  (linear averaging alone; what the cfr-lite trainer uses).
 * ``"discounted"`` — weight 1, and every ``discount_interval`` iterations (the ``k``-th
   time) positive regrets are multiplied by ``k^α/(k^α+1)``, negative ones by
   ``k^β/(k^β+1)`` and the average strategy by ``(k/(k+1))^γ`` (DCFR; defaults α=1.5,
@@ -30,14 +35,13 @@ Averaging (weights of iteration ``t``; ``t`` counts from 1):
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from dataclasses import dataclass
 
 import numpy as np
-
 from holdem_env.training.cfr.cfr import normalise_average, regret_matching
 from holdem_env.training.cfr.evaluation import TreeEvaluator
 from holdem_env.training.cfr.game import CHANCE, ExtensiveFormGame, GameError, GameTree
+from holdem_env.training.cfr.tables import InfosetTable
 
 __all__ = [
     "AVERAGING",
@@ -47,12 +51,16 @@ __all__ = [
 ]
 
 #: Names accepted for ``averaging``.
-AVERAGING = ("uniform", "linear", "discounted")
+AVERAGING = ("uniform", "linear", "linear-average", "discounted")
 
 
 @dataclass(frozen=True)
 class Averaging:
-    """How iterations are weighted (see the module docstring)."""
+    """How iterations are weighted (see the module docstring).
+
+    >>> Averaging("linear-average").regret_weight(7), Averaging("linear-average").average_weight(7)
+    (1.0, 7.0)
+    """
 
     kind: str = "linear"
     discount_interval: int = 100
@@ -63,12 +71,21 @@ class Averaging:
     def __post_init__(self) -> None:
         if self.kind not in AVERAGING:
             raise GameError(f"averaging={self.kind!r} is invalid: choose one of {', '.join(AVERAGING)}")
-        if not isinstance(self.discount_interval, int) or isinstance(self.discount_interval, bool) or self.discount_interval < 1:
-            raise GameError(f"discount_interval={self.discount_interval!r} is invalid: expected an int >= 1")
+        interval = self.discount_interval
+        if not isinstance(interval, int) or isinstance(interval, bool) or interval < 1:
+            raise GameError(f"discount_interval={interval!r} is invalid: expected an int >= 1")
 
-    def weight(self, t: np.ndarray | int) -> np.ndarray | float:
-        """Weight of iteration ``t`` for regret and average-strategy increments."""
-        if self.kind == "linear":
+    def regret_weight(self, t: np.ndarray | int) -> np.ndarray | float:
+        """Weight of iteration ``t``'s regret increments."""
+        return self._weight(t, self.kind == "linear")
+
+    def average_weight(self, t: np.ndarray | int) -> np.ndarray | float:
+        """Weight of iteration ``t``'s average-strategy increments."""
+        return self._weight(t, self.kind in ("linear", "linear-average"))
+
+    @staticmethod
+    def _weight(t: np.ndarray | int, linear: bool) -> np.ndarray | float:
+        if linear:
             return t if isinstance(t, np.ndarray) else float(t)
         return np.ones(np.shape(t)) if isinstance(t, np.ndarray) else 1.0
 
@@ -89,113 +106,114 @@ def _check_iterations(iterations: object) -> int:
     return iterations
 
 
+def _check_rng(rng: object) -> np.random.Generator:
+    if not isinstance(rng, np.random.Generator):
+        raise GameError(f"rng={rng!r} is invalid: pass a numpy.random.Generator (e.g. default_rng(seed))")
+    return rng
+
+
 class ExternalSamplingMCCFR:
     """External-sampling MCCFR through the game callbacks (no enumeration needed).
+
+    Each iteration asks the game for its root (:meth:`ExtensiveFormGame.sample_root
+    <holdem_env.training.cfr.game.ExtensiveFormGame.sample_root>`), then every player in
+    turn traverses from a copy of it. States move on by ``game.advance`` and are copied
+    (``game.copy_state``) only where the traverser tries several actions, so a game whose
+    states change in place pays one copy per explored branch. Regrets, strategy sums and
+    visit counts live in :attr:`table` (an :class:`~holdem_env.training.cfr.tables.InfosetTable`).
+
+    ``rng`` is the default generator of :meth:`run`; one passed to :meth:`run` replaces
+    it for that call.
 
     >>> from holdem_env.training.cfr.kuhn import KuhnPoker
     >>> solver = ExternalSamplingMCCFR(KuhnPoker(), rng=np.random.default_rng(0))
     >>> solver.run(2000)
     >>> sorted(solver.average_policy_dict())[:3]
     ['J', 'Jb', 'Jp']
+    >>> ExternalSamplingMCCFR(KuhnPoker()).run(1)
+    Traceback (most recent call last):
+    ...
+    holdem_env.training.cfr.game.GameError: rng=None is invalid: pass a numpy.random.Generator (e.g. default_rng(seed))
     """
 
     def __init__(
         self,
         game: ExtensiveFormGame,
         *,
-        rng: np.random.Generator,
+        rng: np.random.Generator | None = None,
         averaging: Averaging | str = "linear",
         initial_capacity: int = 1024,
     ) -> None:
-        if not isinstance(rng, np.random.Generator):
-            raise GameError(f"rng={rng!r} is invalid: pass a numpy.random.Generator (e.g. default_rng(seed))")
+        if rng is not None:
+            _check_rng(rng)
         if not isinstance(game.num_players, int) or game.num_players < 2:
             raise GameError(f"num_players={game.num_players!r} is unsupported: the solver needs 2 or more players")
         self.game = game
         self.rng = rng
         self.averaging = averaging if isinstance(averaging, Averaging) else Averaging(averaging)
         self.iteration = 0
-        width = max(1, game.num_actions)
-        self._rows: dict[Hashable, int] = {}
-        self._keys: list[str] = []
-        self._num_legal: list[int] = []
-        self.regrets = np.zeros((initial_capacity, width))
-        self.average = np.zeros((initial_capacity, width))
+        self.table = InfosetTable(max(1, game.num_actions), initial_capacity)
 
-    def _row(self, key: str, num_legal: int) -> int:
-        row = self._rows.get(key)
-        if row is None:
-            row = len(self._keys)
-            if row == self.regrets.shape[0]:
-                self.regrets = np.concatenate([self.regrets, np.zeros_like(self.regrets)])
-                self.average = np.concatenate([self.average, np.zeros_like(self.average)])
-            self._rows[key] = row
-            self._keys.append(key)
-            self._num_legal.append(num_legal)
-        elif self._num_legal[row] != num_legal:
-            raise GameError(
-                f"information set {key!r} has {num_legal} legal actions here but {self._num_legal[row]} before: "
-                "every state of an information set must offer the same actions"
-            )
-        return row
-
-    def _policy(self, row: int, n: int) -> list[float]:
-        # Python floats: for 2-6 actions this beats numpy's per-call overhead several times.
-        positive = [r if r > 0.0 else 0.0 for r in self.regrets[row, :n].tolist()]
-        total = sum(positive)
-        return [r / total for r in positive] if total > 0.0 else [1.0 / n] * n
-
-    def _traverse(self, state: object, player: int, weight: float) -> float:
+    def _traverse(
+        self, state: object, player: int, rng: np.random.Generator, regret_w: float, average_w: float
+    ) -> float:
         game = self.game
-        if game.is_terminal(state):
-            return float(game.utility(state, player))
-        actor = game.current_player(state)
-        if actor == CHANCE:
-            return self._traverse(game.apply(state, game.sample_chance(state, self.rng)), player, weight)
-        actions = game.legal_actions(state)
-        n = len(actions)
-        row = self._row(game.infoset_key(state), n)
-        policy = self._policy(row, n)
-        if actor == player:
-            values = [self._traverse(game.apply(state, a), player, weight) for a in actions]
-            value = sum(p * v for p, v in zip(policy, values))
-            self.regrets[row, :n] += [weight * (v - value) for v in values]
-            return value
-        self.average[row, :n] += [weight * p for p in policy]
-        u = self.rng.random()
-        choice = n - 1
-        acc = 0.0
-        for k, p in enumerate(policy):
-            acc += p
-            if u < acc:
-                choice = k
-                break
-        return self._traverse(game.apply(state, actions[choice]), player, weight)
+        table = self.table
+        while not game.is_terminal(state):
+            actor = game.current_player(state)
+            if actor == CHANCE:
+                state = game.advance(state, game.sample_chance(state, rng))
+                continue
+            actions = game.legal_actions(state)
+            row = table.row(game.infoset_key(state), actions)
+            columns = table.columns(row)
+            policy = table.current_policy(row)
+            if actor == player:
+                values = np.zeros(len(actions))
+                for i, action in enumerate(actions):
+                    child = game.advance(game.copy_state(state), action)
+                    values[i] = self._traverse(child, player, rng, regret_w, average_w)
+                value = float(policy @ values)
+                table.regret[row, columns] += regret_w * (values - value)
+                return value
+            table.strategy_sum[row, columns] += average_w * policy
+            table.visits[row] += 1
+            u = rng.random()
+            choice = len(actions) - 1
+            acc = 0.0
+            for k, p in enumerate(policy.tolist()):
+                acc += p
+                if u < acc:
+                    choice = k
+                    break
+            state = game.advance(state, actions[choice])
+        return float(game.utility(state, player))
 
-    def iterate(self) -> None:
-        """One iteration: a traversal for each player in turn."""
+    def iterate(self, rng: np.random.Generator | None = None) -> None:
+        """One iteration: the game's root for it, then a traversal for each player in turn."""
+        rng = _check_rng(self.rng if rng is None else rng)
         self.iteration += 1
-        weight = float(self.averaging.weight(self.iteration))
-        root = self.game.initial_state()
+        t = self.iteration
+        regret_w = float(self.averaging.regret_weight(t))
+        average_w = float(self.averaging.average_weight(t))
+        root = self.game.sample_root(rng, t)
         for player in range(self.game.num_players):
-            self._traverse(root, player, weight)
-        used = len(self._keys)
-        self.averaging.discount(self.regrets[:used], self.average[:used], self.iteration - 1, self.iteration)
+            self._traverse(self.game.copy_state(root), player, rng, regret_w, average_w)
+        used = len(self.table)
+        self.averaging.discount(self.table.regret[:used], self.table.strategy_sum[:used], t - 1, t)
 
-    def run(self, iterations: int) -> None:
-        """Run ``iterations`` iterations."""
-        for _ in range(_check_iterations(iterations)):
-            self.iterate()
+    def run(self, iterations: int, rng: np.random.Generator | None = None) -> None:
+        """Run ``iterations`` iterations drawing chance and sampled actions from ``rng`` (default: the solver's)."""
+        _check_iterations(iterations)
+        _check_rng(self.rng if rng is None else rng)
+        for _ in range(iterations):
+            self.iterate(rng)
 
     def average_policy_dict(self) -> dict[str, list[float]]:
         """``{infoset key: average probabilities over its legal actions}`` for every set met."""
-        out = {}
-        for row, key in enumerate(self._keys):
-            n = self._num_legal[row]
-            total = self.average[row, :n].sum()
-            probs = self.average[row, :n] / total if total > 0.0 else np.full(n, 1.0 / n)
-            out[key] = [float(p) for p in probs]
-        return out
+        average = self.table.average_policy()
+        table = self.table
+        return {key: [float(p) for p in average[row, list(table.actions(row))]] for row, key in enumerate(table.keys)}
 
     def average_policy_array(self, tree: GameTree) -> np.ndarray:
         """The average policy as an array for ``tree``; unvisited sets are uniform."""
@@ -230,8 +248,7 @@ class BatchedExternalSamplingMCCFR:
         averaging: Averaging | str = "linear",
         batch_size: int = 64,
     ) -> None:
-        if not isinstance(rng, np.random.Generator):
-            raise GameError(f"rng={rng!r} is invalid: pass a numpy.random.Generator (e.g. default_rng(seed))")
+        _check_rng(rng)
         if not isinstance(batch_size, int) or batch_size < 1:
             raise GameError(f"batch_size={batch_size!r} is invalid: expected an int >= 1")
         self.tree = tree
@@ -258,7 +275,8 @@ class BatchedExternalSamplingMCCFR:
         ep = ev.edge_probabilities(policy)
         cum = np.cumsum(ep)
         owner = tree.player
-        weights = self.averaging.weight(t.astype(np.float64))
+        regret_w = np.asarray(self.averaging.regret_weight(t.astype(np.float64)))
+        average_w = np.asarray(self.averaging.average_weight(t.astype(np.float64)))
         node = np.zeros(len(t), dtype=np.int64)
         sample = np.arange(len(t), dtype=np.int64)
         levels: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = [(node, sample, np.zeros(0, dtype=np.int64))]
@@ -274,7 +292,7 @@ class BatchedExternalSamplingMCCFR:
             opp = sampled[owner[node[sampled]] >= 0]
             if opp.size:
                 avg_rows.append(tree.infoset[node[opp]])
-                avg_w.append(weights[sample[opp]])
+                avg_w.append(average_w[sample[opp]])
             counts = self._num_children[node[mine]]
             rep = np.repeat(mine, counts)
             starts = np.cumsum(counts) - counts
@@ -301,7 +319,7 @@ class BatchedExternalSamplingMCCFR:
             )
             edges = np.flatnonzero(own_edge)
             if edges.size:
-                delta = weights[child_sample[edges]] * (values[edges] - parent_values[parent_entry[edges]])
+                delta = regret_w[child_sample[edges]] * (values[edges] - parent_values[parent_entry[edges]])
                 regret += np.bincount(ev.sig[child_node[edges]], delta, minlength=ev.num_cells)
             values = parent_values
         self.regrets += regret.reshape(self.regrets.shape)
