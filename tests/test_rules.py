@@ -803,7 +803,7 @@ def test_mucked_hand_is_not_revealed() -> None:
 
 # --------------------------------------------------------------------------- the rule book itself
 
-RULE_BOOK = Path(__file__).resolve().parent.parent / "docs" / "docs/RULES.md"
+RULE_BOOK = Path(__file__).resolve().parent.parent / "docs" / "RULES.md"
 
 
 def _rule_book_sections() -> set[str]:
