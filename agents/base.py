@@ -22,6 +22,8 @@ Agents are created from a *spec string*:
 
 - a registered name: ``"random"``, ``"tag"``;
 - a registered name with keyword arguments: ``"tag(tightness=1.3, aggression=0.8)"``;
+- ``"sb3(path='model.zip')"`` or ``"torchscript(path='policy.pt')"``: a policy trained with
+  another RL library (:mod:`holdem_env.agents.external`);
 - ``"package.module:ClassName"`` or ``"package.module:ClassName(depth=3)"`` for your own
   class, which then plugs into every tool without touching this package.
 
@@ -32,7 +34,7 @@ AgentSpec(target='holdem_env.agents.tag:TagAgent', kwargs={'tightness': 1.5}, te
 >>> parse_spec("nosuchbot")
 Traceback (most recent call last):
 ...
-holdem_env.agents.base.AgentSpecError: unknown agent 'nosuchbot': use a registered name (cfr-lite, random, random-type, tag) or 'package.module:ClassName'
+holdem_env.agents.base.AgentSpecError: unknown agent 'nosuchbot': use a registered name (cfr-lite, random, random-type, sb3, tag, torchscript) or 'package.module:ClassName'
 """
 
 from __future__ import annotations
@@ -41,8 +43,9 @@ import ast
 import importlib
 import inspect
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -105,6 +108,9 @@ REGISTRY: dict[str, str] = {
     "random-type": "holdem_env.agents.random_agent:RandomTypeAgent",
     "tag": "holdem_env.agents.tag:TagAgent",
     "cfr-lite": "holdem_env.agents.cfr_lite:CfrLiteAgent",
+    # policies trained with other RL libraries (agents/external.py)
+    "sb3": "holdem_env.agents.external:Sb3Agent",
+    "torchscript": "holdem_env.agents.external:TorchScriptAgent",
 }
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")

@@ -125,7 +125,8 @@ class HoldemGymEnv(gymnasium.Env):
         elif isinstance(learner, (int, np.integer)) and not isinstance(learner, bool) and 0 <= learner < n:
             seat = int(learner)
         else:
-            raise ConfigError("learner", learner, f"must be a seat in 0..{n - 1} or an agent name player_0..player_{n - 1}")
+            allowed = f"must be a seat in 0..{n - 1} or an agent name player_0..player_{n - 1}"
+            raise ConfigError("learner", learner, allowed)
         self.learner_seat = seat
         if env_kwargs.get("render_viewer") is None:
             self.aec.render_viewer = seat  # a render shows what the learner may see
@@ -163,7 +164,8 @@ class HoldemGymEnv(gymnasium.Env):
             chosen = {s: opponents for s in others}
         for s, p in chosen.items():
             if p is not None and not callable(p) and not callable(getattr(p, "act", None)):
-                raise ConfigError("opponents", p, f"seat {s}: a policy is a callable (obs, info) -> id or has act(obs, info)")
+                allowed = f"seat {s}: a policy is a callable (obs, info) -> id or has act(obs, info)"
+                raise ConfigError("opponents", p, allowed)
         return chosen
 
     def _opponent_action(self, seat: int, obs: dict, info: dict) -> int:
@@ -195,7 +197,8 @@ class HoldemGymEnv(gymnasium.Env):
         aec = self.aec
         stacks = aec._parse_options(options)[2]  # bad options raise here, before anything changes
         if stacks is not None and stacks[self.learner_seat] == 0:
-            raise ConfigError("options", options, f"the learner's seat {self.learner_seat} must be dealt in (stack > 0)")
+            allowed = f"the learner's seat {self.learner_seat} must be dealt in (stack > 0)"
+            raise ConfigError("options", options, allowed)
         super().reset(seed=seed)
         if seed is not None or aec._table is None:
             aec.reset(seed=int(self.np_random.integers(2**63 - 1)), options=options)
