@@ -241,3 +241,24 @@ def test_sb3_agent_loads_a_saved_maskable_ppo_in_either_format(tmp_path: Path) -
             obs, _, terminated, _, info = dict_env.step(action)
             if terminated:
                 obs, info = dict_env.reset()
+
+
+# --------------------------------------------------------------------------- parallel view
+
+def test_turn_based_parallel_view_passes_parallel_api_test_and_only_the_actor_has_a_mask() -> None:
+    import pettingzoo
+    from pettingzoo.test import parallel_api_test
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+    parallel_api_test(turn_based_aec_to_parallel(pettingzoo.make("aec", "holdem_env/nlhe-v0", num_players=3)), 50)
+    env = turn_based_aec_to_parallel(pettingzoo.make("aec", "holdem_env/nlhe-v0", num_players=3))
+    observations, _ = env.reset(seed=2)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    while env.agents:
+        on_turn = [a for a, o in observations.items() if o["action_mask"].any()]
+        assert len(on_turn) == 1  # one seat acts per step; the others' actions are ignored
+        actions = {a: 1 if a == on_turn[0] else 0 for a in env.agents}
+        observations, rewards, _, _, _ = env.step(actions)
+        for a, r in rewards.items():
+            totals[a] += r
+    assert abs(sum(totals.values())) < 1e-9 and any(totals.values())
