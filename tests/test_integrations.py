@@ -175,13 +175,20 @@ class _Prefers(torch.nn.Module):
         self.register_buffer("preference", torch.tensor(preference))
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        return self.preference.expand(obs.shape[0], -1) + 0.0 * obs.sum()
+        return self.preference.unsqueeze(0) + 0.0 * obs.sum()
+
+
+def _save(module: torch.nn.Module, path: Path, obs_dim: int, num_actions: int) -> str:
+    """Save ``module`` as TorchScript, traced on a batch of one (tracing compiles no Python source)."""
+    example = (torch.zeros(1, obs_dim), torch.ones(1, num_actions))
+    torch.jit.save(torch.jit.trace(module, example), str(path))
+    return str(path)
 
 
 def _save_policy(tmp_path: Path, preference: list[float]) -> str:
-    path = tmp_path / "policy.pt"
-    torch.jit.save(torch.jit.script(_Prefers(preference)), str(path))
-    return str(path)
+    env = HoldemGymEnv(num_players=2)
+    width = int(env.observation_space["observation"].shape[0])
+    return _save(_Prefers(preference), tmp_path / "policy.pt", width, len(preference))
 
 
 def test_torchscript_agent_plays_its_best_legal_action(tmp_path: Path) -> None:
@@ -222,7 +229,7 @@ def test_external_agents_refuse_bad_files_and_other_tables(tmp_path: Path) -> No
     two = HoldemGymEnv(num_players=2)
     path = tmp_path / "hu.pt"
     width = two.observation_space["observation"].shape[0]
-    torch.jit.save(torch.jit.script(Linear(int(width), int(two.action_space.n))), str(path))
+    _save(Linear(int(width), int(two.action_space.n)), path, int(width), int(two.action_space.n))
     six = HoldemGymEnv(num_players=6)
     obs, info = six.reset(seed=0)
     with pytest.raises(ExternalPolicyError, match="evaluate with the table it was trained on"):
