@@ -27,6 +27,8 @@ Agents are created from a *spec string*:
 
 - a registered name: ``"random"``, ``"tag"``;
 - a registered name with keyword arguments: ``"tag(tightness=1.3, aggression=0.8)"``;
+- ``"sb3(path='model.zip')"`` or ``"torchscript(path='policy.pt')"``: a policy trained with
+  another RL library (:mod:`holdem_env.agents.external`);
 - ``"package.module:ClassName"`` or ``"package.module:ClassName(depth=3)"`` for your own
   class, which then plugs into every tool without touching this package.
 
@@ -45,7 +47,7 @@ AgentSpec(target='holdem_env.agents.tag:TagAgent', kwargs={'tightness': 1.5}, te
 >>> parse_spec("nosuchbot")
 Traceback (most recent call last):
 ...
-holdem_env.agents.base.AgentSpecError: unknown agent 'nosuchbot': use a registered name (always-call, always-fold, calling-station, cfr-lite, lag, random, random-type, style, tag, tight-passive) or 'package.module:ClassName'
+holdem_env.agents.base.AgentSpecError: unknown agent 'nosuchbot': use a registered name (always-call, always-fold, calling-station, cfr-lite, lag, random, random-type, sb3, style, tag, tight-passive, torchscript) or 'package.module:ClassName'
 """
 
 from __future__ import annotations
@@ -54,8 +56,9 @@ import ast
 import importlib
 import inspect
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -126,6 +129,9 @@ REGISTRY: dict[str, str] = {
     "tight-passive": "holdem_env.agents.styles:TightPassiveAgent",
     "always-fold": "holdem_env.agents.fixed:AlwaysFoldAgent",
     "always-call": "holdem_env.agents.fixed:AlwaysCallAgent",
+    # policies trained with other RL libraries (agents/external.py)
+    "sb3": "holdem_env.agents.external:Sb3Agent",
+    "torchscript": "holdem_env.agents.external:TorchScriptAgent",
 }
 
 #: Registered targets that are factory callables rather than agent classes (see :func:`register_agent`).

@@ -13,7 +13,9 @@ Packages (imports point one way, left to right)::
   package so they never collide with a user's own ``agents`` package).
 * :mod:`holdem_env.cli` -- the ``holdem`` command.
 
-This package re-exports the engine's public names; ``holdem_env.nlhe_v0``,
+Importing this package registers ``"holdem_env/nlhe-v0"`` with PettingZoo and
+``"holdem_env/Holdem-v0"`` with Gymnasium, without importing either library (see
+:mod:`holdem_env.env.registration`). This package re-exports the engine's public names; ``holdem_env.nlhe_v0``,
 ``holdem_env.gym_wrapper`` and ``holdem_env.phh`` remain importable under their old names.
 
 >>> from holdem_env import HandState, TableConfig
@@ -41,6 +43,9 @@ from holdem_env.engine.record import (
 )
 from holdem_env.engine.state import HandState
 from holdem_env.engine.table import Table
+from holdem_env.env import registration as _registration
+
+_registration.install()  # PettingZoo / Gymnasium ids, registered when (and if) those libraries are imported
 
 __all__ = [
     # cards

@@ -24,6 +24,24 @@ The mask is in the observation (``obs["action_mask"]``) and from :meth:`HoldemGy
 (check if free, otherwise fold), so unmasked samplers (and Gymnasium's ``check_env``) can step
 it; pass ``illegal_action="raise"`` to get :class:`~holdem_env.engine.errors.IllegalActionError` instead.
 
+Two options serve libraries that cannot take the default dict observation or the reward's size:
+``observation_format="flat"`` makes the observation one float32 ``Box``: the ``observation``
+vector followed by the ``action_mask`` as 0.0/1.0 (the last ``action_space.n`` entries;
+:func:`split_flat_observation` takes them apart), for ``MlpPolicy`` and observation wrappers that
+need a ``Box``; ``action_masks()`` still returns the mask. ``reward_scale`` multiplies every reward
+(after ``reward_unit``: big blinds by default).
+
+>>> flat = HoldemGymEnv(num_players=2, observation_format="flat", reward_scale=0.01)
+>>> obs, info = flat.reset(seed=3)
+>>> obs.shape == flat.observation_space.shape, obs.dtype.name
+(True, 'float32')
+>>> bool((split_flat_observation(obs, flat.action_space.n)[1] == flat.action_masks()).all())
+True
+>>> HoldemGymEnv(observation_format="box")
+Traceback (most recent call last):
+...
+holdem_env.engine.errors.ConfigError: observation_format='box' is invalid: must be 'dict' or 'flat'
+
 Opponent policies are callables ``policy(observation, info) -> action id`` or objects with
 ``act(observation, info)`` (the :mod:`agents` interface); the default plays uniformly over
 the mask, drawing from the wrapper's seeded ``np_random``.
@@ -40,10 +58,20 @@ import numpy as np
 from holdem_env.engine.errors import ConfigError, HoldemError
 from holdem_env.env.nlhe_v0 import raw_env
 
-__all__ = ["HoldemGymEnv", "Policy", "random_legal_policy"]
+__all__ = ["HoldemGymEnv", "Policy", "random_legal_policy", "OBSERVATION_FORMATS", "split_flat_observation"]
 
 Policy = Union[Callable[[dict, dict], int], Any]
 _MAX_SKIPPED_HANDS = 10_000
+OBSERVATION_FORMATS = ("dict", "flat")
+
+
+def split_flat_observation(flat: np.ndarray, num_actions: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(observation, action_mask)`` of a flat observation (the mask as int8), batched or not.
+
+    >>> split_flat_observation(np.array([0.5, 2.0, 1.0, 0.0, 1.0], dtype=np.float32), 3)
+    (array([0.5, 2. ], dtype=float32), array([1, 0, 1], dtype=int8))
+    """
+    return flat[..., :-num_actions], flat[..., -num_actions:].astype(np.int8)
 
 
 def random_legal_policy(rng: np.random.Generator) -> Callable[[dict, dict], int]:
@@ -63,6 +91,8 @@ class HoldemGymEnv(gymnasium.Env):
     seat, a mapping ``seat -> policy``, a sequence indexed by seat (the learner's entry is
     ignored) or None (uniform random legal play). The remaining keyword arguments build the
     AEC environment (``num_players``, ``action_mode``, ``betting``, ...).
+    ``observation_format`` is ``"dict"`` (default) or ``"flat"``; ``reward_scale`` (a finite
+    number > 0, default 1) multiplies every reward.
     """
 
     metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
@@ -74,8 +104,19 @@ class HoldemGymEnv(gymnasium.Env):
         *,
         illegal_action: str = "timeout",
         render_mode: str | None = None,
+        observation_format: str = "dict",
+        reward_scale: float = 1.0,
         **env_kwargs: Any,
     ) -> None:
+        if observation_format not in OBSERVATION_FORMATS:
+            raise ConfigError("observation_format", observation_format, "must be 'dict' or 'flat'")
+        if (
+            isinstance(reward_scale, bool)
+            or not isinstance(reward_scale, (int, float, np.integer, np.floating))
+            or not np.isfinite(reward_scale)
+            or reward_scale <= 0
+        ):
+            raise ConfigError("reward_scale", reward_scale, "must be a finite number > 0")
         self.aec = raw_env(illegal_action=illegal_action, render_mode=render_mode, **env_kwargs)
         n = self.aec.config.num_players
         agents = self.aec.possible_agents
@@ -84,14 +125,24 @@ class HoldemGymEnv(gymnasium.Env):
         elif isinstance(learner, (int, np.integer)) and not isinstance(learner, bool) and 0 <= learner < n:
             seat = int(learner)
         else:
-            raise ConfigError("learner", learner, f"must be a seat in 0..{n - 1} or an agent name player_0..player_{n - 1}")
+            allowed = f"must be a seat in 0..{n - 1} or an agent name player_0..player_{n - 1}"
+            raise ConfigError("learner", learner, allowed)
         self.learner_seat = seat
         if env_kwargs.get("render_viewer") is None:
             self.aec.render_viewer = seat  # a render shows what the learner may see
         self.learner = agents[seat]
         self.render_mode = render_mode
+        self.observation_format = observation_format
+        self.reward_scale = float(reward_scale)
         self.observation_space = self.aec.observation_space(self.learner)
         self.action_space = self.aec.action_space(self.learner)
+        if observation_format == "flat":
+            vector = self.observation_space["observation"]
+            self.observation_space = gymnasium.spaces.Box(
+                low=np.concatenate([vector.low, np.zeros(self.action_space.n, np.float32)]),
+                high=np.concatenate([vector.high, np.ones(self.action_space.n, np.float32)]),
+                dtype=np.float32,
+            )
         self._policies = self._resolve_opponents(opponents)
         self._obs: dict[str, np.ndarray] | None = None
 
@@ -113,7 +164,8 @@ class HoldemGymEnv(gymnasium.Env):
             chosen = {s: opponents for s in others}
         for s, p in chosen.items():
             if p is not None and not callable(p) and not callable(getattr(p, "act", None)):
-                raise ConfigError("opponents", p, f"seat {s}: a policy is a callable (obs, info) -> id or has act(obs, info)")
+                allowed = f"seat {s}: a policy is a callable (obs, info) -> id or has act(obs, info)"
+                raise ConfigError("opponents", p, allowed)
         return chosen
 
     def _opponent_action(self, seat: int, obs: dict, info: dict) -> int:
@@ -133,12 +185,20 @@ class HoldemGymEnv(gymnasium.Env):
             obs = aec.observe(agent)
             aec.step(self._opponent_action(seat, obs, aec.infos[agent]))
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
+    def _out(self, obs: dict[str, np.ndarray]) -> Any:
+        """The observation in the chosen format (the dict is kept for ``action_masks``)."""
+        self._obs = obs
+        if self.observation_format == "dict":
+            return obs
+        return np.concatenate([obs["observation"], obs["action_mask"].astype(np.float32)])
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict]:
         """Deal until the learner is to act; ``options`` go to the first hand dealt (see ``nlhe_v0``)."""
         aec = self.aec
         stacks = aec._parse_options(options)[2]  # bad options raise here, before anything changes
         if stacks is not None and stacks[self.learner_seat] == 0:
-            raise ConfigError("options", options, f"the learner's seat {self.learner_seat} must be dealt in (stack > 0)")
+            allowed = f"the learner's seat {self.learner_seat} must be dealt in (stack > 0)"
+            raise ConfigError("options", options, allowed)
         super().reset(seed=seed)
         if seed is not None or aec._table is None:
             aec.reset(seed=int(self.np_random.integers(2**63 - 1)), options=options)
@@ -149,12 +209,11 @@ class HoldemGymEnv(gymnasium.Env):
         for _ in range(_MAX_SKIPPED_HANDS):
             self._play_opponents()
             if not aec.terminations[self.learner]:
-                self._obs = aec.observe(self.learner)
-                return self._obs, aec.infos[self.learner]
+                return self._out(aec.observe(self.learner)), aec.infos[self.learner]
             aec.reset()
         raise HoldemError(f"the learner never got to act in {_MAX_SKIPPED_HANDS} hands")  # pragma: no cover
 
-    def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
         """Apply the learner's action, play the opponents, return the learner's next view."""
         aec = self.aec
         if self._obs is None or aec.terminations[self.learner]:
@@ -162,9 +221,9 @@ class HoldemGymEnv(gymnasium.Env):
         aec.step(action)
         self._play_opponents()
         terminated = aec.terminations[self.learner]
-        reward = float(aec._cumulative_rewards[self.learner])
-        self._obs = aec.observe(self.learner)
-        return self._obs, reward, bool(terminated), False, aec.infos[self.learner]
+        reward = float(aec._cumulative_rewards[self.learner]) * self.reward_scale
+        obs = self._out(aec.observe(self.learner))
+        return obs, reward, bool(terminated), False, aec.infos[self.learner]
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions as a bool array (sb3-contrib ``MaskablePPO`` convention)."""
