@@ -181,7 +181,8 @@ def test_a_session_played_with_the_keyboard_only(driver: Any) -> None:
         _press(driver, Keys.ENTER)
         s = _wait(driver, lambda s: s["hand"] == 2 and _my_turn(s))
         _press(driver, "m", "r")
-        s = _wait(driver, lambda s: s["hand"] == 2 and _my_turn(s))
+        # (the state from before the raise also shows the person's turn: wait for the re-raise itself)
+        s = _wait(driver, lambda s: s["hand"] == 2 and _my_turn(s) and s["current_bet"] > 20)
         assert s["current_bet"] == 30 and s["legal"]["call"] == 10
         assert _text(driver, "btn-call").startswith("Call 10")
         _shot(driver, "play_facing_raise.png")
