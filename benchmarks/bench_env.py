@@ -339,7 +339,8 @@ def main(argv: list[str] | None = None) -> int:
     command = " ".join([".venv/bin/python", "benchmarks/bench_env.py", *map(shlex.quote, given)])
     import holdem_env
 
-    compiled = len(holdem_env.build_info()["compiled"])
+    build_info = getattr(holdem_env, "build_info", None)
+    compiled = len(build_info()["compiled"]) if build_info is not None else 0
     build = f"{compiled} holdem_env modules compiled" if compiled else "pure-Python holdem_env"
     print(f"Command: `{command}` ({args.clock} time, {args.hands} hands per env and table size, {build})")
     print()

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from holdem_env import nlhe_v0
-from holdem_env.env._obs import OFF_SCALARS
 from holdem_env.engine.errors import ConfigError
+from holdem_env.env._obs import OFF_SCALARS
 
 
 def test_agent_iter_yields_the_selected_agent_until_every_agent_is_done() -> None:
@@ -72,17 +72,15 @@ def test_agent_iter_and_last_before_reset_raise_pettingzoo_errors() -> None:
     env = nlhe_v0.env(num_players=2)
     with pytest.raises(AssertionError, match="reset"):
         env.agent_iter()
-    with pytest.raises(AssertionError, match="reset"):
+    with pytest.raises(AttributeError, match="agent_selection cannot be accessed before reset"):
         env.last()
 
 
-def test_last_after_reset_is_the_raw_envs_last_even_after_a_failed_reset() -> None:
+def test_a_failed_reset_still_counts_as_reset_for_the_order_checks() -> None:
     env = nlhe_v0.env(num_players=3)
     with pytest.raises(ConfigError):
         env.reset(options={"button": 7})
-    assert env._has_reset  # PettingZoo's flag: set before the raw reset raised
     env.reset(seed=5)
-    assert env.last == env.unwrapped.last
     obs, reward, term, trunc, info = env.last()
     raw_obs, *rest = env.unwrapped.last()
     assert np.array_equal(obs["observation"], raw_obs["observation"])

@@ -32,7 +32,7 @@ the mask, drawing from the wrapper's seeded ``np_random``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Union
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -42,7 +42,7 @@ from holdem_env.env.nlhe_v0 import raw_env
 
 __all__ = ["HoldemGymEnv", "Policy", "random_legal_policy"]
 
-Policy = Union[Callable[[dict, dict], int], Any]
+Policy = Callable[[dict, dict], int] | Any
 _MAX_SKIPPED_HANDS = 10_000
 
 
@@ -84,7 +84,8 @@ class HoldemGymEnv(gymnasium.Env):
         elif isinstance(learner, (int, np.integer)) and not isinstance(learner, bool) and 0 <= learner < n:
             seat = int(learner)
         else:
-            raise ConfigError("learner", learner, f"must be a seat in 0..{n - 1} or an agent name player_0..player_{n - 1}")
+            allowed = f"must be a seat in 0..{n - 1} or an agent name player_0..player_{n - 1}"
+            raise ConfigError("learner", learner, allowed)
         self.learner_seat = seat
         if env_kwargs.get("render_viewer") is None:
             self.aec.render_viewer = seat  # a render shows what the learner may see
@@ -113,7 +114,8 @@ class HoldemGymEnv(gymnasium.Env):
             chosen = {s: opponents for s in others}
         for s, p in chosen.items():
             if p is not None and not callable(p) and not callable(getattr(p, "act", None)):
-                raise ConfigError("opponents", p, f"seat {s}: a policy is a callable (obs, info) -> id or has act(obs, info)")
+                allowed = f"seat {s}: a policy is a callable (obs, info) -> id or has act(obs, info)"
+                raise ConfigError("opponents", p, allowed)
         return chosen
 
     def _opponent_action(self, seat: int, obs: dict, info: dict) -> int:
@@ -138,7 +140,8 @@ class HoldemGymEnv(gymnasium.Env):
         aec = self.aec
         stacks = aec._parse_options(options)[2]  # bad options raise here, before anything changes
         if stacks is not None and stacks[self.learner_seat] == 0:
-            raise ConfigError("options", options, f"the learner's seat {self.learner_seat} must be dealt in (stack > 0)")
+            allowed = f"the learner's seat {self.learner_seat} must be dealt in (stack > 0)"
+            raise ConfigError("options", options, allowed)
         super().reset(seed=seed)
         if seed is not None or aec._table is None:
             aec.reset(seed=int(self.np_random.integers(2**63 - 1)), options=options)

@@ -118,7 +118,7 @@ Version history
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -126,10 +126,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
-from pettingzoo.utils.env_logger import EnvLogger
-from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable
 
-from holdem_env.env import _obs
 from holdem_env.engine.actions import ActionKind, LegalActions
 from holdem_env.engine.cards import card_str, validate_deck
 from holdem_env.engine.config import BettingStructure, TableConfig
@@ -137,6 +134,7 @@ from holdem_env.engine.errors import ConfigError, HandOverError, IllegalActionEr
 from holdem_env.engine.record import ActionEvent, HandRecord
 from holdem_env.engine.state import HandState, _check_seed
 from holdem_env.engine.table import Table
+from holdem_env.env import _obs
 
 try:  # the compiled observation builder (setup.py); the pure-Python one gives the same bytes
     from holdem_env.env._obsbuild_c import ObservationBuilder
@@ -161,12 +159,16 @@ ACTION_MODES = ("discrete", "exact")
 FOLD = 0
 CHECK_CALL = 1
 _STREET_NAMES = ("preflop", "flop", "turn", "river", "showdown")
-_KIND_COLUMN = {ActionKind.CHECK: 0, ActionKind.CALL: 1, ActionKind.BET: 2, ActionKind.RAISE: 2}
+_KIND_COLUMN = {
+    ActionKind.CHECK: _obs.HIST_CHECKS,
+    ActionKind.CALL: _obs.HIST_CALLS,
+    ActionKind.BET: _obs.HIST_RAISES,
+    ActionKind.RAISE: _obs.HIST_RAISES,
+}
 # kind -> (name in the history, history column or -1 for a fold)
 _KIND_INFO = {k: (k.value, _KIND_COLUMN.get(k, -1)) for k in ActionKind}
 _PAD_SEATS = 10
 _CARD_STRS = tuple(card_str(c) for c in range(52))
-_OFF_TO_CALL = _obs.OFF_SCALARS + 1  # then min raise-to, max raise-to (see _obs)
 
 
 def exact_action_id(raise_to: int) -> int:
@@ -236,93 +238,12 @@ def discrete_raise_amounts(
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """Build :class:`raw_env` with ``kwargs`` and wrap it in PettingZoo's order-enforcing wrapper.
+    """Build :class:`raw_env` with ``kwargs`` and wrap it in PettingZoo's ``OrderEnforcingWrapper``.
 
     Illegal actions are handled by the env itself (``illegal_action``), so PettingZoo's
     ``TerminateIllegalWrapper`` is not used.
     """
-    return _OrderEnforcingWrapper(raw_env(**kwargs))
-
-
-def _forwarded(name: str) -> property:
-    def get(self: "_OrderEnforcingWrapper") -> Any:
-        if not self._has_reset:
-            raise AttributeError(f"{name} cannot be accessed before reset")
-        return getattr(self.env, name)
-
-    return property(get)
-
-
-class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's ``OrderEnforcingWrapper`` with direct accessors for the per-step attributes.
-
-    Same checks and errors; it only skips the ``__getattr__`` fallback that PettingZoo's
-    wrapper pays on every ``agents`` / ``agent_selection`` / ``last`` access, ``last`` is
-    :class:`raw_env`'s own method once the env has been reset (one call less per step), and
-    ``agent_iter`` passes are generators. One difference in an error path: after the
-    "call step() or reset()" assertion of ``agent_iter``, that pass is over.
-    """
-
-    agents = _forwarded("agents")
-    agent_selection = _forwarded("agent_selection")
-    rewards = _forwarded("rewards")
-    terminations = _forwarded("terminations")
-    truncations = _forwarded("truncations")
-    infos = _forwarded("infos")
-    _cumulative_rewards = _forwarded("_cumulative_rewards")
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Reset the wrapped env (see :meth:`raw_env.reset`)."""
-        # PettingZoo's reset, minus two pass-through calls. From here on ``_has_reset`` is
-        # True for good (even if this reset raises), so ``last`` has nothing left to check:
-        # the raw env's method is bound in its place.
-        self._has_reset = True
-        self._has_updated = True
-        self.last = self.env.last
-        self.env.reset(seed=seed, options=options)
-
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """``(observation, cumulative reward, terminated, truncated, info)`` of the agent to act."""
-        if not self._has_reset:
-            if observe:
-                EnvLogger.error_observe_before_reset()
-        return self.env.last(observe)
-
-    def step(self, action: Any) -> None:
-        """Step the wrapped env (errors before ``reset``, warns once every hand is over)."""
-        if not self._has_reset:
-            EnvLogger.error_step_before_reset()
-        elif not self.env.agents:
-            self._has_updated = True
-            EnvLogger.warn_step_after_terminated_truncated()
-        else:
-            self._has_updated = True
-            self.env.step(action)
-
-    def agent_iter(self, max_iter: int = 2**63) -> "_AgentIterable":
-        """Yield the agent to act until every agent is done (PettingZoo's order checks kept)."""
-        if not self._has_reset:
-            EnvLogger.error_agent_iter_before_reset()
-        return _AgentIterable(self, max_iter)
-
-
-class _AgentIterable(AECOrderEnforcingIterable):
-    """``agent_iter``'s iterable: each ``iter()`` starts a fresh pass of at most ``max_iter`` agents."""
-
-    def __iter__(self) -> Iterator[str]:
-        return _agents_to_act(self.env, self.max_iter)
-
-
-def _agents_to_act(env: _OrderEnforcingWrapper, max_iter: int) -> Iterator[str]:
-    """PettingZoo's ``AECOrderEnforcingIterator`` as a generator (resuming one costs less than
-    a ``__next__`` call): the selected agent while agents remain, at most ``max_iter`` times, and
-    the same assertion when ``step``/``reset`` was not called in between (it ends the pass)."""
-    raw = env.env
-    while raw.agents and max_iter > 0:
-        max_iter -= 1
-        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
-        env._has_updated = False
-        yield raw.agent_selection
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
 _NO_LEGAL: dict[str, Any] = {"fold": False, "check": False, "call": 0, "min_raise_to": None, "max_raise_to": None}
@@ -333,7 +254,7 @@ class _HandContext:
 
     __slots__ = ("state", "dealt", "history", "folded", "all_in", "small_blind", "big_blind")
 
-    def __init__(self, env: "raw_env", state: HandState) -> None:
+    def __init__(self, env: raw_env, state: HandState) -> None:
         self.state = state
         self.dealt = env._dealt
         self.history: list[tuple[int, str, str, int]] = []
@@ -345,7 +266,7 @@ class _HandContext:
 
 def _hole_strs(state: HandState, seat: int) -> tuple[str, ...]:
     """A seat's hole cards as strings (empty for a seat not dealt in)."""
-    h = state._hole[seat]
+    h = state.hole_cards_of(seat)
     return (_CARD_STRS[h[0]], _CARD_STRS[h[1]]) if h else ()
 
 
@@ -424,9 +345,10 @@ class _EnvCore:
 
     A base class of its own so that the compiled build (``nlhe_v0.pxd``) can make it an
     extension type with typed attributes; :class:`raw_env` adds PettingZoo's ``AECEnv`` and
-    everything that does not run per step. It reads the engine's per-seat lists directly
-    (``state._stacks``, ``state._bets``) instead of the tuple-copying
-    properties; it never writes to the engine.
+    everything that does not run per step. It reads the engine through its public accessors
+    (per seat where a whole tuple would be copied) and never writes to it. Buffer indices come
+    from :class:`holdem_env.env._obs.BufferLayout` (``self._layout``; the ``_at_*`` attributes
+    are its row starts, kept as plain ints for the per-step path).
     """
 
     def _bind_buffer(self, dyn: np.ndarray) -> None:
@@ -444,16 +366,15 @@ class _EnvCore:
         """
         state = self._state
         dynv = self._dynv
-        n = self._n
         inv = self._inv_bb32
-        stacks = state._stacks
-        bets = state._bets
-        for s in range(n):
-            dynv[s] = stacks[s] * inv
-            dynv[n + s] = bets[s] * inv
+        at_stacks, at_bets = self._at_stacks, self._at_street_bets
+        for s in range(self._layout.num_players):
+            dynv[at_stacks + s] = state.stack_of(s) * inv
+            dynv[at_bets + s] = state.street_bet_of(s) * inv
 
     def _start(self, state: HandState) -> None:
-        n = self._n
+        layout = self._layout
+        n = layout.num_players
         self._state = state
         self._hands += 1
         agents = self.agents = self.possible_agents[:]
@@ -468,40 +389,39 @@ class _EnvCore:
 
         dealt = state.dealt_in
         self._dealt = dealt
-        holes = state._hole
         # Fold and all-in flags follow the action events (the engine's tuple views are
         # rebuilt on every read). Nobody has folded yet; antes and blinds can put seats all-in.
         self._folded = [False] * n
-        self._all_in = list(state._all_in)
+        self._all_in = list(state.is_all_in)
         ctx = _HandContext(self, state)
         self._ctx = ctx
         # Each agent's info while it is not to act; kept for the hand and put back when its turn ends.
         self._idle_infos = idle = [{"legal": _NO_LEGAL.copy(), "view": PlayerView(ctx, s)} for s in range(n)]
-        self.infos = dict(zip(agents, idle))
+        self.infos = dict(zip(agents, idle, strict=True))
         self._actor = None
         # The buffer is reused hand after hand (observations are copies taken from it).
         self._dyn.fill(0.0)
-        dynv = self._dynv  # seat rows are feature-major: feature f of seat s is at f * n + s
+        dynv = self._dynv
         all_in = self._all_in
-        off_hole = self._off_hole
         for s in range(n):
             if dealt[s]:
-                dynv[4 * n + s] = 1.0
+                dynv[layout.dealt_in + s] = 1.0
             if all_in[s]:
-                dynv[3 * n + s] = 1.0
-            h = holes[s]
+                dynv[layout.all_in + s] = 1.0
+            h = state.hole_cards_of(s)
             if h:
-                dynv[off_hole + 52 * s + h[0]] = 1.0
-                dynv[off_hole + 52 * s + h[1]] = 1.0
-        dynv[5 * n + state._button] = 1.0
+                at = layout.hole_at(s)
+                dynv[at + h[0]] = 1.0
+                dynv[at + h[1]] = 1.0
+        dynv[layout.button + state.button] = 1.0
         self._street = 0
-        dynv[self._off_street] = 1.0
+        dynv[layout.street] = 1.0  # preflop
         self._history = ctx.history
-        self._n_events = len(state._events)
+        self._n_events = state.num_events
         inv = self._inv_bb
         self._refresh_money()
-        dynv[self._dyn_pot] = state.pot * inv
-        dynv[self._dyn_pot + 1] = state._current_bet * inv
+        dynv[self._at_pot] = state.pot * inv
+        dynv[self._at_current_bet] = state.current_bet * inv
         if self._n_events:  # only a hand over before anyone acts has events at the start
             self._n_events = 0
             self._advance()
@@ -516,14 +436,12 @@ class _EnvCore:
         if not new:
             return False
         self._n_events += len(new)
-        # flat offsets into the buffer (see __init__): seat rows are feature-major,
-        # history is [street, seat, feature]
         refresh = len(new) > 1 or type(new[0]) is not ActionEvent
         if not refresh:
             # one action: only that seat's stack and street bet moved
             ev = new[0]
-            self._dynv[ev.seat] = state._stacks[ev.seat] * self._inv_bb
-            self._dynv[self._n + ev.seat] = ev.to * self._inv_bb
+            self._dynv[self._at_stacks + ev.seat] = state.stack_of(ev.seat) * self._inv_bb
+            self._dynv[self._at_street_bets + ev.seat] = ev.to * self._inv_bb
         for ev in new:
             if type(ev) is ActionEvent:
                 self._record_action(ev)
@@ -531,25 +449,23 @@ class _EnvCore:
 
     def _record_action(self, ev: ActionEvent) -> None:
         """Fold one action event into the history list, the fold/all-in flags and the history
-        counts of the buffer (flat offsets, see __init__: seat rows are feature-major, history
-        is [street, seat, feature])."""
+        counts of the buffer."""
         dynv = self._dynv
-        n = self._n
         street = int(ev.street)
         seat = ev.seat
         kind_name, col = _KIND_INFO[ev.kind]
         self._history.append((seat, _STREET_NAMES[street], kind_name, ev.to))
         if ev.all_in:
             self._all_in[seat] = True
-            dynv[3 * n + seat] = 1.0
+            dynv[self._at_all_in + seat] = 1.0
         if col < 0:  # fold
             self._folded[seat] = True
-            dynv[2 * n + seat] = 1.0
+            dynv[self._at_folded + seat] = 1.0
             return
-        at = self._hist_off + (street * n + seat) * 4
+        at = self._layout.history_at(street, seat)
         dynv[at + col] += 1.0
-        if col:
-            dynv[at + 3] = ev.to * self._inv_bb
+        if col != _obs.HIST_CHECKS:  # a call, bet or raise sets the seat's street total
+            dynv[at + _obs.HIST_AMOUNT] = ev.to * self._inv_bb
 
     def _advance(self) -> None:
         """Bring bookkeeping up to date after the engine moved (new events, actor or end)."""
@@ -559,16 +475,16 @@ class _EnvCore:
         dynv = self._dynv
         if street != self._street:
             self._street = street
-            off = self._off_street
-            for k in range(4):
-                dynv[off + k] = 1.0 if k == street else 0.0
-            off = self._off_board
-            for c in state._board:
-                dynv[off + c] = 1.0
+            at = self._layout.street
+            for k in range(_obs.STREETS):  # all zero once the hand is over
+                dynv[at + k] = 1.0 if k == street else 0.0
+            at = self._layout.board
+            for c in state.board:
+                dynv[at + c] = 1.0
         inv = self._inv_bb
-        dynv[self._dyn_pot] = state.pot * inv
-        dynv[self._dyn_pot + 1] = state._current_bet * inv
-        if refresh or self._n_events == 0 or state._final is not None:
+        dynv[self._at_pot] = state.pot * inv
+        dynv[self._at_current_bet] = state.current_bet * inv
+        if refresh or self._n_events == 0 or state.is_over:
             self._refresh_money()
         self._next_turn()
 
@@ -579,7 +495,7 @@ class _EnvCore:
         prev = self._actor
         if prev is not None:
             self.infos[self.possible_agents[prev]] = self._idle_infos[prev]
-        seat = state._actor
+        seat = state.actor
         if seat is None:
             self._legal = None
             self._actor = None
@@ -607,19 +523,18 @@ class _EnvCore:
         """
         state = self._state
         n_events = self._n_events + 1
-        if len(state._events) != n_events or state._actor is None:
+        if state.num_events != n_events or state.actor is None:
             self._advance()
             return
         self._n_events = n_events
         dynv = self._dynv
         inv = self._inv_bb
         seat = ev.seat
-        dynv[seat] = state._stacks[seat] * inv
-        dynv[self._n + seat] = ev.to * inv
+        dynv[self._at_stacks + seat] = state.stack_of(seat) * inv
+        dynv[self._at_street_bets + seat] = ev.to * inv
         self._record_action(ev)
-        pot = self._dyn_pot
-        dynv[pot] = state.pot * inv
-        dynv[pot + 1] = state._current_bet * inv
+        dynv[self._at_pot] = state.pot * inv
+        dynv[self._at_current_bet] = state.current_bet * inv
         self._next_turn()
 
     def _finish(self) -> None:
@@ -628,7 +543,7 @@ class _EnvCore:
         rewards = self.rewards
         cumulative = self._cumulative_rewards
         terminations = self.terminations
-        for a, p in zip(self.possible_agents, state.payoffs):
+        for a, p in zip(self.possible_agents, state.payoffs, strict=True):
             r = rewards[a] = p * scale
             cumulative[a] += r  # PettingZoo's _accumulate_rewards, inlined
             terminations[a] = True
@@ -731,18 +646,20 @@ class _EnvCore:
         builder = self._builder
         if seat == self._actor:
             inv = self._inv_bb
-            fold, check, call, lo, hi = self._legal[1:]
+            legal = self._legal
+            fold, check, call, lo, hi = legal.fold, legal.check, legal.call, legal.min_raise_to, legal.max_raise_to
             if lo is None:
                 return builder.actor(seat, call * inv, 0.0, 0.0, fold, check or call > 0, 0, 0, None)
             if self._exact:  # raise-to k has id k + 1
-                return builder.actor(seat, call * inv, lo * inv, hi * inv, fold, check or call > 0, lo + 1, hi + 2, None)
+                first, stop = exact_action_id(lo), exact_action_id(hi) + 1
+                return builder.actor(seat, call * inv, lo * inv, hi * inv, fold, check or call > 0, first, stop, None)
             ids = [i + 2 for i, amount in enumerate(self._discrete_amounts()) if amount is not None]
             return builder.actor(seat, call * inv, lo * inv, hi * inv, fold, check or call > 0, 0, 0, ids)
         if self._actor is not None:  # a seat waiting for its turn: what it would owe now
             state = self._state
-            owed = state._current_bet - state._bets[seat]
+            owed = state.current_bet - state.street_bet_of(seat)
             if owed > 0 and not self._folded[seat]:
-                return builder.waiting(seat, min(owed, state._stacks[seat]) * self._inv_bb)
+                return builder.waiting(seat, min(owed, state.stack_of(seat)) * self._inv_bb)
         return builder.idle(seat)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -806,9 +723,10 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
             raise ConfigError("render_viewer", render_viewer, f"must be None, 'all' or a seat in 0..{n - 1}")
         if not isinstance(pad_seats, bool):
             raise ConfigError("pad_seats", pad_seats, "must be True or False")
+        buy_in = self.config.buy_in
         if max_stack is None:
-            max_stack = self.config.buy_in
-        if not isinstance(max_stack, (int, np.integer)) or isinstance(max_stack, bool) or max_stack < self.config.buy_in:
+            max_stack = buy_in
+        if isinstance(max_stack, bool) or not isinstance(max_stack, (int, np.integer)) or max_stack < buy_in:
             raise ConfigError("max_stack", max_stack, f"must be an integer >= buy_in ({self.config.buy_in})")
         max_stack = int(max_stack)  # numpy integers too, as TableConfig accepts them
         try:
@@ -849,38 +767,14 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
         self.observation_spaces = {a: self._obs_space for a in self.possible_agents}
         self.action_spaces = {a: self._act_space for a in self.possible_agents}
 
-        # Every observation is gathered with one np.take from a buffer kept up to date
-        # event by event, in absolute seat order: seat features, history, each seat's
-        # hole one-hot, the board one-hot, the street one-hot, pot, current bet, and a
-        # zero (padded seats, and the scalars written per observer). _gather[o] holds
-        # observer o's indices into it.
-        nf, nh = len(_obs.SEAT_FEATURES), len(_obs.HISTORY_FEATURES)
-        off_hole = nf * n + _obs.STREETS * n * nh
-        off_board = off_hole + 52 * n
-        off_street = off_board + 52
-        self._dyn_pot = off_street + _obs.STREETS
-        self._dyn_size = self._dyn_pot + 3
-        self._n = n
-        self._hist_off = nf * n
-        assert nh == 4 and _obs.SEAT_FEATURES[:4] == ("stacks", "street_bets", "folded", "all_in")
-        zero = self._dyn_size - 1
-        S = self.num_seats
-        self._gather = []
-        for o in range(n):
-            idx = list(range(off_hole + 52 * o, off_hole + 52 * (o + 1)))
-            idx += list(range(off_board, off_board + 52)) + list(range(off_street, off_street + _obs.STREETS))
-            # pot, to call, min raise-to, max raise-to, own stack, current bet
-            idx += [self._dyn_pot, zero, zero, zero, o, self._dyn_pot + 1]
-            for f in range(nf):
-                idx += [f * n + (o + r) % n if r < n else zero for r in range(S)]
-            for t in range(_obs.STREETS):
-                for r in range(S):
-                    for k in range(nh):
-                        idx.append(nf * n + (t * n + (o + r) % n) * nh + k if r < n else zero)
-            self._gather.append(np.array(idx, dtype=np.intp))
-        self._bind_buffer(np.zeros(self._dyn_size, dtype=np.float32))
-        self._builder = ObservationBuilder(self._dyn, np.stack(self._gather), self.num_actions, _OFF_TO_CALL)
-        self._off_hole, self._off_board, self._off_street = off_hole, off_board, off_street
+        # Every observation is gathered from one state buffer kept up to date event by event
+        # (layout and gathers: holdem_env.env._obs.BufferLayout).
+        layout = self._layout = _obs.BufferLayout(n)
+        self._at_stacks, self._at_street_bets = layout.stacks, layout.street_bets
+        self._at_folded, self._at_all_in = layout.folded, layout.all_in
+        self._at_pot, self._at_current_bet = layout.pot, layout.current_bet
+        self._bind_buffer(np.zeros(layout.size, dtype=np.float32))
+        self._builder = ObservationBuilder(self._dyn, layout.gather(self.num_seats), self.num_actions, _obs.OFF_TO_CALL)
         self._inv_bb32 = float(np.float32(self._inv_bb))
         self._table: Table | None = None
         self._state: HandState | None = None
@@ -1028,7 +922,7 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
         return self.state_object.record()
 
     def to_phh(self, **kwargs: Any) -> str:
-        """The current (or last finished) hand as PHH text (``kwargs`` go to :func:`holdem_env.formats.phh.from_record`).
+        """The current (or last finished) hand as PHH text (``kwargs``: :func:`holdem_env.formats.phh.from_record`).
 
         Pot-limit hands (and fixed-limit ones with another cap than 4 bets a round) have no PHH
         form and raise :class:`~holdem_env.engine.errors.PHHError`.
@@ -1106,8 +1000,7 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
 
 def _register() -> None:
     try:
-        from pettingzoo import register
-        from pettingzoo import aec_registry
+        from pettingzoo import aec_registry, register
     except ImportError:  # pragma: no cover - PettingZoo < 1.26 has no registry
         return
     if ENV_ID not in aec_registry:
