@@ -1,7 +1,7 @@
 """Random agents: uniform over legal action ids, or over action types then sizes.
 
 Both read only the ``action_mask`` (id 0 fold, id 1 check/call, ids 2.. bets/raises, in
-either action mode of ``nlhe_v0``) and draw from a seeded ``numpy.random.Generator``.
+either action mode of ``nlhe_v1``) and draw from a seeded ``numpy.random.Generator``.
 """
 
 from __future__ import annotations

@@ -1,13 +1,13 @@
-"""Hands per second through the public AEC API: nlhe_v0 vs PettingZoo's and RLCard's no-limit envs.
+"""Hands per second through the public AEC API: nlhe_v1 vs PettingZoo's and RLCard's no-limit envs.
 
 Random legal play for every env: uniform over {fold (only when facing a bet), check/call,
-raise}, then a uniform legal size among the raise ids. nlhe_v0 and PettingZoo's
+raise}, then a uniform legal size among the raise ids. nlhe_v1 and PettingZoo's
 ``texas_holdem_no_limit_v6`` are driven through ``agent_iter``/``last``/``step``; RLCard's
 no-limit env is called directly (``reset``/``step``/``is_over``). Default table: 6 players,
 100 big blinds (RLCard: ``chips_for_each=200`` with its 1/2 blinds; PettingZoo's wrapper
 does not expose stacks and plays RLCard's default 100 chips = 50 big blinds).
 
-The policy draws its uniforms in blocks and, for nlhe_v0's exact mode, reads
+The policy draws its uniforms in blocks and, for nlhe_v1's exact mode, reads
 ``info["legal"]`` (the legal raise ids are one contiguous range) instead of scanning the
 1,000-entry mask; the discrete mode and PettingZoo read their masks, RLCard its legal ids.
 
@@ -36,7 +36,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from holdem_env import nlhe_v0
+from holdem_env import nlhe_v1
 
 
 class _Uniforms:
@@ -83,10 +83,10 @@ def _choose_mask(mask: np.ndarray, u: float, v: float) -> int:
 
 
 def _choose_exact(legal: dict, u: float, v: float) -> int:
-    """The same policy on nlhe_v0's ``info["legal"]`` in exact mode (raise ids are one
+    """The same policy on nlhe_v1's ``info["legal"]`` in exact mode (raise ids are one
     contiguous range, ``min_raise_to + 1 .. max_raise_to + 1``): no scan of the mask."""
     lo = legal["min_raise_to"]
-    n = 0 if lo is None else legal["max_raise_to"] - lo + 1
+    n = legal["max_raise_to"] - lo + 1 if lo else 0  # 0: no raise allowed
     a = _pick(legal["fold"], True, n, u, v)
     return a if a < 2 else lo + 1 + (a - 2)
 
@@ -135,11 +135,11 @@ class _Runner:
 
 
 def nlhe_runner(num_players: int, action_mode: str, seed: int) -> _Runner:
-    env = nlhe_v0.env(num_players=num_players, action_mode=action_mode)
+    env = nlhe_v1.env(num_players=num_players, action_mode=action_mode)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     exact = action_mode == "exact"
-    return _Runner(f"nlhe_v0 {action_mode}", lambda k: _play_aec(env, k, rng, exact)[1])
+    return _Runner(f"nlhe_v1 {action_mode}", lambda k: _play_aec(env, k, rng, exact)[1])
 
 
 def pettingzoo_runner(num_players: int, seed: int) -> _Runner:
@@ -224,7 +224,7 @@ def bench_table(num_players: int, hands: int, chunk: int, seed: int) -> list[_Ru
 
 def _record_actions(num_players: int, hands: int, seed: int) -> list[int]:
     """The action ids the policy picks over ``hands`` exact-mode hands from ``seed``."""
-    env = nlhe_v0.env(num_players=num_players, action_mode="exact")
+    env = nlhe_v1.env(num_players=num_players, action_mode="exact")
     env.reset(seed=seed)
     uniforms = _Uniforms(np.random.default_rng(seed))
     actions = []
@@ -244,7 +244,7 @@ def _record_actions(num_players: int, hands: int, seed: int) -> list[int]:
 
 def _replay_env(num_players: int, hands: int, seed: int, actions: list[int], observe: bool) -> float:
     """Seconds to replay ``actions`` through the AEC API (no policy); ``observe=False`` skips observations."""
-    env = nlhe_v0.env(num_players=num_players, action_mode="exact")
+    env = nlhe_v1.env(num_players=num_players, action_mode="exact")
     env.reset(seed=seed)
     it = iter(actions)
     t = _clock()

@@ -6,14 +6,14 @@ Packages (imports point one way, left to right)::
 
 * :mod:`holdem_env.engine` -- the rules: cards, evaluator, equity, config, hand state, pots,
   records, table. Imports only numpy and the standard library.
-* :mod:`holdem_env.env` -- the PettingZoo environment ``nlhe_v0`` and the Gymnasium wrapper.
+* :mod:`holdem_env.env` -- the PettingZoo environment ``nlhe_v1`` and the Gymnasium wrapper.
 * :mod:`holdem_env.formats` -- hand-history formats (PHH) and replay through the engine.
 * :mod:`holdem_env.agents` / :mod:`holdem_env.training` -- the bots, and the arena, solvers and
   league (the repository's top-level ``agents/`` and ``training/`` folders, installed under this
   package so they never collide with a user's own ``agents`` package).
 * :mod:`holdem_env.cli` -- the ``holdem`` command.
 
-This package re-exports the engine's public names; ``holdem_env.nlhe_v0``,
+This package re-exports the engine's public names; ``holdem_env.nlhe_v1``,
 ``holdem_env.gym_wrapper`` and ``holdem_env.phh`` remain importable under their old names.
 
 >>> from holdem_env import HandState, TableConfig

@@ -1,4 +1,4 @@
-"""A digest of everything ``nlhe_v0`` and the engine return over a fixed set of seeded hands.
+"""A digest of everything ``nlhe_v1`` and the engine return over a fixed set of seeded hands.
 
 Run as a script it prints the hex digest for whichever ``holdem_env`` is imported first (then
 the file ``holdem_env.engine.state`` came from and the observation builder's module; ``--pure`` keeps
@@ -28,11 +28,11 @@ CONFIGS = (
 
 
 def digest(hands_per_config: int = 150) -> str:
-    from holdem_env import nlhe_v0
+    from holdem_env import nlhe_v1
 
     h = hashlib.sha256()
     for ci, kwargs in enumerate(CONFIGS):
-        env = nlhe_v0.env(**kwargs)
+        env = nlhe_v1.env(**kwargs)
         rng = np.random.default_rng(ci)
         n = kwargs["num_players"]
         for hand in range(hands_per_config):
@@ -75,11 +75,11 @@ if __name__ == "__main__":
         for name in COMPILED_ONLY:
             sys.modules[name] = None  # type: ignore[assignment]  # makes `import name` raise ImportError
     import holdem_env.engine.state
-    from holdem_env import nlhe_v0
+    from holdem_env import nlhe_v1
 
     print(
         digest(int(args[0]) if args else 150),
         holdem_env.engine.state.__file__,
-        nlhe_v0.ObservationBuilder.__module__,
+        nlhe_v1.ObservationBuilder.__module__,
         file=sys.stdout,
     )

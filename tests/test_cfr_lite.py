@@ -6,11 +6,13 @@ import itertools
 
 import numpy as np
 import pytest
-
-from holdem_env.engine.config import TableConfig
-from holdem_env.engine.errors import ConfigError
-
-from holdem_env.agents.cfr_lite.actions import CALL, FOLD, ActionAbstraction, pseudo_harmonic, translate_size
+from holdem_env.agents.cfr_lite.actions import (
+    CALL,
+    FOLD,
+    ActionAbstraction,
+    pseudo_harmonic,
+    translate_size,
+)
 from holdem_env.agents.cfr_lite.buckets import (
     NUM_PREFLOP_CLASSES,
     CardAbstraction,
@@ -20,6 +22,8 @@ from holdem_env.agents.cfr_lite.buckets import (
 )
 from holdem_env.agents.cfr_lite.game import raises_this_street
 
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import ConfigError
 
 
 class _Legal:
@@ -235,14 +239,14 @@ def test_policy_file_roundtrip(trained, tmp_path) -> None:
 
 @pytest.mark.parametrize("mode", ["exact", "discrete"])
 def test_agent_plays_legal_actions_in_env(trained, tmp_path, mode: str) -> None:
-    from holdem_env import nlhe_v0
-
     from holdem_env.agents.cfr_lite.agent import CfrLiteAgent
     from holdem_env.agents.random_agent import RandomAgent
 
+    from holdem_env import nlhe_v1
+
     path = tmp_path / "p.npz"
     trained.policy().save(path)
-    env = nlhe_v0.env(num_players=2, action_mode=mode, illegal_action="raise")
+    env = nlhe_v1.env(num_players=2, action_mode=mode, illegal_action="raise")
     agent, rnd = CfrLiteAgent(str(path), seed=1), RandomAgent(seed=2)
     for h in range(40):
         env.reset(seed=h)
@@ -258,15 +262,18 @@ def test_agent_plays_legal_actions_in_env(trained, tmp_path, mode: str) -> None:
 
 
 def test_agent_spec_registered() -> None:
-    from holdem_env.agents.base import parse_spec
-
     import holdem_env.agents.cfr_lite  # noqa: F401
+    from holdem_env.agents.base import parse_spec
 
     assert parse_spec("cfr-lite").target == "holdem_env.agents.cfr_lite:CfrLiteAgent"
 
 
 def test_parallel_training_is_deterministic_and_merges_every_copy(small_cards: CardAbstraction) -> None:
-    from holdem_env.training.cfr_lite.trainer import CfrLiteTrainer, merge_trainers, train_parallel
+    from holdem_env.training.cfr_lite.trainer import (
+        CfrLiteTrainer,
+        merge_trainers,
+        train_parallel,
+    )
 
     make = lambda: CfrLiteTrainer(TableConfig(num_players=2), ActionAbstraction(pot_fractions=(1.0,), max_raises_per_street=1), small_cards)  # noqa: E731
     a, b = make(), make()
@@ -313,8 +320,8 @@ def test_spacing_narrows_the_strong_buckets(small_cards: CardAbstraction) -> Non
 
 
 def test_build_command_is_reproducible(tmp_path, monkeypatch, small_cards: CardAbstraction) -> None:
-    from holdem_env.training.cfr_lite import build
     from holdem_env.agents.cfr_lite.policy import CfrLitePolicy
+    from holdem_env.training.cfr_lite import build
 
     monkeypatch.setenv("HOLDEM_ENV_CACHE", str(small_cards.cache_dir))
     small = {"pot_fractions": (1.0,), "max_raises_per_street": 1, "preflop_buckets": 169, "postflop_buckets": (5, 5, 5), "spacing": 1.0, "iterations": 10, "min_visits": 1}
@@ -337,9 +344,9 @@ def test_bare_spec_plays_the_shipped_policy() -> None:
     agent = make_agent("cfr-lite", rng=np.random.default_rng(0))
     policy = agent.policy_for(2)
     assert policy.table.num_players == 2 and len(policy) > 1000
-    from holdem_env import nlhe_v0
+    from holdem_env import nlhe_v1
 
-    env = nlhe_v0.env(num_players=2)
+    env = nlhe_v1.env(num_players=2)
     env.reset(seed=3)
     obs, _, _, _, info = env.last()
     act = agent.act(obs, info)
@@ -364,15 +371,15 @@ def test_all_in_max_pot_removes_deep_shoves_only() -> None:
 
 @pytest.mark.parametrize("raise_to, off_tree", [(30, False), (60, False), (1000, True)])
 def test_overbet_takes_the_hand_off_the_tree(raise_to: int, off_tree: bool) -> None:
-    from holdem_env import nlhe_v0
-
     from holdem_env.agents.cfr_lite.agent import CfrLiteAgent
+
+    from holdem_env import nlhe_v1
 
     agent = CfrLiteAgent(seed=0)
     policy = agent.policy_for(2)
-    env = nlhe_v0.env(num_players=2, action_mode="exact")
+    env = nlhe_v1.env(num_players=2, action_mode="exact")
     env.reset(seed=5)
-    env.step(nlhe_v0.exact_action_id(raise_to))  # the button (small blind) opens
+    env.step(nlhe_v1.exact_action_id(raise_to))  # the button (small blind) opens
     obs, _, _, _, info = env.last()
     _, node, flagged = agent._shadow(policy, info["view"])
     assert flagged is off_tree

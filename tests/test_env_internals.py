@@ -14,7 +14,7 @@ import pathlib
 import numpy as np
 import pytest
 
-from holdem_env import nlhe_v0
+from holdem_env import nlhe_v1
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import HandOverError, HoldemError, IllegalActionError
 from holdem_env.engine.state import HandState
@@ -39,7 +39,7 @@ def _play(env, rng: np.random.Generator, hands: int):  # type: ignore[no-untyped
 
 @pytest.mark.parametrize("num_players,pad", [(2, False), (5, False), (4, True)])
 def test_every_named_slice_matches_the_engine_at_every_decision(num_players: int, pad: bool) -> None:
-    env = nlhe_v0.env(num_players=num_players, action_mode="exact", pad_seats=pad, ante=1)
+    env = nlhe_v1.env(num_players=num_players, action_mode="exact", pad_seats=pad, ante=1)
     env.reset(seed=3)
     seats = 10 if pad else num_players
     rng = np.random.default_rng(3)
@@ -73,7 +73,7 @@ def test_every_named_slice_matches_the_engine_at_every_decision(num_players: int
 
 
 def test_history_rows_count_each_seats_actions_by_street() -> None:
-    env = nlhe_v0.env(num_players=3, action_mode="exact")
+    env = nlhe_v1.env(num_players=3, action_mode="exact")
     env.reset(seed=9)
     rng = np.random.default_rng(9)
     checked = 0

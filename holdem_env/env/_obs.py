@@ -1,4 +1,4 @@
-"""The observation layout of ``nlhe_v0``: offsets, bounds and named views of the flat vector.
+"""The observation layout of ``nlhe_v1``: offsets, bounds and named views of the flat vector.
 
 The vector is float32 and has ``obs_size(S)`` entries, where ``S`` is the seat axis
 (the table size, or 10 when the env pads seats). Money is in big blinds. Seat-indexed
