@@ -16,6 +16,7 @@ from __future__ import annotations
 import gc
 import pickle
 import types
+from collections import deque
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -33,12 +34,13 @@ _FORBIDDEN = (HandState, Table, nlhe_v1.raw_env, np.random.Generator, np.random.
 
 
 def reachable(roots: Iterable[Any], limit: int = 50_000) -> list[Any]:
-    """Every object reachable from ``roots`` by the routes an agent could take (bounded)."""
+    """Every object reachable from ``roots`` by the routes an agent could take (bounded,
+    breadth first: what is near the roots is always searched)."""
     seen: set[int] = set()
     out: list[Any] = []
-    stack = list(roots)
+    stack = deque(roots)
     while stack and len(out) < limit:
-        obj = stack.pop()
+        obj = stack.popleft()
         if id(obj) in seen:
             continue
         seen.add(id(obj))

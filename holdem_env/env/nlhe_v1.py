@@ -266,7 +266,40 @@ def env(**kwargs: Any) -> AECEnv:
     Illegal actions are handled by the env itself (``illegal_action``), so PettingZoo's
     ``TerminateIllegalWrapper`` is not used.
     """
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    return _OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+def _forwarded(name: str) -> property:
+    def get(self: _OrderEnforcingWrapper) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    return property(get, doc=f"The raw env's ``{name}`` (PettingZoo's error before ``reset``).")
+
+
+class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with direct accessors for the per-step attributes.
+
+    ``reset``, ``step``, ``agent_iter`` and their order checks are PettingZoo's own. The
+    attributes read every step are properties here instead of going through PettingZoo's
+    ``__getattr__`` fallback, and ``last`` is the raw env's (same results, same error before
+    ``reset``): together half the time of a hand through ``agent_iter``/``last``/``step``.
+    """
+
+    agents = _forwarded("agents")
+    agent_selection = _forwarded("agent_selection")
+    rewards = _forwarded("rewards")
+    terminations = _forwarded("terminations")
+    truncations = _forwarded("truncations")
+    infos = _forwarded("infos")
+    _cumulative_rewards = _forwarded("_cumulative_rewards")
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``(observation, cumulative reward, terminated, truncated, info)`` of the agent to act."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
 
 
 # ``info["legal"]`` of an agent that is not to act; numbers are never None (0 = no raise).
@@ -337,7 +370,7 @@ class _EnvCore:
         self._street = 0
         self._actor = None
         if self._full_infos:  # every seat's view as dealt; each is replaced when the seat is to act
-            self._views = [self._seat_view(s) for s in range(n)]
+            self._views = self._all_views()
         self.infos = {a: self._idle_info(s) for s, a in enumerate(agents)}
         # The buffer is reused hand after hand (observations are copies taken from it).
         self._dyn.fill(0.0)
@@ -467,36 +500,43 @@ class _EnvCore:
 
     def _seat_view(self, seat: int) -> SeatView:
         """What ``seat`` may see now, as plain values (its own hole cards only)."""
+        return SeatView.from_values((seat, self._holes[seat]) + self._public_values())
+
+    def _all_views(self) -> list[SeatView]:
+        """Every seat's view now (one set of public values, each seat's own hole cards)."""
+        public = self._public_values()
+        holes = self._holes
+        return [SeatView.from_values((s, holes[s]) + public) for s in range(self._layout.num_players)]
+
+    def _public_values(self) -> tuple[Any, ...]:
+        """The values every seat may see, in :data:`holdem_env.env._view.VIEW_KEYS` order after
+        ``seat`` and ``hole_cards``."""
         state = self._state
         actor = state.actor
-        if state.is_over:
+        if actor is None:
             cards = state.shown
             shown = tuple([tuple([_CARD_STRS[c] for c in cards.get(s, ())]) for s in range(self._layout.num_players)])
             payoffs = state.payoffs
         else:
             shown, payoffs = self._no_shown, self._no_payoffs
-        return SeatView.from_values(
-            (
-                seat,
-                self._holes[seat],
-                _STREET_NAMES[self._street],
-                self._board_strs,
-                state.pot,
-                state.current_bet,
-                state.button,
-                -1 if actor is None else actor,
-                state.stacks,
-                state.street_bets,
-                tuple(self._folded),
-                tuple(self._all_in),
-                self._dealt,
-                self._small_blind,
-                self._bb,
-                tuple(self._history),
-                actor is None,
-                shown,
-                payoffs,
-            )
+        return (
+            _STREET_NAMES[self._street],
+            self._board_strs,
+            state.pot,
+            state.current_bet,
+            state.button,
+            -1 if actor is None else actor,
+            state.stacks,
+            state.street_bets,
+            tuple(self._folded),
+            tuple(self._all_in),
+            self._dealt,
+            self._small_blind,
+            self._bb,
+            tuple(self._history),
+            actor is None,
+            shown,
+            payoffs,
         )
 
     def _after_action(self, ev: ActionEvent) -> None:
@@ -532,7 +572,7 @@ class _EnvCore:
             cumulative[a] += r  # PettingZoo's _accumulate_rewards, inlined
             terminations[a] = True
         if self._full_infos:  # everyone's final view: payoffs and the cards shown
-            self._views = [self._seat_view(s) for s in range(self._layout.num_players)]
+            self._views = self._all_views()
         infos = self.infos
         for s, a in enumerate(self.possible_agents):
             infos[a] = self._idle_info(s)
@@ -637,13 +677,13 @@ class _EnvCore:
             inv = self._inv_bb
             legal = self._legal
             fold, check, call, lo, hi = legal.fold, legal.check, legal.call, legal.min_raise_to, legal.max_raise_to
+            check_call = check or call > 0
             if lo is None:
-                return builder.actor(seat, call * inv, 0.0, 0.0, fold, check or call > 0, 0, 0, None)
-            if self._exact:  # raise-to k has id k + 1
-                first, stop = exact_action_id(lo), exact_action_id(hi) + 1
-                return builder.actor(seat, call * inv, lo * inv, hi * inv, fold, check or call > 0, first, stop, None)
+                return builder.actor(seat, call * inv, 0.0, 0.0, fold, check_call, 0, 0, None)
+            if self._exact:  # raise-to k has id k + 1 (exact_action_id)
+                return builder.actor(seat, call * inv, lo * inv, hi * inv, fold, check_call, lo + 1, hi + 2, None)
             ids = [i + 2 for i, amount in enumerate(self._discrete_amounts()) if amount is not None]
-            return builder.actor(seat, call * inv, lo * inv, hi * inv, fold, check or call > 0, 0, 0, ids)
+            return builder.actor(seat, call * inv, lo * inv, hi * inv, fold, check_call, 0, 0, ids)
         if self._actor is not None:  # a seat waiting for its turn: what it would owe now
             state = self._state
             owed = state.current_bet - state.street_bet_of(seat)
