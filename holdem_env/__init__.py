@@ -24,6 +24,11 @@ This package re-exports the engine's public names; ``holdem_env.nlhe_v1``,
 
 from __future__ import annotations
 
+from holdem_env._build import build_info, pure_python_requested, use_pure_python
+
+if pure_python_requested():  # before any compiled module is imported
+    use_pure_python()
+
 from holdem_env.engine.actions import Action, ActionKind, LegalActions, Street
 from holdem_env.engine.cards import card_id, card_str, format_cards, parse_cards, shuffled_deck, validate_deck
 from holdem_env.engine.config import BettingStructure, TableConfig
@@ -43,6 +48,7 @@ from holdem_env.engine.state import HandState
 from holdem_env.engine.table import Table
 
 __all__ = [
+    "build_info",
     # cards
     "card_id",
     "card_str",
