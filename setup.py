@@ -41,7 +41,10 @@ def _extensions() -> list:
     try:
         from Cython.Build import cythonize
 
-        return cythonize(COMPILED, language_level=3, quiet=True, compiler_directives={"binding": True})
+        # annotation_typing off: the type hints stay hints, so bad input reaches the sources' own checks
+        # (and their clear errors) instead of Cython's argument TypeError.
+        directives = {"binding": True, "annotation_typing": False}
+        return cythonize(COMPILED, language_level=3, quiet=True, compiler_directives=directives)
     except Exception as exc:  # noqa: BLE001 - Cython missing or rejecting a module: build pure Python
         _warn(f"Cython is unavailable or failed ({type(exc).__name__}: {exc})")
         return []

@@ -24,7 +24,7 @@ import pytest
 
 from holdem_env._build import CANDIDATES, build_info
 from holdem_env.engine.config import TableConfig
-from holdem_env.engine.errors import IllegalActionError
+from holdem_env.engine.errors import ConfigError, IllegalActionError
 
 TESTS = Path(__file__).resolve().parent
 DIGEST_SCRIPT = TESTS / "env_digest.py"
@@ -115,6 +115,21 @@ def test_engine_parity_in_one_process() -> None:
                 ea, eb = (a.fold(), b.fold()) if choice == 2 else (a.call(), b.call())
             assert ea == eb
         assert a.record().to_json() == b.record().to_json()
+    # bad input reaches the sources' own checks (Cython must not turn type hints into its own TypeError)
+    cfg = TableConfig(num_players=3)
+    a, b = HandState(cfg, seed=1), pure_state(cfg, seed=1)
+    for bad in ("100", True, 2.5):
+        with pytest.raises(IllegalActionError) as ia:
+            a.raise_to(bad)
+        with pytest.raises(IllegalActionError) as ib:
+            b.raise_to(bad)
+        assert str(ia.value) == str(ib.value)
+    for seed in ("abc", 1.5, True, -1):
+        with pytest.raises(ConfigError) as ca:
+            HandState(cfg, seed=seed)
+        with pytest.raises(ConfigError) as cb:
+            pure_state(cfg, seed=seed)
+        assert str(ca.value) == str(cb.value)
 
 
 @pytest.mark.skipif("holdem_env.env._obsbuild" not in COMPILED, reason="the observation builder is not compiled")

@@ -48,25 +48,35 @@ def reachable(roots: Iterable[Any], limit: int = 50_000) -> list[Any]:
             continue  # shared code: importable by anyone, not per-hand data
         out.append(obj)
         stack.extend(gc.get_referents(obj))
-        d = getattr(obj, "__dict__", None)
-        if isinstance(d, dict):
-            stack.append(d)
-        for cls in type(obj).__mro__:
-            for name in getattr(cls, "__slots__", ()):
-                try:
-                    stack.append(object.__getattribute__(obj, name))
-                except (AttributeError, TypeError):
-                    pass
-        if callable(obj):
-            for cell in getattr(obj, "__closure__", None) or ():
-                try:
-                    stack.append(cell.cell_contents)
-                except ValueError:  # an empty cell
-                    pass
-            for name in ("__globals__", "__self__", "__func__", "__wrapped__"):
-                if hasattr(obj, name):
-                    stack.append(getattr(obj, name))
+        try:  # the explicit routes (objects with odd __getattr__ are searched by referents alone)
+            d = getattr(obj, "__dict__", None)
+            if isinstance(d, dict):
+                stack.append(d)
+            for cls in type(obj).__mro__:
+                slots = cls.__dict__.get("__slots__", ())
+                for name in (slots,) if isinstance(slots, str) else slots:
+                    try:
+                        stack.append(object.__getattribute__(obj, name))
+                    except (AttributeError, TypeError):
+                        pass
+        except Exception:  # noqa: BLE001 - a hostile object: keep searching the rest
+            pass
+        if isinstance(obj, types.FunctionType):
+            stack.extend(cell.cell_contents for cell in obj.__closure__ or () if _filled(cell))
+            stack.append(obj.__globals__)
+        elif isinstance(obj, types.MethodType):
+            stack.extend((obj.__self__, obj.__func__))
+        elif isinstance(obj, (types.BuiltinMethodType, types.MethodWrapperType)):
+            stack.append(getattr(obj, "__self__", None))
     return out
+
+
+def _filled(cell: types.CellType) -> bool:
+    try:
+        _ = cell.cell_contents
+    except ValueError:  # an empty cell
+        return False
+    return True
 
 
 def secrets_in(observation: Any, info: Any) -> tuple[list[Any], set[str]]:
