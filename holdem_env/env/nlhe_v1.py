@@ -155,12 +155,8 @@ from holdem_env.engine.record import ActionEvent, HandRecord
 from holdem_env.engine.state import HandState, _check_seed
 from holdem_env.engine.table import Table
 from holdem_env.env import _obs
+from holdem_env.env._obsbuild import ObservationBuilder
 from holdem_env.env._view import SeatView
-
-try:  # the compiled observation builder (setup.py); the pure-Python one gives the same bytes
-    from holdem_env.env._obsbuild_c import ObservationBuilder
-except ImportError:  # pragma: no cover - depends on the build
-    from holdem_env.env._obsbuild import ObservationBuilder
 
 __all__ = [
     "env",
@@ -323,8 +319,9 @@ class _EnvCore:
     """
 
     def _bind_buffer(self, dyn: np.ndarray) -> None:
-        """Keep the observation buffer twice: as the array (gathers) and for element writes
-        (the same array in pure Python; a typed memoryview in the compiled build)."""
+        """Keep the state buffer as ``_dyn`` (what the observation builder gathers from) and as
+        ``_dynv``, the name every per-step write goes through (the same array here; the seam
+        where a typed core would bind a typed view)."""
         self._dyn = dyn
         self._dynv = dyn
 
