@@ -1,21 +1,74 @@
-"""Package layout for setuptools (everything else is in ``pyproject.toml``).
+"""Package layout for setuptools, and the optional compiled build of the env's per-step path.
 
 The repository keeps ``agents/`` and ``training/`` as top-level folders, but they are installed
 as ``holdem_env.agents`` and ``holdem_env.training``: generic top-level names would collide with a
 user's own ``agents`` or ``training`` package.
+
+Compiled build: Cython compiles the unchanged ``.py`` sources listed in ``COMPILED`` (those whose
+compilation measurably paid; see ``benchmarks/BENCHMARKS.md``) into extension modules
+that Python imports in place of the ``.py``. ``pip install`` and ``make build``
+(``python setup.py build_ext --inplace``, incremental) compile them when Cython and a C
+compiler are present; otherwise the package installs as pure Python (same behaviour, slower)
+after one warning line. ``HOLDEM_ENV_PURE_PYTHON=1`` at build time compiles nothing; at run
+time it makes ``import holdem_env`` use the ``.py`` sources even where extensions exist.
 """
 
 from __future__ import annotations
 
+import os
+import sys
+
 from setuptools import find_packages, setup
+from setuptools.command.build_ext import build_ext
 
 MAPPED = ("agents", "training")  # repository folder -> installed as holdem_env.<folder>
+COMPILED = ["holdem_env/engine/state.py"]  # the only candidate that measurably paid (BENCHMARKS.md)
+PURE_PYTHON_ENV = "HOLDEM_ENV_PURE_PYTHON"
 
 packages = find_packages(include=["holdem_env", "holdem_env.*"])
 for folder in MAPPED:
     packages += [f"holdem_env.{name}" for name in find_packages(include=[folder, f"{folder}.*"])]
 
+
+def _warn(why: str) -> None:
+    print(f"WARNING: holdem-env builds as pure Python (same behaviour, slower): {why}", file=sys.stderr, flush=True)
+
+
+def _extensions() -> list:
+    """The Cython extensions, or [] (pure Python) with one warning line saying why."""
+    if os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):
+        return []
+    try:
+        from Cython.Build import cythonize
+
+        # annotation_typing off: the type hints stay hints, so bad input reaches the sources' own checks
+        # (and their clear errors) instead of Cython's argument TypeError.
+        directives = {"binding": True, "annotation_typing": False}
+        return cythonize(COMPILED, language_level=3, quiet=True, compiler_directives=directives)
+    except Exception as exc:  # noqa: BLE001 - Cython missing or rejecting a module: build pure Python
+        _warn(f"Cython is unavailable or failed ({type(exc).__name__}: {exc})")
+        return []
+
+
+class OptionalBuildExt(build_ext):
+    """``build_ext`` that falls back to pure Python, with one warning line, when compiling fails."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:  # noqa: BLE001 - no compiler, no headers: the .py sources still run
+            _warn(f"the C build failed ({type(exc).__name__}: {exc})")
+
+    def build_extension(self, ext) -> None:  # noqa: ANN001 - setuptools' signature
+        try:
+            super().build_extension(ext)
+        except Exception as exc:  # noqa: BLE001 - that module stays pure Python
+            _warn(f"compiling {ext.name} failed ({type(exc).__name__}: {exc})")
+
+
 setup(
     packages=packages,
     package_dir={f"holdem_env.{folder}": folder for folder in MAPPED},
+    ext_modules=_extensions(),
+    cmdclass={"build_ext": OptionalBuildExt},
 )

@@ -295,11 +295,22 @@ def make_agent(spec: str | AgentSpec, *, rng: np.random.Generator | None = None)
 
 
 def legal_of(info: Mapping[str, Any]) -> dict[str, Any]:
-    """``info["legal"]`` as a plain dict (accepts a dict or an object with the same attributes)."""
+    """``info["legal"]`` as a plain dict (accepts a dict or an object with the same attributes).
+
+    ``min_raise_to``/``max_raise_to`` are ``None`` when no raise is allowed (the env's infos
+    say 0 so that they batch; the engine's ``LegalActions`` says ``None``).
+
+    >>> legal_of({"legal": {"fold": True, "check": False, "call": 10, "min_raise_to": 0, "max_raise_to": 0}})
+    {'fold': True, 'check': False, 'call': 10, 'min_raise_to': None, 'max_raise_to': None}
+    """
     legal = info["legal"]
     if isinstance(legal, Mapping):
-        return dict(legal)
-    return {k: getattr(legal, k) for k in ("fold", "check", "call", "min_raise_to", "max_raise_to")}
+        out = dict(legal)
+    else:
+        out = {k: getattr(legal, k) for k in ("fold", "check", "call", "min_raise_to", "max_raise_to")}
+    if not out["min_raise_to"]:
+        out["min_raise_to"] = out["max_raise_to"] = None
+    return out
 
 
 def agent_rng(rng: Any, seed: Any) -> np.random.Generator:
@@ -322,7 +333,7 @@ def agent_rng(rng: Any, seed: Any) -> np.random.Generator:
 
 
 def check_bet_sizes(bet_sizes: Any) -> tuple[float, ...]:
-    """The discrete mode's pot fractions as floats (what ``nlhe_v0`` accepts: finite and > 0).
+    """The discrete mode's pot fractions as floats (what ``nlhe_v1`` accepts: finite and > 0).
 
     >>> check_bet_sizes([0.5, 1])
     (0.5, 1.0)

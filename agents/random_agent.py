@@ -1,7 +1,7 @@
 """Random agents: uniform over legal action ids, or over action types then sizes.
 
 Both read only the ``action_mask`` (id 0 fold, id 1 check/call, ids 2.. bets/raises, in
-either action mode of ``nlhe_v0``), draw from a seeded ``numpy.random.Generator`` and
+either action mode of ``nlhe_v1``), draw from a seeded ``numpy.random.Generator`` and
 answer range queries (:mod:`holdem_env.agents.ranges`).
 """
 

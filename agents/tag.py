@@ -60,7 +60,7 @@ def raise_options(
     if len(mask) != 4 + len(bet_sizes):
         ids = np.flatnonzero(mask[2:]) + 2
         return [(int(a), int(a) - 1) for a in ids]
-    from holdem_env.env.nlhe_v0 import discrete_raise_amounts
+    from holdem_env.env.nlhe_v1 import discrete_raise_amounts
 
     view = info["view"]
     seat = view["seat"]

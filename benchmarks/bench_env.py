@@ -1,21 +1,23 @@
-"""Hands per second through the public AEC API: nlhe_v0 vs PettingZoo's and RLCard's no-limit envs.
+"""Hands per second through the public AEC API: nlhe_v1 vs PettingZoo's and RLCard's no-limit envs.
 
 Random legal play for every env: uniform over {fold (only when facing a bet), check/call,
-raise}, then a uniform legal size among the raise ids. nlhe_v0 and PettingZoo's
+raise}, then a uniform legal size among the raise ids. nlhe_v1 and PettingZoo's
 ``texas_holdem_no_limit_v6`` are driven through ``agent_iter``/``last``/``step``; RLCard's
 no-limit env is called directly (``reset``/``step``/``is_over``). Default table: 6 players,
 100 big blinds (RLCard: ``chips_for_each=200`` with its 1/2 blinds; PettingZoo's wrapper
 does not expose stacks and plays RLCard's default 100 chips = 50 big blinds).
 
-The policy draws its uniforms in blocks and, for nlhe_v0's exact mode, reads
+The policy draws its uniforms in blocks and, for nlhe_v1's exact mode, reads
 ``info["legal"]`` (the legal raise ids are one contiguous range) instead of scanning the
 1,000-entry mask; the discrete mode and PettingZoo read their masks, RLCard its legal ids.
 
 Run: ``.venv/bin/python benchmarks/bench_env.py [--hands 2000] [--chunk 100] [--clock cpu]
-[--players 6 2 10] [--breakdown] [--pure-python]``. ``holdem_env`` runs as it is built
+[--players 6 2 10] [--breakdown] [--pure-python [MODULES]]``. ``holdem_env`` runs as it is built
 (``make build`` compiles the hot modules with Cython; ``holdem_env.build_info()`` says which
 are); ``--pure-python`` runs the same measurement with ``HOLDEM_ENV_PURE_PYTHON=1`` (the ``.py``
-sources, no compiled module), the speed of an install without a C compiler. The envs of a table size run in alternating chunks of
+sources, no compiled module), the speed of an install without a C compiler;
+``--pure-python holdem_env.env.nlhe_v1`` (comma-separated names) runs only those modules from
+their sources, which measures what compiling each one gains. The envs of a table size run in alternating chunks of
 hands (shared machines: load hits them alike); prints ready-to-paste markdown rows (hands/s
 and ratios) headed by the exact command. ``--breakdown`` adds where the time of a 6-max
 exact hand goes (policy, observation, env and PettingZoo bookkeeping, engine), measured by
@@ -36,7 +38,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from holdem_env import nlhe_v0
+from holdem_env import nlhe_v1
 
 
 class _Uniforms:
@@ -83,10 +85,10 @@ def _choose_mask(mask: np.ndarray, u: float, v: float) -> int:
 
 
 def _choose_exact(legal: dict, u: float, v: float) -> int:
-    """The same policy on nlhe_v0's ``info["legal"]`` in exact mode (raise ids are one
+    """The same policy on nlhe_v1's ``info["legal"]`` in exact mode (raise ids are one
     contiguous range, ``min_raise_to + 1 .. max_raise_to + 1``): no scan of the mask."""
     lo = legal["min_raise_to"]
-    n = 0 if lo is None else legal["max_raise_to"] - lo + 1
+    n = legal["max_raise_to"] - lo + 1 if lo else 0  # 0: no raise allowed
     a = _pick(legal["fold"], True, n, u, v)
     return a if a < 2 else lo + 1 + (a - 2)
 
@@ -135,11 +137,11 @@ class _Runner:
 
 
 def nlhe_runner(num_players: int, action_mode: str, seed: int) -> _Runner:
-    env = nlhe_v0.env(num_players=num_players, action_mode=action_mode)
+    env = nlhe_v1.env(num_players=num_players, action_mode=action_mode)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     exact = action_mode == "exact"
-    return _Runner(f"nlhe_v0 {action_mode}", lambda k: _play_aec(env, k, rng, exact)[1])
+    return _Runner(f"nlhe_v1 {action_mode}", lambda k: _play_aec(env, k, rng, exact)[1])
 
 
 def pettingzoo_runner(num_players: int, seed: int) -> _Runner:
@@ -224,7 +226,7 @@ def bench_table(num_players: int, hands: int, chunk: int, seed: int) -> list[_Ru
 
 def _record_actions(num_players: int, hands: int, seed: int) -> list[int]:
     """The action ids the policy picks over ``hands`` exact-mode hands from ``seed``."""
-    env = nlhe_v0.env(num_players=num_players, action_mode="exact")
+    env = nlhe_v1.env(num_players=num_players, action_mode="exact")
     env.reset(seed=seed)
     uniforms = _Uniforms(np.random.default_rng(seed))
     actions = []
@@ -244,7 +246,7 @@ def _record_actions(num_players: int, hands: int, seed: int) -> list[int]:
 
 def _replay_env(num_players: int, hands: int, seed: int, actions: list[int], observe: bool) -> float:
     """Seconds to replay ``actions`` through the AEC API (no policy); ``observe=False`` skips observations."""
-    env = nlhe_v0.env(num_players=num_players, action_mode="exact")
+    env = nlhe_v1.env(num_players=num_players, action_mode="exact")
     env.reset(seed=seed)
     it = iter(actions)
     t = _clock()
@@ -302,10 +304,10 @@ def breakdown(num_players: int, hands: int, seed: int, rounds: int = 5) -> list[
     ]
 
 
-def _run_pure_python(argv: list[str]) -> int:
-    """Re-run this script with ``HOLDEM_ENV_PURE_PYTHON=1``: holdem_env's ``.py`` sources, no extension."""
-    env = {**os.environ, "HOLDEM_ENV_PURE_PYTHON": "1"}
-    print("pure-Python sources (HOLDEM_ENV_PURE_PYTHON=1: no compiled module):", flush=True)
+def _run_pure_python(argv: list[str], modules: str) -> int:
+    """Re-run this script with ``HOLDEM_ENV_PURE_PYTHON=modules`` (``1``: every module from its ``.py``)."""
+    env = {**os.environ, "HOLDEM_ENV_PURE_PYTHON": modules}
+    print(f"HOLDEM_ENV_PURE_PYTHON={modules} (these modules run from their .py sources):", flush=True)
     return subprocess.run([sys.executable, __file__, *argv, "--pure-python-child"], env=env, check=False).returncode
 
 
@@ -321,13 +323,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, nargs="+", default=[6, 2, 10], help="table sizes to run")
     parser.add_argument("--breakdown", action="store_true", help="also print where a 6-max exact hand's time goes")
     parser.add_argument(
-        "--pure-python", action="store_true", help="measure holdem_env's .py sources (no compiled module)"
+        "--pure-python", nargs="?", const="1", default=None, metavar="MODULES",
+        help="measure holdem_env's .py sources (all, or the comma-separated modules named)",
     )
     parser.add_argument("--pure-python-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     given = [a for a in (sys.argv[1:] if argv is None else argv) if a != "--pure-python-child"]
     if args.pure_python and not args.pure_python_child:
-        return _run_pure_python(given)
+        return _run_pure_python(given, args.pure_python)
     warnings.filterwarnings("ignore")
     global _clock
     _clock = time.process_time if args.clock == "cpu" else time.perf_counter
@@ -339,8 +342,8 @@ def main(argv: list[str] | None = None) -> int:
     command = " ".join([".venv/bin/python", "benchmarks/bench_env.py", *map(shlex.quote, given)])
     import holdem_env
 
-    compiled = len(holdem_env.build_info()["compiled"])
-    build = f"{compiled} holdem_env modules compiled" if compiled else "pure-Python holdem_env"
+    compiled = [m.rpartition(".")[2] for m in holdem_env.build_info()["compiled"]]  # type: ignore[union-attr]
+    build = f"compiled: {', '.join(compiled)}" if compiled else "pure-Python holdem_env"
     print(f"Command: `{command}` ({args.clock} time, {args.hands} hands per env and table size, {build})")
     print()
     print("| table | env | hands/s | actions/hand |")
@@ -349,11 +352,12 @@ def main(argv: list[str] | None = None) -> int:
         for r in runners:
             print(f"| {label} | {r.name} | {r.hands_per_second:,.0f} | {r.steps / r.hands:.1f} |")
     print()
-    print("| table | exact / PettingZoo | exact / RLCard | discrete / PettingZoo | discrete / RLCard | discrete cost vs exact |")
+    print("| table | exact / PettingZoo | exact / RLCard | discrete / PettingZoo | discrete / RLCard | discrete cost |")
     print("|---|---:|---:|---:|---:|---:|")
     for label, (ex, di, pz, rl, _engine) in tables.items():
         e, d, p, r = (x.hands_per_second for x in (ex, di, pz, rl))
-        print(f"| {label} | {e / p:.1f}x | {e / r:.1f}x | {d / p:.1f}x | {d / r:.1f}x | {100 * (e / d - 1):+.0f}% time/hand |")
+        cost = f"{100 * (e / d - 1):+.0f}% time/hand"
+        print(f"| {label} | {e / p:.1f}x | {e / r:.1f}x | {d / p:.1f}x | {d / r:.1f}x | {cost} |")
     if args.breakdown:
         parts = breakdown(6, args.hands, args.seed)
         total = parts[-1][1]

@@ -1,13 +1,11 @@
-"""``holdem_env.nlhe_v0``: the PettingZoo environment under its public name.
+"""``holdem_env.nlhe_v0``: the previous name of :mod:`holdem_env.nlhe_v1` (the same module object).
 
-The implementation and its documentation (observation, actions, rewards, version history) are
-in :mod:`holdem_env.env.nlhe_v0`; this module is the same module object, so
-``from holdem_env import nlhe_v0`` and ``pettingzoo.make("aec", "holdem_env/nlhe-v0")`` behave
-exactly alike.
+Kept importable so code written against ``nlhe_v0`` keeps running; it gets ``nlhe_v1``'s
+behaviour (see the version history in :mod:`holdem_env.env.nlhe_v1`).
 """
 
 import sys
 
-from holdem_env.env import nlhe_v0 as _impl
+from holdem_env.env import nlhe_v1 as _impl
 
 sys.modules[__name__] = _impl

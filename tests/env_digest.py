@@ -1,13 +1,12 @@
-"""A digest of everything ``nlhe_v0`` and the engine return over a fixed set of seeded hands.
+"""A digest of everything ``nlhe_v1`` and the engine return over a fixed set of seeded hands.
 
-Run as a script it prints the hex digest for whichever ``holdem_env`` is imported first (then
-the file ``holdem_env.engine.state`` came from and the observation builder's module; ``--pure`` keeps
-compiled-only modules out), so the compiled build can be compared with the pure-Python sources
-byte for byte
-(``tests/test_compiled_build.py``). Covers 2/3/6/10 seats, exact and discrete modes, the
-three betting structures, antes, unequal stacks, illegal actions under ``"timeout"``, every
-``last()`` (observation and mask bytes, reward, flags, ``info["legal"]``), view snapshots,
-rewards, and each hand's record as JSON.
+Run as a script it prints the hex digest (then the files ``holdem_env.engine.state`` and
+``nlhe_v1`` were loaded from), so the compiled build can be compared with the pure-Python
+sources (``HOLDEM_ENV_PURE_PYTHON=1``) byte for byte (``tests/test_compiled_build.py``);
+``--copies`` prints whether deep copies and pickled copies of the env continue alike. Covers
+2/3/6/10 seats, exact and discrete modes, the three betting structures, antes, unequal stacks,
+illegal actions under ``"timeout"``, every ``last()`` (observation and mask bytes, reward,
+flags, ``info["legal"]``), view snapshots, rewards, and each hand's record as JSON.
 """
 
 from __future__ import annotations
@@ -28,11 +27,11 @@ CONFIGS = (
 
 
 def digest(hands_per_config: int = 150) -> str:
-    from holdem_env import nlhe_v0
+    from holdem_env import nlhe_v1
 
     h = hashlib.sha256()
     for ci, kwargs in enumerate(CONFIGS):
-        env = nlhe_v0.env(**kwargs)
+        env = nlhe_v1.env(**kwargs)
         rng = np.random.default_rng(ci)
         n = kwargs["num_players"]
         for hand in range(hands_per_config):
@@ -64,22 +63,46 @@ def digest(hands_per_config: int = 150) -> str:
     return h.hexdigest()
 
 
-# Modules that exist only compiled (no .py twin). ``--pure`` blocks them: an editable install's
-# import finder would otherwise still find them in the source tree.
-COMPILED_ONLY = ("holdem_env.env._obsbuild_c",)
+def copies_continue_alike(hands: int = 12) -> bool:
+    """Whether ``copy.deepcopy(env)`` and ``pickle.loads(pickle.dumps(env))`` taken in the middle
+    of a hand continue exactly like the env itself (observations, rewards, infos, records)."""
+    import copy
+    import pickle
+
+    from holdem_env import nlhe_v1
+
+    def play(env, rng: np.random.Generator) -> list:  # type: ignore[no-untyped-def]
+        out = []
+        for hand in range(hands):
+            if hand:
+                env.reset()
+            for agent in env.agent_iter():
+                obs, reward, term, trunc, info = env.last()
+                out.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, repr(info)))
+                env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            out.append(env.unwrapped.hand_record().to_json())
+        return out
+
+    for kwargs in CONFIGS[:3]:
+        env = nlhe_v1.env(**kwargs)
+        env.reset(seed=5)
+        for _ in range(3):  # into the hand
+            obs = env.last()[0]
+            env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+        twins = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+        expected = play(env, np.random.default_rng(1))
+        if any(play(twin, np.random.default_rng(1)) != expected for twin in twins):
+            return False
+    return True
+
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    if "--pure" in args:
-        args.remove("--pure")
-        for name in COMPILED_ONLY:
-            sys.modules[name] = None  # type: ignore[assignment]  # makes `import name` raise ImportError
+    # HOLDEM_ENV_PURE_PYTHON=1 in the environment runs the .py sources (holdem_env._build).
     import holdem_env.engine.state
-    from holdem_env import nlhe_v0
+    from holdem_env import nlhe_v1
 
-    print(
-        digest(int(args[0]) if args else 150),
-        holdem_env.engine.state.__file__,
-        nlhe_v0.ObservationBuilder.__module__,
-        file=sys.stdout,
-    )
+    args = sys.argv[1:]
+    if args[:1] == ["--copies"]:
+        print(copies_continue_alike(), holdem_env.engine.state.__file__, nlhe_v1.__file__)
+    else:
+        print(digest(int(args[0]) if args else 150), holdem_env.engine.state.__file__, nlhe_v1.__file__)

@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from holdem_env import nlhe_v0
+from holdem_env import nlhe_v1
 from holdem_env.engine.errors import IllegalActionError, short_repr
 
 SEATS = (2, 3, 6, 10)
@@ -31,7 +31,7 @@ def _check(ok: bool, what: str) -> None:
         raise RuleViolation(what)
 
 
-def _snapshot(env: nlhe_v0.raw_env, agent: str) -> tuple:
+def _snapshot(env: nlhe_v1.raw_env, agent: str) -> tuple:
     state = env.state_object
     obs = env.observe(agent)
     return (
@@ -40,7 +40,7 @@ def _snapshot(env: nlhe_v0.raw_env, agent: str) -> tuple:
     )
 
 
-def _illegal_id(env: nlhe_v0.raw_env, mask: np.ndarray, rng: np.random.Generator) -> object:
+def _illegal_id(env: nlhe_v1.raw_env, mask: np.ndarray, rng: np.random.Generator) -> object:
     """An action the env must refuse: a masked id, an id out of range, or not an id at all."""
     masked = np.flatnonzero(mask == 0)
     r = rng.random()
@@ -53,7 +53,7 @@ def _illegal_id(env: nlhe_v0.raw_env, mask: np.ndarray, rng: np.random.Generator
     return [True, 1.0, "1", None][int(rng.integers(4))]
 
 
-def play_hand(env: nlhe_v0.raw_env, rng: np.random.Generator, stacks: list[int] | None, illegal_rate: float) -> int:
+def play_hand(env: nlhe_v1.raw_env, rng: np.random.Generator, stacks: list[int] | None, illegal_rate: float) -> int:
     """Play one hand with random actions, checking every invariant; returns the refused actions."""
     env.reset(seed=int(rng.integers(2**32)), options=None if stacks is None else {"stacks": stacks})
     state = env.state_object
@@ -91,7 +91,7 @@ def play_hand(env: nlhe_v0.raw_env, rng: np.random.Generator, stacks: list[int] 
 
 def fuzz(num_players: int, betting: str, mode: str, hands: int, seed: int, illegal_rate: float = 0.3) -> int:
     """Play ``hands`` hands at one table kind; returns the refused illegal actions (raises on a violation)."""
-    env = nlhe_v0.raw_env(num_players=num_players, betting=betting, action_mode=mode, max_stack=3000)
+    env = nlhe_v1.raw_env(num_players=num_players, betting=betting, action_mode=mode, max_stack=3000)
     rng = np.random.default_rng(seed)
     refused = 0
     for _ in range(hands):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from holdem_env.agents.base import (
     REGISTRY,
     AgentSpecError,
@@ -12,13 +11,20 @@ from holdem_env.agents.base import (
     parse_spec,
     register_agent,
 )
-from holdem_env.agents.preflop import CLASSES, COMBOS, class_percentile, hand_class, top_range
+from holdem_env.agents.preflop import (
+    CLASSES,
+    COMBOS,
+    class_percentile,
+    hand_class,
+    top_range,
+)
 from holdem_env.agents.random_agent import RandomAgent, RandomTypeAgent
 from holdem_env.agents.tag import TagAgent, raise_options
-from holdem_env import nlhe_v0
+from holdem_env.training.arena import ArenaConfig, run_match
+
+from holdem_env import nlhe_v1
 from holdem_env.engine.cards import card_str, parse_cards
 from holdem_env.engine.errors import CardError, ConfigError
-from holdem_env.training.arena import ArenaConfig, run_match
 
 
 class CallAgent:
@@ -188,7 +194,7 @@ def _decisions(env, agents, hands: int, seed: int):
 
 @pytest.mark.parametrize("mode", ["discrete", "exact"])
 def test_random_and_tag_agents_choose_only_masked_in_actions(mode: str) -> None:
-    env = nlhe_v0.raw_env(num_players=3, action_mode=mode)
+    env = nlhe_v1.raw_env(num_players=3, action_mode=mode)
     rng = np.random.default_rng(0)
     agents = [RandomAgent(rng=rng), TagAgent(rng=rng, samples=50, read_ranges=True), TagAgent(rng=rng, samples=50)]
     count = 0
@@ -215,7 +221,7 @@ def test_random_type_agent_picks_types_uniformly_then_sizes() -> None:
 
 def test_raise_options_map_ids_to_chip_amounts_in_both_modes() -> None:
     for mode in ("discrete", "exact"):
-        env = nlhe_v0.raw_env(num_players=2, action_mode=mode)
+        env = nlhe_v1.raw_env(num_players=2, action_mode=mode)
         env.reset(seed=1)
         name = env.agent_selection
         opts = raise_options(env.observe(name), env.infos[name])
@@ -229,7 +235,7 @@ def test_raise_options_map_ids_to_chip_amounts_in_both_modes() -> None:
 
 # ---------------------------------------------------------------- hidden information
 def _play_with_deck(deck: list[str], seed: int) -> Spy:
-    env = nlhe_v0.raw_env(num_players=2, action_mode="exact")
+    env = nlhe_v1.raw_env(num_players=2, action_mode="exact")
     env.reset(seed=0, options={"deck": deck, "button": 0})
     spy = Spy(TagAgent(rng=np.random.default_rng(seed), samples=50))
     agents = [spy, CallAgent()]
@@ -265,7 +271,7 @@ def test_decisions_do_not_depend_on_the_opponents_hidden_cards(spec: str) -> Non
     import holdem_env.agents.cfr_lite  # noqa: F401  (registers cfr-lite)
 
     def actions_with(deck: list[str], seed: int) -> list[int]:
-        env = nlhe_v0.raw_env(num_players=2, action_mode="discrete")
+        env = nlhe_v1.raw_env(num_players=2, action_mode="discrete")
         env.reset(seed=0, options={"deck": deck, "button": 0})
         agent = make_agent(spec, rng=np.random.default_rng(seed))
         agent.set_rng(np.random.default_rng(seed))

@@ -328,11 +328,11 @@ def test_agent_plays_legal_actions_in_env(trained, tmp_path, mode: str) -> None:
     from holdem_env.agents.cfr_lite.agent import CfrLiteAgent
     from holdem_env.agents.random_agent import RandomAgent
 
-    from holdem_env import nlhe_v0
+    from holdem_env import nlhe_v1
 
     path = tmp_path / "p.npz"
     trained.policy().save(path)
-    env = nlhe_v0.env(num_players=2, action_mode=mode, illegal_action="raise")
+    env = nlhe_v1.env(num_players=2, action_mode=mode, illegal_action="raise")
     agent, rnd = CfrLiteAgent(str(path), seed=1), RandomAgent(seed=2)
     for h in range(40):
         env.reset(seed=h)
@@ -436,9 +436,9 @@ def test_bare_spec_plays_the_shipped_policy() -> None:
     agent = make_agent("cfr-lite", rng=np.random.default_rng(0))
     policy = agent.policy_for(2)
     assert policy.table.num_players == 2 and len(policy) > 1000
-    from holdem_env import nlhe_v0
+    from holdem_env import nlhe_v1
 
-    env = nlhe_v0.env(num_players=2)
+    env = nlhe_v1.env(num_players=2)
     env.reset(seed=3)
     obs, _, _, _, info = env.last()
     act = agent.act(obs, info)
@@ -465,13 +465,13 @@ def test_all_in_max_pot_removes_deep_shoves_only() -> None:
 def test_overbet_takes_the_hand_off_the_tree(raise_to: int, off_tree: bool) -> None:
     from holdem_env.agents.cfr_lite.agent import CfrLiteAgent
 
-    from holdem_env import nlhe_v0
+    from holdem_env import nlhe_v1
 
     agent = CfrLiteAgent(seed=0)
     policy = agent.policy_for(2)
-    env = nlhe_v0.env(num_players=2, action_mode="exact")
+    env = nlhe_v1.env(num_players=2, action_mode="exact")
     env.reset(seed=5)
-    env.step(nlhe_v0.exact_action_id(raise_to))  # the button (small blind) opens
+    env.step(nlhe_v1.exact_action_id(raise_to))  # the button (small blind) opens
     obs, _, _, _, info = env.last()
     _, node, flagged = agent._shadow(policy, info["view"])
     assert flagged is off_tree

@@ -58,9 +58,9 @@ def test_an_isolated_agent_cannot_reach_the_engine() -> None:
 
 
 def test_an_isolated_agent_that_hangs_is_stopped() -> None:
-    from holdem_env import nlhe_v0
+    from holdem_env import nlhe_v1
 
-    env = nlhe_v0.raw_env(num_players=2)
+    env = nlhe_v1.raw_env(num_players=2)
     env.reset(seed=0)
     agent = IsolatedAgent(f"{__name__}:Hangs", timeout=1.0)
     with pytest.raises(AgentError, match=r"did not answer act within 1 s"):
@@ -82,9 +82,9 @@ def test_isolated_agent_errors() -> None:
 
 
 def test_plain_info_copies_the_view_as_plain_data() -> None:
-    from holdem_env import nlhe_v0
+    from holdem_env import nlhe_v1
 
-    env = nlhe_v0.raw_env(num_players=3)
+    env = nlhe_v1.raw_env(num_players=3)
     env.reset(seed=4, options={"button": 0})
     info = env.infos[env.agent_selection]
     plain = plain_info(info)

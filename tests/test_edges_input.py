@@ -14,7 +14,7 @@ from holdem_env.agents.base import (
     resolve_spec,
 )
 
-from holdem_env import nlhe_v0
+from holdem_env import nlhe_v1
 from holdem_env.engine.actions import Action
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError, IllegalActionError, short_repr
@@ -55,7 +55,7 @@ def test_raise_to_a_huge_amount_is_an_illegal_action_and_changes_nothing() -> No
 
 @pytest.mark.parametrize("mode", ["discrete", "exact"])
 def test_env_step_with_a_huge_action_id_is_an_illegal_action(mode: str) -> None:
-    env = nlhe_v0.raw_env(num_players=2, action_mode=mode)
+    env = nlhe_v1.raw_env(num_players=2, action_mode=mode)
     env.reset(seed=1)
     actor, events = env.agent_selection, len(env.hand_record().events)
     with pytest.raises(IllegalActionError, match=r"action <integer of 5001 digits> is out of range"):
@@ -65,7 +65,7 @@ def test_env_step_with_a_huge_action_id_is_an_illegal_action(mode: str) -> None:
 
 # -- silent acceptance is gone --------------------------------------------------------------------
 def test_reset_stacks_from_an_iterator_of_floats_is_refused() -> None:
-    env = nlhe_v0.raw_env(num_players=3)
+    env = nlhe_v1.raw_env(num_players=3)
     with pytest.raises(ConfigError, match=r"stacks=\[150.7, 250.2, 99.99\] is invalid: must be 3 integer stacks"):
         env.reset(seed=1, options={"stacks": iter([150.7, 250.2, 99.99])})
     env.reset(seed=1, options={"stacks": iter([150, 250, 99])})  # integers from an iterator are fine
@@ -81,20 +81,20 @@ def test_clock_seconds_must_be_finite_and_positive(clock: float) -> None:
 @pytest.mark.parametrize("sizes", [[True], [0.5, False], "0.5", [float("nan")], [np.bool_(True)], 3])
 def test_env_bet_sizes_refuse_booleans_and_non_numbers(sizes: object) -> None:
     with pytest.raises(ConfigError, match="bet_sizes=.* positive, finite pot fractions"):
-        nlhe_v0.raw_env(num_players=2, bet_sizes=sizes)
+        nlhe_v1.raw_env(num_players=2, bet_sizes=sizes)
 
 
 def test_unknown_env_keyword_is_a_config_error_naming_it() -> None:
     with pytest.raises(ConfigError, match=r"foo=1 is invalid: unknown environment setting; allowed: .*clock_seconds"):
-        nlhe_v0.raw_env(num_players=2, foo=1)
-    env = nlhe_v0.raw_env(num_players=2, clock_seconds=12.5)  # a TableConfig field still passes through
+        nlhe_v1.raw_env(num_players=2, foo=1)
+    env = nlhe_v1.raw_env(num_players=2, clock_seconds=12.5)  # a TableConfig field still passes through
     assert env.config.clock_seconds == 12.5
 
 
 def test_exact_mode_max_stack_is_bounded() -> None:
     with pytest.raises(ConfigError, match=r"max_stack=1000000000000 is invalid: must be at most 1000000 in exact mode"):
-        nlhe_v0.raw_env(num_players=2, action_mode="exact", max_stack=10**12)
-    assert nlhe_v0.raw_env(num_players=2, max_stack=10**12).max_stack == 10**12  # discrete: no per-chip ids
+        nlhe_v1.raw_env(num_players=2, action_mode="exact", max_stack=10**12)
+    assert nlhe_v1.raw_env(num_players=2, max_stack=10**12).max_stack == 10**12  # discrete: no per-chip ids
 
 
 @pytest.mark.parametrize(

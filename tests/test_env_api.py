@@ -1,4 +1,4 @@
-"""PettingZoo conformance of ``nlhe_v0`` (api_test, seed_test, render_test) and its public surface."""
+"""PettingZoo conformance of ``nlhe_v1`` (api_test, seed_test, render_test) and its public surface."""
 
 from __future__ import annotations
 
@@ -9,9 +9,14 @@ import pettingzoo
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
-from holdem_env import nlhe_v0
+from holdem_env import nlhe_v1
 from holdem_env.engine.cards import card_str, parse_cards
-from holdem_env.engine.errors import CardError, ConfigError, HandOverError, IllegalActionError
+from holdem_env.engine.errors import (
+    CardError,
+    ConfigError,
+    HandOverError,
+    IllegalActionError,
+)
 
 SIZES = (2, 3, 6, 10)
 MODES = ("exact", "discrete")
@@ -22,7 +27,7 @@ BETTINGS = ("no-limit", "pot-limit", "fixed-limit")
     ("num_players", "action_mode", "betting"), list(itertools.product(SIZES, MODES, BETTINGS))
 )
 def test_pettingzoo_api_test(num_players: int, action_mode: str, betting: str) -> None:
-    env = nlhe_v0.env(num_players=num_players, action_mode=action_mode, betting=betting)
+    env = nlhe_v1.env(num_players=num_players, action_mode=action_mode, betting=betting)
     api_test(env, num_cycles=1000)
 
 
@@ -36,23 +41,23 @@ def test_pettingzoo_api_test(num_players: int, action_mode: str, betting: str) -
     ],
 )
 def test_pettingzoo_api_test_with_other_options(kwargs: dict) -> None:
-    api_test(nlhe_v0.env(**kwargs), num_cycles=1000)
+    api_test(nlhe_v1.env(**kwargs), num_cycles=1000)
 
 
 @pytest.mark.parametrize(
     ("num_players", "action_mode", "betting"), list(itertools.product(SIZES, MODES, BETTINGS))
 )
 def test_pettingzoo_seed_test(num_players: int, action_mode: str, betting: str) -> None:
-    seed_test(lambda: nlhe_v0.env(num_players=num_players, action_mode=action_mode, betting=betting), num_cycles=500)
+    seed_test(lambda: nlhe_v1.env(num_players=num_players, action_mode=action_mode, betting=betting), num_cycles=500)
 
 
 @pytest.mark.parametrize("action_mode", MODES)
 def test_pettingzoo_render_test(action_mode: str) -> None:
-    render_test(lambda render_mode=None: nlhe_v0.env(render_mode=render_mode, action_mode=action_mode))
+    render_test(lambda render_mode=None: nlhe_v1.env(render_mode=render_mode, action_mode=action_mode))
 
 
 def test_registered_with_pettingzoo_make() -> None:
-    env = pettingzoo.make("aec", "holdem_env/nlhe_v0", num_players=4, action_mode="exact")
+    env = pettingzoo.make("aec", "holdem_env/nlhe_v1", num_players=4, action_mode="exact")
     env.reset(seed=3)
     assert env.unwrapped.config.num_players == 4
     assert env.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
@@ -60,8 +65,8 @@ def test_registered_with_pettingzoo_make() -> None:
 
 
 def test_metadata_and_identical_spaces() -> None:
-    env = nlhe_v0.env(num_players=6)
-    assert env.metadata["name"] == "nlhe_v0"
+    env = nlhe_v1.env(num_players=6)
+    assert env.metadata["name"] == "nlhe_v1"
     assert env.metadata["is_parallelizable"] is False
     assert set(env.metadata["render_modes"]) == {"human", "ansi"}
     spaces_ = {id(env.action_space(a)) for a in env.possible_agents}
@@ -74,15 +79,15 @@ def test_metadata_and_identical_spaces() -> None:
 
 def test_pad_seats_gives_one_shape_for_every_table_size() -> None:
     shapes = {
-        nlhe_v0.env(num_players=n, pad_seats=True).observation_space("player_0")["observation"].shape for n in SIZES
+        nlhe_v1.env(num_players=n, pad_seats=True).observation_space("player_0")["observation"].shape for n in SIZES
     }
     assert shapes == {(114 + 22 * 10,)}
 
 
 def test_exact_space_sized_from_max_stack_and_larger_stack_is_an_error() -> None:
-    env = nlhe_v0.env(num_players=3, action_mode="exact", max_stack=2500)
+    env = nlhe_v1.env(num_players=3, action_mode="exact", max_stack=2500)
     assert env.action_space("player_0").n == 2502
-    numpy_sized = nlhe_v0.raw_env(num_players=3, action_mode="exact", max_stack=np.int64(2500))
+    numpy_sized = nlhe_v1.raw_env(num_players=3, action_mode="exact", max_stack=np.int64(2500))
     assert type(numpy_sized.max_stack) is int and numpy_sized.action_space("player_0").n == 2502
     env.reset(seed=0, options={"stacks": [2500, 100, 700]})
     with pytest.raises(ConfigError, match=r"stacks=.*0\.\.2500"):
@@ -106,12 +111,12 @@ def test_exact_space_sized_from_max_stack_and_larger_stack_is_an_error() -> None
 )
 def test_bad_keyword_is_a_config_error_naming_it(kwargs: dict, field: str) -> None:
     with pytest.raises(ConfigError) as info:
-        nlhe_v0.raw_env(**kwargs)
+        nlhe_v1.raw_env(**kwargs)
     assert info.value.field == field
 
 
 def test_bad_reset_options_raise_and_leave_the_hand_alone() -> None:
-    env = nlhe_v0.raw_env(num_players=3)
+    env = nlhe_v1.raw_env(num_players=3)
     env.reset(seed=1)
     before = (env.agent_selection, env.state_object.num_events)
     with pytest.raises(ConfigError, match="button"):
@@ -126,7 +131,7 @@ def test_bad_reset_options_raise_and_leave_the_hand_alone() -> None:
 
 
 def test_reset_moves_button_one_seat_and_first_button_comes_from_seed() -> None:
-    env = nlhe_v0.raw_env(num_players=6)
+    env = nlhe_v1.raw_env(num_players=6)
     env.reset(seed=11)
     first = env.state_object.button
     buttons = [first]
@@ -142,7 +147,7 @@ def test_reset_moves_button_one_seat_and_first_button_comes_from_seed() -> None:
 
 
 def test_button_option_and_stacks_option_and_sitting_out() -> None:
-    env = nlhe_v0.raw_env(num_players=4)
+    env = nlhe_v1.raw_env(num_players=4)
     env.reset(seed=0, options={"button": 2, "stacks": [500, 0, 800, 1000]})
     st = env.state_object
     assert st.button == 2
@@ -166,7 +171,7 @@ def _random_hand(env, rng) -> None:
 def test_same_seed_and_options_give_identical_hand_records() -> None:
     records = []
     for _ in range(2):
-        env = nlhe_v0.env(num_players=6, action_mode="exact")
+        env = nlhe_v1.env(num_players=6, action_mode="exact")
         rng = np.random.default_rng(5)
         env.reset(seed=123)
         out = []
@@ -181,7 +186,7 @@ def test_same_seed_and_options_give_identical_hand_records() -> None:
 
 def test_supplied_deck_is_recorded_and_dealt() -> None:
     deck = [card_str(c) for c in reversed(range(52))]
-    env = nlhe_v0.raw_env(num_players=2)
+    env = nlhe_v1.raw_env(num_players=2)
     env.reset(seed=0, options={"deck": deck, "button": 0})
     rec = env.hand_record()
     assert list(rec.deck) == list(parse_cards(deck))
@@ -192,7 +197,7 @@ def test_supplied_deck_is_recorded_and_dealt() -> None:
 
 
 def test_unknown_option_keys_are_ignored_for_pettingzoo_api_test() -> None:
-    env = nlhe_v0.raw_env(num_players=2)
+    env = nlhe_v1.raw_env(num_players=2)
     env.reset(seed=0, options={"options": 1})
     assert env.agents == ["player_0", "player_1"]
 
@@ -200,7 +205,7 @@ def test_unknown_option_keys_are_ignored_for_pettingzoo_api_test() -> None:
 def test_rewards_sum_to_zero_in_bb_and_chips() -> None:
     rng = np.random.default_rng(0)
     for unit, scale in (("bb", 0.1), ("chips", 1.0)):
-        env = nlhe_v0.env(num_players=6, reward_unit=unit, action_mode="exact")
+        env = nlhe_v1.env(num_players=6, reward_unit=unit, action_mode="exact")
         env.reset(seed=4)
         for _ in range(30):
             totals = {}
@@ -220,7 +225,7 @@ def test_rewards_sum_to_zero_in_bb_and_chips() -> None:
 
 
 def test_illegal_action_raise_mode_names_the_legal_set_and_changes_nothing() -> None:
-    env = nlhe_v0.env(num_players=3, action_mode="exact")
+    env = nlhe_v1.env(num_players=3, action_mode="exact")
     env.reset(seed=2, options={"button": 0})
     agent = env.agent_selection
     n_events = env.unwrapped.state_object.num_events
@@ -238,7 +243,7 @@ def test_illegal_action_raise_mode_names_the_legal_set_and_changes_nothing() -> 
 
 
 def test_illegal_action_timeout_mode_checks_or_folds_and_is_recorded() -> None:
-    env = nlhe_v0.env(num_players=3, action_mode="exact", illegal_action="timeout")
+    env = nlhe_v1.env(num_players=3, action_mode="exact", illegal_action="timeout")
     env.reset(seed=2, options={"button": 0})
     env.step(5)  # UTG (the button, 3-handed) faces the big blind: timeout = fold
     env.step(1)  # small blind calls
@@ -252,7 +257,7 @@ def test_illegal_action_timeout_mode_checks_or_folds_and_is_recorded() -> None:
 
 
 def test_step_after_hand_over_on_raw_env_and_record_when_over() -> None:
-    env = nlhe_v0.raw_env(num_players=2)
+    env = nlhe_v1.raw_env(num_players=2)
     env.reset(seed=0, options={"button": 0})
     env.step(0)  # small blind folds
     assert all(env.terminations.values())
@@ -267,7 +272,7 @@ def test_step_after_hand_over_on_raw_env_and_record_when_over() -> None:
 
 
 def test_phh_export_of_the_last_hand(tmp_path) -> None:
-    env = nlhe_v0.raw_env(num_players=2)
+    env = nlhe_v1.raw_env(num_players=2)
     env.reset(seed=0, options={"button": 0})
     env.step(1)
     env.step(1)
@@ -281,16 +286,16 @@ def test_phh_export_of_the_last_hand(tmp_path) -> None:
 
 
 def test_action_id_helpers() -> None:
-    assert nlhe_v0.exact_action_id(1) == 2
-    assert nlhe_v0.exact_raise_to(2) == 1
-    assert nlhe_v0.exact_raise_to(0) is None
+    assert nlhe_v1.exact_action_id(1) == 2
+    assert nlhe_v1.exact_raise_to(2) == 1
+    assert nlhe_v1.exact_raise_to(0) is None
     with pytest.raises(IllegalActionError):
-        nlhe_v0.exact_action_id(-5)
-    assert nlhe_v0.exact_raise_to(np.int64(21)) == 20
+        nlhe_v1.exact_action_id(-5)
+    assert nlhe_v1.exact_raise_to(np.int64(21)) == 20
     for bad in (21.9, "21", -1, True):  # a float used to be truncated silently
         with pytest.raises(IllegalActionError, match="is not a non-negative integer"):
-            nlhe_v0.exact_raise_to(bad)
-    env = nlhe_v0.raw_env(num_players=3, action_mode="exact")
+            nlhe_v1.exact_raise_to(bad)
+    env = nlhe_v1.raw_env(num_players=3, action_mode="exact")
     env.reset(seed=0, options={"button": 0})
     assert env.action_for_raise_to(20) == 21
     assert env.action_amount(21) == 20
@@ -298,7 +303,7 @@ def test_action_id_helpers() -> None:
     assert env.describe_action(21) == "raise to 20"
     with pytest.raises(IllegalActionError, match="no legal action raises to 19"):
         env.action_for_raise_to(19)
-    d = nlhe_v0.raw_env(num_players=3)
+    d = nlhe_v1.raw_env(num_players=3)
     d.reset(seed=0, options={"button": 0})
     assert [d.describe_action(a) for a in (0, 1, 2, 3, 9)] == ["fold", "check/call", "min-raise", "raise 0.33 pot", "all-in"]
     assert d.action_amount(2) == 20
@@ -309,7 +314,7 @@ def test_action_id_helpers() -> None:
 def test_render_ansi_shows_table_and_only_viewers_cards() -> None:
     deck = list(parse_cards("AsKs" "QdJd" "2c3c" "7h8h"))
     deck += [c for c in range(52) if c not in deck]
-    env = nlhe_v0.env(num_players=2, render_mode="ansi", render_viewer=1)
+    env = nlhe_v1.env(num_players=2, render_mode="ansi", render_viewer=1)
     env.reset(seed=0, options={"button": 0, "deck": [card_str(c) for c in deck]})
     text = env.render()
     assert "blinds 5/10" in text and "pot: 15" in text and "to act: player_0" in text
@@ -317,41 +322,51 @@ def test_render_ansi_shows_table_and_only_viewers_cards() -> None:
     hole0 = " ".join(env.unwrapped.infos["player_0"]["view"]["hole_cards"])
     assert hole1 in text and hole0 not in text
     assert "BTN/SB" in text and "BB" in text
-    public = nlhe_v0.env(num_players=2, render_mode="ansi")
+    public = nlhe_v1.env(num_players=2, render_mode="ansi")
     public.reset(seed=0, options={"button": 0, "deck": [card_str(c) for c in deck]})
     assert hole0 not in public.render() and hole1 not in public.render()
-    assert nlhe_v0.env(num_players=2).unwrapped.render() is None
+    assert nlhe_v1.env(num_players=2).unwrapped.render() is None
 
 
 def test_state_object_before_reset_is_an_error() -> None:
     with pytest.raises(HandOverError, match="reset"):
-        nlhe_v0.raw_env().state_object
+        nlhe_v1.raw_env().state_object
 
 
 def test_render_human_prints_and_returns_none(capsys) -> None:
-    env = nlhe_v0.env(num_players=3, render_mode="human")
+    env = nlhe_v1.env(num_players=3, render_mode="human")
     env.reset(seed=0, options={"button": 0})
     assert env.render() is None
     out = capsys.readouterr().out
     assert "to act: player_0" in out and "seat 2" in out
 
 
-def test_player_view_is_a_live_mapping_with_snapshot() -> None:
-    env = nlhe_v0.raw_env(num_players=3)
+def test_seat_view_is_a_frozen_snapshot_taken_when_the_seat_is_to_act() -> None:
+    env = nlhe_v1.raw_env(num_players=3)
     env.reset(seed=0, options={"button": 0})
     view = env.infos["player_1"]["view"]
     assert set(view) >= {"seat", "hole_cards", "board", "pot", "stacks", "street_bets", "history", "shown"}
-    before = view.snapshot()
-    assert before["pot"] == 15 and before["actor"] == 0 and before["history"] == ()
-    env.step(1)  # button calls
-    assert view["pot"] == 25 and view["history"] == ((0, "preflop", "call", 10),)
-    assert before["pot"] == 15  # the snapshot kept its moment
-    with pytest.raises(KeyError, match="not in a player view"):
+    assert view["pot"] == 15 and view["actor"] == 0 and view["history"] == ()
+    env.step(1)  # the button calls; the small blind (seat 1) is to act
+    assert view["pot"] == 15  # the old snapshot kept its moment
+    now = env.infos["player_1"]["view"]
+    assert now["pot"] == 25 and now["actor"] == 1 and now["history"] == ((0, "preflop", "call", 10),)
+    assert env.infos["player_0"]["view"]["history"] == ()  # seat 0's view is from its own turn
+    with pytest.raises(KeyError, match="not in a seat view"):
         view["opponent_cards"]
+    with pytest.raises(AttributeError, match="read-only"):
+        view.pot = 0  # type: ignore[misc]
+    env.step(0)  # the small blind folds
+    env.step(1)  # the big blind checks: the flop
+    while not env.terminations[env.agent_selection]:
+        env.step(0 if env.infos[env.agent_selection]["legal"]["fold"] else 1)
+    final = env.infos["player_1"]["view"]
+    assert final["is_over"] and final["actor"] == -1 and final["street"] == "showdown"
+    assert final["payoffs"] == env.state_object.payoffs and sum(final["payoffs"]) == 0
 
 
 def test_antes_are_posted_and_rewards_still_sum_to_zero() -> None:
-    env = nlhe_v0.raw_env(num_players=4, ante=2, reward_unit="chips")
+    env = nlhe_v1.raw_env(num_players=4, ante=2, reward_unit="chips")
     env.reset(seed=5, options={"button": 0})
     assert env.infos["player_0"]["view"]["pot"] == 4 * 2 + 5 + 10
     while not env.terminations[env.agent_selection]:
@@ -362,7 +377,7 @@ def test_antes_are_posted_and_rewards_still_sum_to_zero() -> None:
 
 @pytest.mark.parametrize("seed", ["abc", 1.5, -2])
 def test_reset_with_bad_seed_raises_config_error_and_keeps_the_hand(seed) -> None:  # type: ignore[no-untyped-def]
-    env = nlhe_v0.env(num_players=3)
+    env = nlhe_v1.env(num_players=3)
     env.reset(seed=5)
     before = env.unwrapped.hand_record()
     with pytest.raises(ConfigError, match="seed"):
@@ -371,7 +386,7 @@ def test_reset_with_bad_seed_raises_config_error_and_keeps_the_hand(seed) -> Non
 
 
 def test_render_blind_tags_are_the_engines_blind_seats_with_a_seat_sitting_out() -> None:
-    env = nlhe_v0.env(num_players=4, render_mode="ansi")
+    env = nlhe_v1.env(num_players=4, render_mode="ansi")
     env.reset(seed=0, options={"button": 3, "stacks": [1000, 0, 1000, 1000]})
     state = env.unwrapped.state_object
     assert (state.small_blind_seat, state.big_blind_seat) == (0, 2)
@@ -379,7 +394,7 @@ def test_render_blind_tags_are_the_engines_blind_seats_with_a_seat_sitting_out()
     assert " BTN " in rows[3] and " SB " in rows[0] and " BB " in rows[2] and " out" in rows[1]
 
 
-@pytest.mark.parametrize("name", ["holdem_env.env.nlhe_v0", "holdem_env.env._obs", "holdem_env.env.gym_wrapper"])
+@pytest.mark.parametrize("name", ["holdem_env.env.nlhe_v1", "holdem_env.env._obs", "holdem_env.env.gym_wrapper"])
 def test_env_module_doctests(name: str) -> None:
     # The engine's doctests run in test_layering; the env modules' examples are checked here.
     import doctest

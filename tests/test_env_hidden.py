@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from holdem_env import nlhe_v0
+from holdem_env import nlhe_v1
 from holdem_env.engine.cards import card_str, parse_cards
 
 
@@ -25,7 +25,7 @@ def _deck(holes: dict[int, str], board: str, n: int, button: int) -> list[str]:
 
 def _trace(deck: list[str], script: list[int], observer: int, n: int = 3) -> list:
     """Everything ``observer`` is shown while the script plays: observations, infos, renders."""
-    env = nlhe_v0.raw_env(num_players=n, action_mode="exact", render_mode="ansi", render_viewer=observer)
+    env = nlhe_v1.raw_env(num_players=n, action_mode="exact", render_mode="ansi", render_viewer=observer)
     env.reset(seed=0, options={"deck": deck, "button": 0})
     me = f"player_{observer}"
     out = []
@@ -62,17 +62,18 @@ def test_mucked_cards_are_never_revealed_but_shown_cards_are() -> None:
     # everyone checks down; seat 1 (Q-high) loses to seat 2's nines and mucks unseen
     script = [1, 1, 1] + [1, 1, 1] * 3
     a = _deck({0: "AsKd", 1: "QhJh", 2: "9c9d"}, board, 3, 0)
-    env = nlhe_v0.raw_env(num_players=3, action_mode="exact", render_mode="ansi")
+    env = nlhe_v1.raw_env(num_players=3, action_mode="exact", render_mode="ansi")
     env.reset(seed=0, options={"deck": a, "button": 0})
     for act in script:
         env.step(act)
     assert all(env.terminations.values())
     shown = env.infos["player_0"]["view"]["shown"]
     mucked = env.state_object.mucked
-    assert shown == {s: tuple(card_str(c) for c in cs) for s, cs in env.state_object.shown.items()}
+    engine_shown = env.state_object.shown
+    assert shown == tuple(tuple(card_str(c) for c in engine_shown.get(s, ())) for s in range(3))
     assert mucked, "this script should end with a muck"
     for s in mucked:
-        assert s not in shown
+        assert shown[s] == ()
     text = env.render()
     for s in mucked:
         for card in env.state_object.hole_cards[s]:
@@ -86,7 +87,7 @@ def test_mucked_cards_are_never_revealed_but_shown_cards_are() -> None:
 
 
 def test_info_view_only_has_own_hole_cards() -> None:
-    env = nlhe_v0.raw_env(num_players=6)
+    env = nlhe_v1.raw_env(num_players=6)
     env.reset(seed=9)
     holes = {s: tuple(card_str(c) for c in env.state_object.hole_cards[s]) for s in range(6)}
     for s in range(6):

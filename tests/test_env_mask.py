@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from holdem_env import nlhe_v0
-from holdem_env.env._obs import observation_view
+from holdem_env import nlhe_v1
 from holdem_env.engine.errors import IllegalActionError
+from holdem_env.env._obs import observation_view
 
 
-def _assert_mask_is_engine_legality(env: nlhe_v0.raw_env, mask: np.ndarray) -> None:
+def _assert_mask_is_engine_legality(env: nlhe_v1.raw_env, mask: np.ndarray) -> None:
     state = env.state_object
     legal = state.legal_actions()
     assert mask[0] == state.can_fold()
@@ -33,7 +33,7 @@ def _assert_mask_is_engine_legality(env: nlhe_v0.raw_env, mask: np.ndarray) -> N
             assert mask[amount + 1] == 0
 
 
-def _assert_observation_matches_engine(env: nlhe_v0.raw_env, agent: str, observation: np.ndarray) -> None:
+def _assert_observation_matches_engine(env: nlhe_v1.raw_env, agent: str, observation: np.ndarray) -> None:
     """The env keeps the seat rows incrementally: they must equal the engine's views."""
     state = env.state_object
     n = env.config.num_players
@@ -61,7 +61,7 @@ def _random_stacks(rng: np.random.Generator, n: int, max_stack: int) -> list[int
 
 
 def _play_and_check(num_players: int, betting: str, decisions: int, seed: int) -> int:
-    env = nlhe_v0.raw_env(num_players=num_players, action_mode="exact", betting=betting, max_stack=1000)
+    env = nlhe_v1.raw_env(num_players=num_players, action_mode="exact", betting=betting, max_stack=1000)
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     checked = 0
@@ -115,7 +115,7 @@ def test_exact_mask_equals_engine_legality(num_players: int, betting: str, decis
 
 
 def test_exact_mask_is_a_slice_of_the_legal_interval() -> None:
-    env = nlhe_v0.raw_env(num_players=3, action_mode="exact")
+    env = nlhe_v1.raw_env(num_players=3, action_mode="exact")
     env.reset(seed=0, options={"button": 0})
     mask = env.observe("player_0")["action_mask"]
     assert mask.dtype == np.int8 and mask.shape == (1002,)
@@ -127,7 +127,7 @@ def test_exact_mask_is_a_slice_of_the_legal_interval() -> None:
 
 @pytest.mark.parametrize("betting", ["no-limit", "pot-limit", "fixed-limit"])
 def test_discrete_mask_only_offers_distinct_legal_amounts(betting: str) -> None:
-    env = nlhe_v0.raw_env(num_players=6, betting=betting)
+    env = nlhe_v1.raw_env(num_players=6, betting=betting)
     rng = np.random.default_rng(1)
     env.reset(seed=1)
     decisions = 0
@@ -156,7 +156,7 @@ def test_discrete_mask_only_offers_distinct_legal_amounts(betting: str) -> None:
 
 
 def test_discrete_pot_fraction_amounts() -> None:
-    env = nlhe_v0.raw_env(num_players=3, bet_sizes=(0.5, 1.0))
+    env = nlhe_v1.raw_env(num_players=3, bet_sizes=(0.5, 1.0))
     env.reset(seed=0, options={"button": 0})
     # UTG (button, 3-handed) faces 10 with 15 in the pot: pot-size raise is 10 + (15 + 10) = 35
     assert [env.action_amount(a) for a in range(2, 6)] == [20, 23, 35, 1000]
@@ -166,7 +166,7 @@ def test_discrete_pot_fraction_amounts() -> None:
 
 def test_discrete_duplicate_amounts_are_masked() -> None:
     # with stacks of 30 the pot-size raise (35) is out of range and the min-raise is 20
-    env = nlhe_v0.raw_env(num_players=3, bet_sizes=(0.2, 0.4, 1.0))
+    env = nlhe_v1.raw_env(num_players=3, bet_sizes=(0.2, 0.4, 1.0))
     env.reset(seed=0, options={"button": 0, "stacks": [30, 1000, 1000]})
     # 0.2 pot -> 10 + 5 = 15 (< min 20), 0.4 pot -> 20 (= min-raise), 1.0 -> 35 (> all-in 30)
     assert [env.action_amount(a) for a in range(2, 7)] == [20, None, None, None, 30]

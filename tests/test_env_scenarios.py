@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from holdem_env import nlhe_v0
-from holdem_env.env._obs import observation_view
+from holdem_env import nlhe_v1
 from holdem_env.engine.cards import card_str, parse_cards
 from holdem_env.engine.record import UncalledBetReturned
+from holdem_env.env._obs import observation_view
 
 
 def stacked_deck(n: int, button: int, holes: dict[int, str], board: str = "", dealt: list[int] | None = None) -> list[str]:
@@ -34,13 +34,13 @@ def stacked_deck(n: int, button: int, holes: dict[int, str], board: str = "", de
     return [card_str(c) for c in deck]
 
 
-def _env(n: int, **kw) -> nlhe_v0.raw_env:
+def _env(n: int, **kw) -> nlhe_v1.raw_env:
     kw.setdefault("action_mode", "exact")
     kw.setdefault("reward_unit", "chips")
-    return nlhe_v0.raw_env(num_players=n, **kw)
+    return nlhe_v1.raw_env(num_players=n, **kw)
 
 
-def _act(env: nlhe_v0.raw_env, seat: int, what: str | int) -> None:
+def _act(env: nlhe_v1.raw_env, seat: int, what: str | int) -> None:
     """Step ``seat`` (which must be the one to act) with fold/call/check or a raise-to amount."""
     assert env.agent_selection == f"player_{seat}", (env.agent_selection, seat)
     if what == "fold":
@@ -51,7 +51,7 @@ def _act(env: nlhe_v0.raw_env, seat: int, what: str | int) -> None:
         env.step(env.action_for_raise_to(int(what)))
 
 
-def _payoffs(env: nlhe_v0.raw_env) -> list[float]:
+def _payoffs(env: nlhe_v1.raw_env) -> list[float]:
     return [env._cumulative_rewards[a] for a in env.possible_agents]
 
 
@@ -81,11 +81,11 @@ def test_short_all_in_does_not_reopen_betting() -> None:
     _act(env, 1, 150)  # all-in: +50, less than the last full raise (90)
     _act(env, 2, "fold")
     legal = env.infos["player_3"]["legal"]
-    assert legal == {"fold": True, "check": False, "call": 50, "min_raise_to": None, "max_raise_to": None}
+    assert legal == {"fold": True, "check": False, "call": 50, "min_raise_to": 0, "max_raise_to": 0}  # 0: no raise
     assert env.observe("player_3")["action_mask"].tolist()[:2] == [1, 1]
     assert not env.observe("player_3")["action_mask"][2:].any()
     _act(env, 3, "call")
-    assert env.infos["player_0"]["legal"]["min_raise_to"] is None  # the caller is not reopened either
+    assert env.infos["player_0"]["legal"]["min_raise_to"] == 0  # the caller is not reopened either
 
 
 def test_short_all_ins_that_together_make_a_full_raise_reopen() -> None:

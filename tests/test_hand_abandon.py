@@ -1,11 +1,11 @@
-"""Abandoning an unfinished hand: ``Table.abandon_hand``, ``start_hand(abandon=True)``, ``nlhe_v0`` reset mid-hand."""
+"""Abandoning an unfinished hand: ``Table.abandon_hand``, ``start_hand(abandon=True)``, ``nlhe_v1`` reset mid-hand."""
 
 from __future__ import annotations
 
 import pytest
-
 from enginekit import check_down
-from holdem_env import nlhe_v0
+
+from holdem_env import nlhe_v1
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError, IllegalActionError
 from holdem_env.engine.record import ActionEvent
@@ -66,7 +66,7 @@ def test_start_hand_abandon_flag_replaces_the_hand_and_a_failed_start_abandons_n
 
 
 def test_env_reset_mid_hand_abandons_without_acting_for_anyone() -> None:
-    env = nlhe_v0.raw_env(num_players=4)
+    env = nlhe_v1.raw_env(num_players=4)
     env.reset(seed=9)
     env.step(1)  # the first player calls
     old = env.state_object

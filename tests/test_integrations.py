@@ -35,13 +35,13 @@ def test_import_holdem_env_registers_with_both_libraries_without_importing_them(
         "import sys, holdem_env\n"
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'pettingzoo', 'gymnasium'}))\n"
         "import pettingzoo, gymnasium\n"
-        "aec = pettingzoo.make('aec', 'holdem_env/nlhe-v0', num_players=3)\n"
+        "aec = pettingzoo.make('aec', 'holdem_env/nlhe-v1', num_players=3)\n"
         "aec.reset(seed=1)\n"
         "print(len(aec.agents), aec.unwrapped.__class__.__module__)\n"
         "g = gymnasium.make('holdem_env/Holdem-v0', num_players=2, observation_format='flat')\n"
         "print(type(g.unwrapped).__name__, g.observation_space.shape == g.reset(seed=0)[0].shape)\n"
     )
-    assert out.splitlines() == ["[]", "3 holdem_env.env.nlhe_v0", "HoldemGymEnv True"]
+    assert out.splitlines() == ["[]", "3 holdem_env.env.nlhe_v1", "HoldemGymEnv True"]
 
 
 def test_registration_when_the_libraries_were_imported_first_and_twice_is_harmless() -> None:
@@ -50,10 +50,10 @@ def test_registration_when_the_libraries_were_imported_first_and_twice_is_harmle
         "import pettingzoo, gymnasium, holdem_env\n"
         "from holdem_env.env import registration\n"
         "registration.install(); registration.install()\n"
-        "print(pettingzoo.spec('aec', 'holdem_env/nlhe-v0').entry_point, gymnasium.spec('holdem_env/Holdem-v0').id)\n"
+        "print(pettingzoo.spec('aec', 'holdem_env/nlhe-v1').entry_point, pettingzoo.spec('aec', 'holdem_env/nlhe-v0').entry_point, gymnasium.spec('holdem_env/Holdem-v0').id)\n"
         "import sys; print(registration._FINDER in sys.meta_path)\n"
     )
-    assert out.splitlines() == ["holdem_env.env.nlhe_v0:env holdem_env/Holdem-v0", "False"]
+    assert out.splitlines() == ["holdem_env.env.nlhe_v1:env holdem_env.env.nlhe_v1:env holdem_env/Holdem-v0", "False"]
 
 
 # --------------------------------------------------------------------------- flat observations, reward scale
@@ -146,7 +146,6 @@ def test_gymnasium_vector_envs_run_over_flat_observations(vector_class: type) ->
         envs.close()
 
 
-@pytest.mark.xfail(reason="infos hold None and live views until nlhe's batchable infos land (envcore)", strict=False)
 def test_sync_vector_env_batches_the_default_infos() -> None:
     envs = gymnasium.vector.SyncVectorEnv(
         [lambda: gymnasium.make("holdem_env/Holdem-v0", num_players=2) for _ in range(2)]
@@ -261,8 +260,8 @@ def test_turn_based_parallel_view_passes_parallel_api_test_and_only_the_actor_ha
     from pettingzoo.test import parallel_api_test
     from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
-    parallel_api_test(turn_based_aec_to_parallel(pettingzoo.make("aec", "holdem_env/nlhe-v0", num_players=3)), 50)
-    env = turn_based_aec_to_parallel(pettingzoo.make("aec", "holdem_env/nlhe-v0", num_players=3))
+    parallel_api_test(turn_based_aec_to_parallel(pettingzoo.make("aec", "holdem_env/nlhe-v1", num_players=3)), 50)
+    env = turn_based_aec_to_parallel(pettingzoo.make("aec", "holdem_env/nlhe-v1", num_players=3))
     observations, _ = env.reset(seed=2)
     totals = dict.fromkeys(env.possible_agents, 0.0)
     while env.agents:

@@ -162,7 +162,7 @@ def _all_modules() -> list[str]:
         module = importlib.import_module(package)
         names.add(package)
         names.update(info.name for info in pkgutil.walk_packages(module.__path__, package + "."))
-    aliases = ("holdem_env.nlhe_v", "holdem_env.gym_wrapper", "holdem_env.phh")
+    aliases = ("holdem_env.nlhe_v", "holdem_env.env.nlhe_v0", "holdem_env.gym_wrapper", "holdem_env.phh")
     return sorted(n for n in names if not n.startswith(aliases) and not n.endswith("__main__"))
 
 
@@ -207,7 +207,7 @@ def test_module_doctests(name: str) -> None:
 
 def test_module_list_covers_the_packages() -> None:
     assert set(MUST_HAVE_EXAMPLES) <= set(ALL_MODULES)
-    assert {"holdem_env.agents.base", "holdem_env.training.arena", "holdem_env.env.nlhe_v0"} <= set(ALL_MODULES)
+    assert {"holdem_env.agents.base", "holdem_env.training.arena", "holdem_env.env.nlhe_v1"} <= set(ALL_MODULES)
 
 
 def test_public_names_resolve() -> None:

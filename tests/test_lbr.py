@@ -24,14 +24,14 @@ from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.evaluator import evaluate_batch, hand_strength
 from holdem_env.engine.ranges import HOLDINGS, blocked_by, holding_index
-from holdem_env.env import nlhe_v0
+from holdem_env.env import nlhe_v1
 from holdem_env.training.lbr import LbrConfig, LocalBestResponse, run_lbr
 
 SB, BB, STACK = 50, 100, 20000
 
 
 def heads_up_env() -> Any:
-    env = nlhe_v0.env(num_players=2, small_blind=SB, big_blind=BB, buy_in=STACK, reward_unit="chips")
+    env = nlhe_v1.env(num_players=2, small_blind=SB, big_blind=BB, buy_in=STACK, reward_unit="chips")
     env.reset(seed=0)
     return env
 

@@ -69,7 +69,7 @@ class ReraiseAgent:
     def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> int:
         view, legal = info["view"], info["legal"]
         raises = sum(1 for h in view["history"] if h[2] in ("bet", "raise"))
-        if self.hands >= 2 and view["street"] == "preflop" and raises == 1 and legal["min_raise_to"] is not None:
+        if self.hands >= 2 and view["street"] == "preflop" and raises == 1 and legal["min_raise_to"]:  # 0: no raise
             return int(legal["min_raise_to"]) + 1  # the mirror env is in exact mode: id = raise-to + 1
         return 1
 

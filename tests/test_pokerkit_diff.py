@@ -45,13 +45,6 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pytest
-
-from holdem_env.engine.actions import Action, LegalActions, Street
-from holdem_env.engine.cards import format_cards
-from holdem_env.engine.config import TableConfig
-from holdem_env.engine.record import DealEvent
-from holdem_env.engine.state import HandState
-
 from pokerkit_oracle import (
     OracleLegal,
     OracleSetup,
@@ -61,6 +54,12 @@ from pokerkit_oracle import (
     replay_actions,
     seat_of,
 )
+
+from holdem_env.engine.actions import Action, LegalActions, Street
+from holdem_env.engine.cards import format_cards
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.record import DealEvent
+from holdem_env.engine.state import HandState
 
 N_HANDS = 10_000
 BASE_SEED = 20_261_130
@@ -517,19 +516,19 @@ def test_diff_catches_odd_chips_handed_out_against_the_rules(monkeypatch: pytest
 
 def test_diff_catches_a_wrong_minimum_raise(monkeypatch: pytest.MonkeyPatch) -> None:
     # Mutant engine: every raise interval starts one chip higher than it should. The mutation
-    # goes in at the module-level constructor legal_actions() builds its tuple with, so it also
-    # reaches a compiled HandState (an extension type's methods cannot be patched).
+    # goes in where legal_actions() turns the engine's cached legal set into LegalActions (a
+    # plain Python class's method, so it also reaches a compiled HandState).
     import holdem_env.engine.state as engine_state
 
-    real_new = engine_state._new_legal
+    real_public = engine_state._Legal.public
 
-    def new_legal(cls: type, values: tuple) -> LegalActions:
-        seat, fold, check, call, lo, hi = values
+    def public(self: engine_state._Legal) -> LegalActions:
+        seat, fold, check, call, lo, hi = real_public(self)
         if lo is not None and hi is not None and lo < hi:
             lo += 1
-        return real_new(cls, (seat, fold, check, call, lo, hi))
+        return LegalActions(seat, fold, check, call, lo, hi)
 
-    monkeypatch.setattr(engine_state, "_new_legal", new_legal)
+    monkeypatch.setattr(engine_state._Legal, "public", public)
     failure = _first_failure(range(50))
     assert failure is not None and "legal actions differ" in failure
 

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from holdem_env import nlhe_v0
+from holdem_env import nlhe_v1
 from holdem_env.agents.base import make_agent
 from holdem_env.agents.ranges import RangeQueryError, query_range, supports_range_queries
 from holdem_env.engine.cards import parse_cards
@@ -36,7 +36,7 @@ from holdem_env.engine.ranges import (
 def decisions(spec: str, hands: int, seed: int = 0, **env_kwargs: Any) -> Iterator[tuple[Any, dict, dict, Any]]:
     """(agent, observation, info, env) at every decision of ``hands`` heads-up hands where ``spec`` plays both seats."""
     kwargs = {"num_players": 2, "small_blind": 50, "big_blind": 100, "buy_in": 20000, **env_kwargs}
-    env = nlhe_v0.env(**kwargs)
+    env = nlhe_v1.env(**kwargs)
     agents = [make_agent(spec, rng=np.random.default_rng(seed + i)) for i in range(2)]
     for hand in range(hands):
         env.reset(seed=seed * 1000 + hand)

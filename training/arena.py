@@ -5,7 +5,7 @@ table) and plays it in *groups*. In the duplicate format (the default) a group i
 deal played ``n`` times, the lineup rotated one seat each time, so every contestant
 plays every seat with the same cards; the button stays on seat 0. Without duplicate, a
 group is ``n`` fresh deals with the same rotation. Hands are played through the
-PettingZoo environment :mod:`holdem_env.env.nlhe_v0`; legality comes from its mask.
+PettingZoo environment :mod:`holdem_env.env.nlhe_v1`; legality comes from its mask.
 
 Seeding: group ``g`` draws everything from ``numpy.random.SeedSequence(seed).spawn(G)[g]``:
 its deck(s) and, per *seat*, a generator handed to the agent in that seat before every
@@ -163,12 +163,12 @@ class _Player:
     """One worker's environment and agents, playing groups."""
 
     def __init__(self, cfg: ArenaConfig, keep_records: bool) -> None:
-        from holdem_env import nlhe_v0
+        from holdem_env import nlhe_v1
 
         self.cfg = cfg
         self.n = int(cfg.players)  # type: ignore[arg-type]
         self.lineup = lineup_of(cfg.agents, self.n)
-        self.env = nlhe_v0.raw_env(
+        self.env = nlhe_v1.raw_env(
             num_players=self.n,
             small_blind=cfg.small_blind,
             big_blind=cfg.big_blind,

@@ -19,7 +19,7 @@ and makes the agent add ``c`` to continue ``fp * pot + (1 - fp) * (WP' * (pot + 
 Before ``check_until`` it checks or calls. A continuing agent's raise is answered at LBR's
 next decision like any bet.
 
-Action sets (``actions``; ids of ``nlhe_v0``'s discrete mode, whose raise sizes are pot
+Action sets (``actions``; ids of ``nlhe_v1``'s discrete mode, whose raise sizes are pot
 fractions ``f``, raise to ``current_bet + f * (pot + to_call)``):
 
 ==========  =====================================================================
@@ -58,7 +58,7 @@ from holdem_env.agents.ranges import RangeQueryError, query_range, supports_rang
 from holdem_env.engine.cards import parse_cards, shuffled_deck
 from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, blocked_by, equity_against_each, equity_against_range
-from holdem_env.env import nlhe_v0
+from holdem_env.env import nlhe_v1
 from holdem_env.training.stats import mean_ci95
 
 __all__ = [
@@ -106,7 +106,7 @@ class LocalBestResponse:
         self,
         actions: str = "fcpa",
         check_until: str = "turn",
-        bet_sizes: Sequence[float] = nlhe_v0.DEFAULT_BET_SIZES,
+        bet_sizes: Sequence[float] = nlhe_v1.DEFAULT_BET_SIZES,
     ) -> None:
         if actions not in ACTION_SETS:
             raise ConfigError("actions", actions, f"must be one of {', '.join(ACTION_SETS)}")
@@ -136,7 +136,7 @@ class LocalBestResponse:
 
     # -- one hand -------------------------------------------------------------------------
     def play_hand(self, env: Any, agent: Any, *, deck: Sequence[int], button: int, lbr_seat: int = 0) -> int:
-        """Play one hand on ``env`` (a heads-up ``nlhe_v0`` env, discrete mode, rewards in
+        """Play one hand on ``env`` (a heads-up ``nlhe_v1`` env, discrete mode, rewards in
         chips) from ``deck`` with ``button``, LBR in ``lbr_seat``; returns LBR's chip result.
 
         Raises :class:`~holdem_env.agents.ranges.RangeQueryError` if the agent cannot answer
@@ -262,7 +262,7 @@ class LbrConfig:
     actions: str = "fcpa"
     check_until: str = "turn"
     workers: int | None = 1
-    bet_sizes: tuple[float, ...] = field(default_factory=lambda: tuple(nlhe_v0.DEFAULT_BET_SIZES))
+    bet_sizes: tuple[float, ...] = field(default_factory=lambda: tuple(nlhe_v1.DEFAULT_BET_SIZES))
 
     def __post_init__(self) -> None:
         parse_spec(self.agent)
@@ -317,7 +317,7 @@ class LbrResult:
 
 
 def _make_env(cfg: LbrConfig) -> Any:
-    return nlhe_v0.env(
+    return nlhe_v1.env(
         num_players=2,
         small_blind=cfg.small_blind,
         big_blind=cfg.big_blind,

@@ -1,4 +1,4 @@
-"""The ``cfr-lite`` agent: plays a trained cfr-lite policy in ``nlhe_v0`` (either action mode).
+"""The ``cfr-lite`` agent: plays a trained cfr-lite policy in ``nlhe_v1`` (either action mode).
 
 At each decision the agent rebuilds the abstract history of the hand by replaying the
 public action history (``info["view"]["history"]``) through a *shadow* engine state (the
@@ -356,7 +356,7 @@ class CfrLiteAgent:
             mode = "exact" if _looks_exact(mask, int(lo), int(hi)) else "discrete"
         if mode == "exact":
             return amount + 1
-        from holdem_env.env.nlhe_v0 import DEFAULT_BET_SIZES, discrete_raise_amounts
+        from holdem_env.env.nlhe_v1 import DEFAULT_BET_SIZES, discrete_raise_amounts
 
         sizes = self.bet_sizes if self.bet_sizes is not None else DEFAULT_BET_SIZES
         amounts = discrete_raise_amounts(

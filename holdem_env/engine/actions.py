@@ -23,7 +23,7 @@ class Street(enum.IntEnum):
     SHOWDOWN = 4
 
 
-class ActionKind(str, enum.Enum):
+class ActionKind(str, enum.Enum):  # noqa: UP042 - StrEnum would change str() of a kind
     """What a player does on their turn."""
 
     FOLD = "fold"
@@ -75,22 +75,22 @@ class Action:
         object.__setattr__(self, "amount", amount)
 
     @classmethod
-    def fold(cls) -> "Action":
+    def fold(cls) -> Action:
         """Give up the hand."""
         return cls(ActionKind.FOLD)
 
     @classmethod
-    def check(cls) -> "Action":
+    def check(cls) -> Action:
         """Pass when nothing is owed."""
         return cls(ActionKind.CHECK)
 
     @classmethod
-    def call(cls) -> "Action":
+    def call(cls) -> Action:
         """Match the current bet (all-in for less if short)."""
         return cls(ActionKind.CALL)
 
     @classmethod
-    def raise_to(cls, amount: int) -> "Action":
+    def raise_to(cls, amount: int) -> Action:
         """Bet or raise so that this street's total for the player is ``amount``."""
         return cls(ActionKind.RAISE, amount)
 

@@ -10,10 +10,10 @@ mutates and returns the :class:`~holdem_env.engine.record.ActionEvent`. Illegal 
 >>> s = HandState(TableConfig(num_players=3), button=0, deck=new_deck())
 >>> s.actor, s.current_bet, s.legal_actions().min_raise_to
 (0, 10, 20)
->>> s.raise_to(15)
+>>> s.raise_to(15)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-holdem_env.engine.errors.IllegalActionError: raise to 15 is below the minimum 20 (legal: fold, call 10, raise to 20..1000)
+holdem_env.engine.errors.IllegalActionError: raise to 15 is below the minimum 20 (legal: fold, call 10, ...)
 >>> s.fold().kind.value, s.actor
 ('fold', 1)
 
@@ -33,6 +33,7 @@ Interpretations where the rule book leaves room (documented here, tested in ``te
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -67,7 +68,23 @@ _FOLD, _CHECK, _CALL, _BET, _RAISE = (
 _FIXED_LIMIT, _POT_LIMIT = BettingStructure.FIXED_LIMIT, BettingStructure.POT_LIMIT
 _hand_strength = None
 _ORDERED_DECK = tuple(range(52))
-_new_legal = tuple.__new__  # LegalActions from a 6-tuple without the NamedTuple constructor's frame
+_new_tuple = tuple.__new__  # a NamedTuple from a plain tuple without the constructor's frame
+
+
+class _Legal(NamedTuple):
+    """The actor's legal set as the engine computes it once per decision (cached until the next action)."""
+
+    seat: int
+    fold: bool
+    check: bool
+    call: int
+    min_raise_to: int | None
+    max_raise_to: int | None
+    why_no_raise: str  # "" when a raise is allowed; else why not (for error messages)
+
+    def public(self) -> LegalActions:
+        """The same set without ``why_no_raise``: the public :class:`LegalActions`."""
+        return _new_tuple(LegalActions, self[:6])
 
 
 def _strength_fn():  # type: ignore[no-untyped-def]
@@ -238,7 +255,7 @@ class HandState:
         self._shown: dict[int, tuple[int, ...]] = {}
         self._mucked: tuple[int, ...] = ()
         self._final: list[int] | None = None
-        self._legal_cache: tuple | None = None
+        self._legal_cache: _Legal | None = None
         self._la_cache: LegalActions | None = None
 
         # Seats in deal order: first seat left of the button ... the button.
@@ -349,7 +366,8 @@ class HandState:
         self._acted = [False] * n
         self._faced = [0] * n
         self._current_bet = 0
-        self._lfr = 2 * self._bb if self._street >= _FLOP and self._betting is BettingStructure.FIXED_LIMIT else self._bb
+        fixed_big_bet = self._street >= _FLOP and self._betting is BettingStructure.FIXED_LIMIT
+        self._lfr = 2 * self._bb if fixed_big_bet else self._bb
         self._num_bets = 0
         if run_out:
             while self._street < _RIVER:
@@ -375,7 +393,7 @@ class HandState:
         # Same basis as the pot layers: dead antes never count as matched chips.
         contrib = self._contrib
         if self._dead_antes:
-            basis = [c - a for c, a in zip(contrib, self._antes)]
+            basis = [c - a for c, a in zip(contrib, self._antes, strict=True)]
         else:
             basis = contrib
         found = uncalled_bet(basis)
@@ -405,14 +423,14 @@ class HandState:
     def _layers(self) -> list[tuple[int, tuple[int, ...]]]:
         in_hand = [not f for f in self._folded]
         if self._dead_antes:
-            contrib = [c - a for c, a in zip(self._contrib, self._antes)]
+            contrib = [c - a for c, a in zip(self._contrib, self._antes, strict=True)]
             return build_pots(contrib, in_hand, self._all_in, sum(self._antes))
         return build_pots(self._contrib, in_hand, self._all_in)
 
     def _finish(self, pots: list[PotResult]) -> None:
         final = list(self._stacks)
         for p in pots:
-            for w, sh in zip(p.winners, p.shares):
+            for w, sh in zip(p.winners, p.shares, strict=True):
                 final[w] += sh
         self._pots = tuple(pots)
         self._final = final
@@ -480,8 +498,8 @@ class HandState:
         self._mucked = tuple(mucked)
         self._finish(pots)
 
-    def _legal(self) -> tuple[int, bool, bool, int, int | None, int | None, str]:
-        """(seat, fold, check, call, min_raise_to, max_raise_to, why-no-raise) for the actor."""
+    def _legal(self) -> _Legal:
+        """The actor's legal set (raises :class:`HandOverError` when the hand is over)."""
         cached = self._legal_cache
         if cached is not None:
             return cached
@@ -536,15 +554,15 @@ class HandState:
                         pot_max = cb + sum(self._contrib) + owed
                         if pot_max < hi:
                             hi = pot_max if pot_max > lo else lo
-        cached = (s, fold, check, call, lo, hi, why)
+        cached = _new_tuple(_Legal, (s, fold, check, call, lo, hi, why))
         self._legal_cache = cached
         return cached
 
     def _over_message(self) -> str:
         return f"the hand is over; no more actions are possible (final stacks {self._final})"
 
-    def _illegal(self, what: str, legal: tuple) -> IllegalActionError:
-        return IllegalActionError(f"{what} (legal: {LegalActions(*legal[:6])})")
+    def _illegal(self, what: str, legal: _Legal) -> IllegalActionError:
+        return IllegalActionError(f"{what} (legal: {legal.public()})")
 
     def _after(self, s: int) -> None:
         self._legal_cache = None
@@ -601,6 +619,23 @@ class HandState:
         """Each seat's two hole cards (``None`` for seats not dealt in). Private information."""
         return tuple(self._hole)
 
+    def hole_cards_of(self, seat: int) -> tuple[int, ...] | None:
+        """``seat``'s two hole cards (``None`` if not dealt in). Private information.
+
+        >>> from holdem_env.engine.config import TableConfig
+        >>> HandState(TableConfig(num_players=2), deck=list(range(52))).hole_cards_of(1)
+        (0, 2)
+        """
+        return self._hole[seat]
+
+    def stack_of(self, seat: int) -> int:
+        """Chips behind of one seat (:attr:`stacks` without building the whole tuple)."""
+        return self._stacks[seat]
+
+    def street_bet_of(self, seat: int) -> int:
+        """One seat's bet in the current betting round (:attr:`street_bets` for one seat)."""
+        return self._bets[seat]
+
     @property
     def deck(self) -> tuple[int, ...]:
         """The full 52-card order this hand is dealt from."""
@@ -644,7 +679,7 @@ class HandState:
     @property
     def folded(self) -> tuple[bool, ...]:
         """Per seat: folded this hand (seats not dealt in are ``False``; see :attr:`dealt_in`)."""
-        return tuple([f and d for f, d in zip(self._folded, self._dealt_in)])
+        return tuple([f and d for f, d in zip(self._folded, self._dealt_in, strict=True)])
 
     @property
     def is_all_in(self) -> tuple[bool, ...]:
@@ -696,7 +731,7 @@ class HandState:
         """Net chips won per seat once the hand is over (sums to 0), else ``None``."""
         if self._final is None:
             return None
-        return tuple(f - s for f, s in zip(self._final, self._starting))
+        return tuple(f - s for f, s in zip(self._final, self._starting, strict=True))
 
     @property
     def final_stacks(self) -> tuple[int, ...] | None:
@@ -724,13 +759,13 @@ class HandState:
         """The legal actions of the player on turn (raises :class:`HandOverError` when over)."""
         la = self._la_cache
         if la is None:
-            la = self._la_cache = _new_legal(LegalActions, self._legal()[:6])
+            la = self._la_cache = self._legal().public()
         return la
 
     def verify_fold(self) -> None:
         """Raise :class:`IllegalActionError` unless the actor may fold."""
         legal = self._legal()
-        if not legal[1]:
+        if not legal.fold:
             raise self._illegal(
                 "fold is not offered when checking is free (TableConfig.allow_free_fold enables it)", legal
             )
@@ -738,13 +773,13 @@ class HandState:
     def verify_check(self) -> None:
         """Raise :class:`IllegalActionError` unless the actor may check."""
         legal = self._legal()
-        if not legal[2]:
-            raise self._illegal(f"check is not allowed: {legal[3]} is owed to call", legal)
+        if not legal.check:
+            raise self._illegal(f"check is not allowed: {legal.call} is owed to call", legal)
 
     def verify_call(self) -> None:
         """Raise :class:`IllegalActionError` unless the actor may call."""
         legal = self._legal()
-        if legal[3] <= 0:
+        if legal.call <= 0:
             raise self._illegal("call is not allowed: nothing is owed (check instead)", legal)
 
     def verify_raise_to(self, amount: int) -> None:
@@ -754,19 +789,19 @@ class HandState:
                 f"raise-to amount must be an integer number of chips, got {type(amount).__name__} {short_repr(amount)}"
             )
         legal = self._legal()
-        lo = legal[4]
+        lo = legal.min_raise_to
         word = "raise" if self._current_bet else "bet"
         if lo is None:
-            raise self._illegal(f"{word} to {short_repr(amount)} is not allowed: {legal[6]}", legal)
+            raise self._illegal(f"{word} to {short_repr(amount)} is not allowed: {legal.why_no_raise}", legal)
         if amount < lo:
             raise self._illegal(f"{word} to {short_repr(amount)} is below the minimum {lo}", legal)
-        if amount > legal[5]:  # type: ignore[operator]
-            raise self._illegal(f"{word} to {short_repr(amount)} is above the maximum {legal[5]}", legal)
+        hi: int = legal.max_raise_to  # type: ignore[assignment]  # set whenever min_raise_to is
+        if amount > hi:
+            raise self._illegal(f"{word} to {short_repr(amount)} is above the maximum {hi}", legal)
 
     def verify_all_in(self) -> None:
         """Raise :class:`IllegalActionError` unless the actor may put in every chip."""
-        legal = self._legal()
-        s = legal[0]
+        s = self._legal().seat
         stack = self._stacks[s]
         if stack <= self._current_bet - self._bets[s]:
             return
@@ -788,22 +823,22 @@ class HandState:
 
     def can_fold(self) -> bool:
         """Whether the actor may fold."""
-        return self._final is None and self._legal()[1]
+        return self._final is None and self._legal().fold
 
     def can_check(self) -> bool:
         """Whether the actor may check."""
-        return self._final is None and self._legal()[2]
+        return self._final is None and self._legal().check
 
     def can_call(self) -> bool:
         """Whether the actor may call (something is owed)."""
-        return self._final is None and self._legal()[3] > 0
+        return self._final is None and self._legal().call > 0
 
     def can_raise_to(self, amount: int | None = None) -> bool:
         """Whether a bet/raise to ``amount`` is legal (any amount when ``None``)."""
         if self._final is not None:
             return False
         if amount is None:
-            return self._legal()[4] is not None
+            return self._legal().min_raise_to is not None
         try:
             self.verify_raise_to(amount)
         except IllegalActionError:
@@ -830,10 +865,8 @@ class HandState:
 
     def fold(self) -> ActionEvent:
         """Fold; returns the event."""
-        s = self._actor
-        if s is None or not (self._bets[s] < self._current_bet or self.config.allow_free_fold):
-            self.verify_fold()
-        return self._fold(s, False)  # type: ignore[arg-type]
+        self.verify_fold()
+        return self._fold(self._actor, False)  # type: ignore[arg-type]
 
     def _fold(self, s: int, timeout: bool) -> ActionEvent:
         self._folded[s] = True
@@ -847,10 +880,8 @@ class HandState:
 
     def check(self) -> ActionEvent:
         """Check; returns the event."""
-        s = self._actor
-        if s is None or self._bets[s] < self._current_bet:
-            self.verify_check()
-        return self._check(s, False)  # type: ignore[arg-type]
+        self.verify_check()
+        return self._check(self._actor, False)  # type: ignore[arg-type]
 
     def _check(self, s: int, timeout: bool) -> ActionEvent:
         self._acted[s] = True
@@ -862,15 +893,11 @@ class HandState:
 
     def call(self) -> ActionEvent:
         """Call (all-in for less when short); returns the event."""
-        s = self._actor
-        if s is None:
-            raise HandOverError(self._over_message())
+        self.verify_call()
+        s: int = self._actor  # type: ignore[assignment]
         cb = self._current_bet
-        owed = cb - self._bets[s]
-        if owed <= 0:
-            self.verify_call()
         stack = self._stacks[s]
-        put = owed if owed < stack else stack
+        put = self._legal().call  # min(owed, stack); cached by verify_call
         stack -= put
         self._stacks[s] = stack
         to = self._bets[s] + put
@@ -946,7 +973,7 @@ class HandState:
 
     # ------------------------------------------------------------------ whole-hand
 
-    def copy(self) -> "HandState":
+    def copy(self) -> HandState:
         """An independent copy (lists copied, immutable parts shared)."""
         new = HandState.__new__(HandState)
         for name in HandState.__slots__:

@@ -1,4 +1,4 @@
-"""The observation layout of ``nlhe_v0``: offsets, bounds and named views of the flat vector.
+"""The observation layout of ``nlhe_v1``: offsets, bounds and named views of the flat vector.
 
 The vector is float32 and has ``obs_size(S)`` entries, where ``S`` is the seat axis
 (the table size, or 10 when the env pads seats). Money is in big blinds. Seat-indexed
@@ -25,6 +25,12 @@ slice                 length      content
                                   bets/raises (counts), street total after the
                                   seat's last call/bet/raise (BB)
 ====================  ==========  ===============================================
+
+The env keeps one float32 *state buffer* per hand, in absolute seat order, and builds every
+observation from it with one gather (:class:`BufferLayout` says where each feature lives in
+it and gives each observer's gather indices). Both layouts are derived here from the names
+above (:data:`SCALARS`, :data:`SEAT_FEATURES`, :data:`HISTORY_FEATURES`); no other module
+computes an offset.
 """
 
 from __future__ import annotations
@@ -34,7 +40,9 @@ import numpy as np
 from holdem_env.engine.errors import HoldemError
 
 __all__ = [
+    "SCALARS",
     "NUM_SCALARS",
+    "OFF_TO_CALL",
     "SEAT_FEATURES",
     "HISTORY_FEATURES",
     "STREETS",
@@ -42,18 +50,30 @@ __all__ = [
     "obs_offsets",
     "obs_bounds",
     "observation_view",
+    "BufferLayout",
+    "HIST_CHECKS",
+    "HIST_CALLS",
+    "HIST_RAISES",
+    "HIST_AMOUNT",
 ]
 
-NUM_SCALARS = 6
+SCALARS = ("pot", "amount_to_call", "min_raise_to", "max_raise_to", "own_stack", "current_bet")
+NUM_SCALARS = len(SCALARS)
 SEAT_FEATURES = ("stacks", "street_bets", "folded", "all_in", "dealt_in", "button")
 HISTORY_FEATURES = ("checks", "calls", "raises", "amount")
+HIST_CHECKS, HIST_CALLS, HIST_RAISES, HIST_AMOUNT = (HISTORY_FEATURES.index(k) for k in HISTORY_FEATURES)
 STREETS = 4
+_CARDS = 52
 
 OFF_HOLE = 0
 OFF_BOARD = 52
 OFF_STREET = 104
 OFF_SCALARS = 108
 OFF_SEATS = OFF_SCALARS + NUM_SCALARS
+# The three scalars only the observer's own decision has, written per observation in this order.
+_PER_DECISION = ("amount_to_call", "min_raise_to", "max_raise_to")
+OFF_TO_CALL = OFF_SCALARS + SCALARS.index("amount_to_call")
+assert tuple(SCALARS[OFF_TO_CALL - OFF_SCALARS :][:3]) == _PER_DECISION
 
 
 def obs_size(seats: int) -> int:
@@ -115,3 +135,91 @@ def observation_view(observation: np.ndarray, seats: int) -> dict[str, np.ndarra
     out = {name: observation[a:b] for name, (a, b) in obs_offsets(seats).items()}
     out["history"] = out["history"].reshape(STREETS, seats, len(HISTORY_FEATURES))
     return out
+
+
+class BufferLayout:
+    """Where every feature lives in the env's state buffer for a table of ``num_players`` seats.
+
+    The buffer is float32 in absolute seat order: each seat feature of :data:`SEAT_FEATURES`
+    as a row of ``num_players`` entries (attributes ``stacks``, ``street_bets``, ``folded``,
+    ``all_in``, ``dealt_in``, ``button`` give the row starts), the betting history as
+    ``[street, seat, feature]`` (:meth:`history_at`), each seat's hole-card one-hot
+    (:meth:`hole_at`), the ``board`` and ``street`` one-hots, the ``pot``, the
+    ``current_bet`` and one entry that stays ``zero`` (padding and per-decision scalars).
+
+    >>> layout = BufferLayout(2)
+    >>> layout.street_bets + 1, layout.history_at(street=1, seat=0) + HIST_AMOUNT, layout.size
+    (3, 23, 207)
+    >>> BufferLayout(1)
+    Traceback (most recent call last):
+    ...
+    holdem_env.engine.errors.HoldemError: a table has 2..10 players, got 1
+    """
+
+    __slots__ = (
+        "num_players",
+        *SEAT_FEATURES,
+        "history",
+        "hole",
+        "board",
+        "street",
+        "pot",
+        "current_bet",
+        "zero",
+        "size",
+    )
+
+    def __init__(self, num_players: int) -> None:
+        if isinstance(num_players, bool) or not isinstance(num_players, int) or not 2 <= num_players <= 10:
+            raise HoldemError(f"a table has 2..10 players, got {num_players!r}")
+        n = self.num_players = num_players
+        start = 0
+        for name in SEAT_FEATURES:
+            setattr(self, name, start)
+            start += n
+        self.history = start
+        self.hole = self.history + STREETS * n * len(HISTORY_FEATURES)
+        self.board = self.hole + _CARDS * n
+        self.street = self.board + _CARDS
+        self.pot = self.street + STREETS
+        self.current_bet = self.pot + 1
+        self.zero = self.current_bet + 1
+        self.size = self.zero + 1
+
+    def history_at(self, street: int, seat: int) -> int:
+        """Index of ``seat``'s first history feature on ``street`` (add ``HIST_*`` for the others)."""
+        return self.history + (street * self.num_players + seat) * len(HISTORY_FEATURES)
+
+    def hole_at(self, seat: int) -> int:
+        """Index of card 0 in ``seat``'s hole-card one-hot (card ``c`` is at ``hole_at(seat) + c``)."""
+        return self.hole + _CARDS * seat
+
+    def gather(self, seats: int) -> np.ndarray:
+        """``(num_players, obs_size(seats))`` intp: row ``o`` lists, for every entry of observer
+        ``o``'s observation, the buffer index it is copied from (relative seats wrap around from
+        ``o``; padded seats and the per-decision scalars read :attr:`zero`)."""
+        n = self.num_players
+        if seats < n:
+            raise HoldemError(f"the seat axis ({seats}) is shorter than the table ({n} players)")
+        rows = []
+        for o in range(n):
+            rel = [(o + r) % n if r < n else None for r in range(seats)]
+            scalar_source = {
+                "pot": self.pot,
+                "own_stack": self.stacks + o,
+                "current_bet": self.current_bet,
+            }
+            idx: list[int] = list(range(self.hole_at(o), self.hole_at(o) + _CARDS))
+            idx += range(self.board, self.board + _CARDS)
+            idx += range(self.street, self.street + STREETS)
+            idx += [scalar_source.get(name, self.zero) for name in SCALARS]
+            for name in SEAT_FEATURES:
+                row = getattr(self, name)
+                idx += [self.zero if s is None else row + s for s in rel]
+            for t in range(STREETS):
+                for s in rel:
+                    for k in range(len(HISTORY_FEATURES)):
+                        idx.append(self.zero if s is None else self.history_at(t, s) + k)
+            assert len(idx) == obs_size(seats)
+            rows.append(idx)
+        return np.array(rows, dtype=np.intp)

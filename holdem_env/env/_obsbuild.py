@@ -1,11 +1,9 @@
-"""Observation dicts of ``nlhe_v0`` from its buffer: the pure-Python builder.
+"""Observation dicts of ``nlhe_v1`` from its buffer: the pure-Python builder.
 
 :class:`ObservationBuilder` turns the env's flat float32 buffer (kept up to date event by
 event, in absolute seat order) into one observer's ``{"observation", "action_mask"}`` dict:
 a gather of that observer's indices, then the scalars only the observer's own decision has
-(amount to call, min and max raise-to) and the action mask. ``holdem_env/_obsbuild_c.pyx``
-is the same class in Cython (built by ``setup.py``; :mod:`holdem_env.env.nlhe_v0` takes it when
-it is compiled); ``tests/test_compiled_build.py`` checks both give identical bytes.
+(amount to call, min and max raise-to) and the action mask.
 """
 
 from __future__ import annotations

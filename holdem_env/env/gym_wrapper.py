@@ -1,4 +1,4 @@
-"""Single-agent Gymnasium view of ``nlhe_v0``: one learner seat, the other seats played by policies.
+"""Single-agent Gymnasium view of ``nlhe_v1``: one learner seat, the other seats played by policies.
 
 >>> from holdem_env.env.gym_wrapper import HoldemGymEnv
 >>> genv = HoldemGymEnv(learner=0, num_players=3, action_mode="exact")
@@ -50,17 +50,17 @@ the mask, drawing from the wrapper's seeded ``np_random``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Union
+from typing import Any
 
 import gymnasium
 import numpy as np
 
 from holdem_env.engine.errors import ConfigError, HoldemError
-from holdem_env.env.nlhe_v0 import raw_env
+from holdem_env.env.nlhe_v1 import raw_env
 
 __all__ = ["HoldemGymEnv", "Policy", "random_legal_policy", "OBSERVATION_FORMATS", "split_flat_observation"]
 
-Policy = Union[Callable[[dict, dict], int], Any]
+Policy = Callable[[dict, dict], int] | Any
 _MAX_SKIPPED_HANDS = 10_000
 OBSERVATION_FORMATS = ("dict", "flat")
 
@@ -85,7 +85,7 @@ def random_legal_policy(rng: np.random.Generator) -> Callable[[dict, dict], int]
 
 
 class HoldemGymEnv(gymnasium.Env):
-    """One seat of :class:`holdem_env.env.nlhe_v0.raw_env` as a Gymnasium ``Env``.
+    """One seat of :class:`holdem_env.env.nlhe_v1.raw_env` as a Gymnasium ``Env``.
 
     ``learner`` is a seat number or agent name; ``opponents`` is one policy for every other
     seat, a mapping ``seat -> policy``, a sequence indexed by seat (the learner's entry is
@@ -193,7 +193,7 @@ class HoldemGymEnv(gymnasium.Env):
         return np.concatenate([obs["observation"], obs["action_mask"].astype(np.float32)])
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict]:
-        """Deal until the learner is to act; ``options`` go to the first hand dealt (see ``nlhe_v0``)."""
+        """Deal until the learner is to act; ``options`` go to the first hand dealt (see ``nlhe_v1``)."""
         aec = self.aec
         stacks = aec._parse_options(options)[2]  # bad options raise here, before anything changes
         if stacks is not None and stacks[self.learner_seat] == 0:

@@ -16,12 +16,13 @@ imported by ``make`` on first use.
 ==========================  ==================  ===========================================
 id                          registry            entry point
 ==========================  ==================  ===========================================
-``holdem_env/nlhe-v0``      PettingZoo ``aec``  :func:`holdem_env.env.nlhe_v0.env`
+``holdem_env/nlhe-v1``      PettingZoo ``aec``  :func:`holdem_env.env.nlhe_v1.env`
+``holdem_env/nlhe-v0``      PettingZoo ``aec``  the same (the previous name, kept for old code)
 ``holdem_env/Holdem-v0``    Gymnasium           :class:`holdem_env.env.gym_wrapper.HoldemGymEnv`
 ==========================  ==================  ===========================================
 
->>> PETTINGZOO_AEC_IDS["holdem_env/nlhe-v0"]
-'holdem_env.env.nlhe_v0:env'
+>>> PETTINGZOO_AEC_IDS["holdem_env/nlhe-v1"]
+'holdem_env.env.nlhe_v1:env'
 >>> GYMNASIUM_IDS["holdem_env/Holdem-v0"]
 'holdem_env.env.gym_wrapper:HoldemGymEnv'
 """
@@ -38,7 +39,10 @@ from typing import Any
 __all__ = ["PETTINGZOO_AEC_IDS", "GYMNASIUM_IDS", "install", "register_pettingzoo", "register_gymnasium"]
 
 #: PettingZoo AEC id -> ``"module:callable"`` building the environment.
-PETTINGZOO_AEC_IDS: dict[str, str] = {"holdem_env/nlhe-v0": "holdem_env.env.nlhe_v0:env"}
+PETTINGZOO_AEC_IDS: dict[str, str] = {
+    "holdem_env/nlhe-v1": "holdem_env.env.nlhe_v1:env",
+    "holdem_env/nlhe-v0": "holdem_env.env.nlhe_v1:env",  # the previous name (module alias holdem_env.nlhe_v0)
+}
 #: Gymnasium id -> ``"module:callable"`` building the single-learner environment.
 GYMNASIUM_IDS: dict[str, str] = {"holdem_env/Holdem-v0": "holdem_env.env.gym_wrapper:HoldemGymEnv"}
 

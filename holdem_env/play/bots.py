@@ -2,7 +2,7 @@
 
 The hand itself is played on the engine (:mod:`holdem_env.play.session`). Bots are agents
 (``act(observation, info) -> action id``); they read a *mirror* of that hand, an exact-mode
-:mod:`holdem_env.env.nlhe_v0` environment dealt from the same deck, button and stacks, into
+:mod:`holdem_env.env.nlhe_v1` environment dealt from the same deck, button and stacks, into
 which every action taken at the table is stepped. So a bot gets exactly the observation,
 action mask and ``info`` the arena gives it: its own hole cards, the public actions, and
 other players' cards only when the engine shows them.
@@ -58,7 +58,7 @@ class BotSeats:
         """The mirror env, rebuilt with a larger action space when a stack outgrew it."""
         need = max(stacks)
         if self._env is None or need > self._max_stack:
-            from holdem_env.env.nlhe_v0 import raw_env
+            from holdem_env.env.nlhe_v1 import raw_env
 
             sb, bb, buy_in = self._blinds
             self._max_stack = max(self.n * buy_in, 2 * need)

@@ -1,0 +1,132 @@
+"""The optional compiled build (setup.py, holdem_env/_build.py) behaves exactly like the sources.
+
+Targeted parity, not the suite twice: ``tests/env_digest.py`` (everything the env returns, and
+each hand's engine record) run against the build in use and with ``HOLDEM_ENV_PURE_PYTHON=1``;
+the compiled engine compared in one process with its ``.py`` source (loaded under another name
+next to the module in use), error messages included;
+deep copies and pickles of the env continuing alike, in both builds. Where nothing is compiled
+the comparisons are skipped (they would compare the sources with themselves), and the copy check
+still runs on the sources.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from holdem_env._build import CANDIDATES, build_info
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import ConfigError, IllegalActionError
+
+TESTS = Path(__file__).resolve().parent
+DIGEST_SCRIPT = TESTS / "env_digest.py"
+EXT_SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+COMPILED = build_info()["compiled"]
+needs_build = pytest.mark.skipif(
+    not COMPILED, reason="no holdem_env module is compiled here (pure-Python install); `make build` compiles them"
+)
+
+
+def _run_script(*args: str, pure: bool) -> list[str]:
+    env = dict(os.environ)
+    env.pop("HOLDEM_ENV_PURE_PYTHON", None)
+    if pure:
+        env["HOLDEM_ENV_PURE_PYTHON"] = "1"
+    out = subprocess.run(
+        [sys.executable, str(DIGEST_SCRIPT), *args], cwd=TESTS, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout.split()
+
+
+def _source_twin(module: str) -> ModuleType:
+    """``module`` loaded from its ``.py`` source under another name (the compiled one stays in use)."""
+    origin = Path(sys.modules[module].__file__ if module in sys.modules else importlib.util.find_spec(module).origin)
+    source = origin.with_name(module.rpartition(".")[2] + ".py")
+    spec = importlib.util.spec_from_file_location(f"_pure_twin_{module.replace('.', '_')}", source)
+    twin = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(twin)  # type: ignore[union-attr]
+    return twin
+
+
+def test_build_info_names_only_candidates_that_load_compiled() -> None:
+    import holdem_env.engine.state
+    import holdem_env.env.nlhe_v1
+
+    info = holdem_env.build_info()
+    assert set(info["compiled"]) <= set(CANDIDATES)
+    assert info["stale"] == [], f"compiled from older sources: {info['stale']}; run `make build`"
+    for module in ("holdem_env.engine.state", "holdem_env.env.nlhe_v1"):
+        loaded = sys.modules[module].__file__
+        assert loaded.endswith(EXT_SUFFIXES) == (module in info["compiled"]), loaded
+
+
+@needs_build
+def test_env_digest_compiled_equals_pure_python() -> None:
+    built = _run_script("40", pure=False)
+    pure = _run_script("40", pure=True)
+    assert pure[1].endswith("state.py") and pure[2].endswith("nlhe_v1.py")
+    assert built[2].endswith(EXT_SUFFIXES) == ("holdem_env.env.nlhe_v1" in COMPILED)
+    assert built[0] == pure[0]
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["build-in-use", "pure-python"])
+def test_deep_copies_and_pickles_of_the_env_continue_alike(pure: bool) -> None:
+    if not pure and not COMPILED:
+        pytest.skip("nothing compiled: the pure-python case covers the sources")
+    assert _run_script("--copies", pure=pure)[0] == "True"
+
+
+@pytest.mark.skipif("holdem_env.engine.state" not in COMPILED, reason="the engine is not compiled")
+def test_engine_parity_in_one_process() -> None:
+    from holdem_env.engine.state import HandState
+
+    pure_state = _source_twin("holdem_env.engine.state").HandState
+    rng = np.random.default_rng(5)
+    for hand in range(60):
+        n = int(rng.integers(2, 7))
+        cfg = TableConfig(num_players=n, betting=("no-limit", "pot-limit", "fixed-limit")[hand % 3], ante=hand % 2)
+        a, b = HandState(cfg, button=0, seed=hand), pure_state(cfg, button=0, seed=hand)
+        while not a.is_over:
+            legal = a.legal_actions()
+            assert tuple(legal) == tuple(b.legal_actions())
+            choice = rng.integers(4)
+            if choice == 0 and legal.min_raise_to is not None:
+                amount = int(rng.integers(legal.min_raise_to, legal.max_raise_to + 1))
+                ea, eb = a.raise_to(amount), b.raise_to(amount)
+            elif choice == 1:
+                with pytest.raises(IllegalActionError) as ia:
+                    a.raise_to(0)
+                with pytest.raises(IllegalActionError) as ib:
+                    b.raise_to(0)
+                assert str(ia.value) == str(ib.value)
+                continue
+            elif legal.check:
+                ea, eb = a.check(), b.check()
+            else:
+                ea, eb = (a.fold(), b.fold()) if choice == 2 else (a.call(), b.call())
+            assert ea == eb
+        assert a.record().to_json() == b.record().to_json()
+    # bad input reaches the sources' own checks (Cython must not turn type hints into its own TypeError)
+    cfg = TableConfig(num_players=3)
+    a, b = HandState(cfg, seed=1), pure_state(cfg, seed=1)
+    for bad in ("100", True, 2.5):
+        with pytest.raises(IllegalActionError) as ia:
+            a.raise_to(bad)
+        with pytest.raises(IllegalActionError) as ib:
+            b.raise_to(bad)
+        assert str(ia.value) == str(ib.value)
+    for seed in ("abc", 1.5, True, -1):
+        with pytest.raises(ConfigError) as ca:
+            HandState(cfg, seed=seed)
+        with pytest.raises(ConfigError) as cb:
+            pure_state(cfg, seed=seed)
+        assert str(ca.value) == str(cb.value)
