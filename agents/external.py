@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from holdem_env.agents.base import agent_rng
 
+from holdem_env.agents.base import agent_rng
 from holdem_env.engine.errors import HoldemError
 
 __all__ = ["ExternalPolicyError", "Sb3Agent", "TorchScriptAgent", "masked_choice"]

@@ -33,6 +33,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 import numpy as np
+
 from holdem_env.agents.base import AgentError, AgentSpecError, legal_of, parse_spec
 
 __all__ = ["IsolatedAgent", "plain_info", "MAX_REPLY_BYTES", "DEFAULT_TIMEOUT"]
@@ -84,7 +85,7 @@ def _worker(conn: Connection, spec: str) -> None:
 
     try:
         agent = make_agent(spec)
-    except Exception as exc:  # noqa: BLE001 - reported to the parent as a spec error
+    except Exception as exc:
         _reply(conn, ["error", type(exc).__name__, str(exc)[:2000]])
         return
     _reply(conn, ["ok", [h for h in _HOOKS if callable(getattr(agent, h, None))]])
@@ -106,7 +107,7 @@ def _worker(conn: Connection, spec: str) -> None:
             else:
                 result = None
             _reply(conn, ["ok", result])
-        except Exception as exc:  # noqa: BLE001 - any agent failure goes back to the parent
+        except Exception as exc:
             _reply(conn, ["error", type(exc).__name__, (str(exc) or traceback.format_exc(limit=1))[:2000]])
 
 
@@ -253,5 +254,5 @@ class IsolatedAgent:
     def __del__(self) -> None:
         try:
             self.close()
-        except Exception:  # noqa: BLE001 - interpreter shutdown
+        except Exception:
             pass

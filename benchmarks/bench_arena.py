@@ -56,7 +56,7 @@ def main() -> None:
         args.throughput = True
     if args.throughput:
         hands = args.hands or 4000
-        print(f"| match | hands | workers | hands/s |\n|---|---:|---:|---:|")
+        print("| match | hands | workers | hands/s |\n|---|---:|---:|---:|")
         for name, agents, players in THROUGHPUT:
             cfg = ArenaConfig(agents=agents, players=players, hands=hands, seed=args.seed, workers=args.workers)
             t0 = time.perf_counter()

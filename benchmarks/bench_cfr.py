@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+
 from holdem_env.training.cfr import (
     BatchedExternalSamplingMCCFR,
     CFRSolver,

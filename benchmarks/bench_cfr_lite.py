@@ -21,14 +21,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from holdem_env.engine.config import TableConfig  # noqa: E402
+from holdem_env.engine.config import TableConfig
 
 
 def bench_speed(iterations: int, players: int) -> dict[str, object]:
     """Single-process MCCFR iterations per second with the shipped presets' abstraction."""
     from holdem_env.agents.cfr_lite.actions import ActionAbstraction
-    from holdem_env.training.cfr_lite.build import PRESETS
     from holdem_env.agents.cfr_lite.buckets import CardAbstraction
+    from holdem_env.training.cfr_lite.build import PRESETS
     from holdem_env.training.cfr_lite.trainer import CfrLiteTrainer
 
     p = PRESETS[2 if players == 2 else 6]

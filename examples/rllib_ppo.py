@@ -19,11 +19,11 @@ import argparse
 import gymnasium
 import numpy as np
 import torch
-from holdem_env.agents.base import make_agent
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 
+from holdem_env.agents.base import make_agent
 from holdem_env.env.gym_wrapper import HoldemGymEnv
 
 

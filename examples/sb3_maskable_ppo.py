@@ -15,11 +15,11 @@ import argparse
 
 import gymnasium
 import numpy as np
-from holdem_env.agents.base import make_agent
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 import holdem_env  # noqa: F401  (registers "holdem_env/Holdem-v0" with Gymnasium)
+from holdem_env.agents.base import make_agent
 
 
 def make_env(opponent: str, seed: int):

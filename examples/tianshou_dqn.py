@@ -17,7 +17,6 @@ import argparse
 import gymnasium
 import numpy as np
 import torch
-from holdem_env.agents.base import make_agent
 from tianshou.algorithm import DQN
 from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
 from tianshou.algorithm.optim import AdamOptimizerFactory
@@ -27,6 +26,7 @@ from tianshou.trainer import OffPolicyTrainerParams
 from tianshou.utils.net.common import Net
 
 import holdem_env  # noqa: F401  (registers "holdem_env/Holdem-v0" with Gymnasium)
+from holdem_env.agents.base import make_agent
 
 
 class TianshouMasked(gymnasium.ObservationWrapper):

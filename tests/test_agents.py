@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
+from holdem_env import nlhe_v1
 from holdem_env.agents.base import (
     REGISTRY,
     AgentSpecError,
@@ -20,11 +22,9 @@ from holdem_env.agents.preflop import (
 )
 from holdem_env.agents.random_agent import RandomAgent, RandomTypeAgent
 from holdem_env.agents.tag import TagAgent, raise_options
-from holdem_env.training.arena import ArenaConfig, run_match
-
-from holdem_env import nlhe_v1
 from holdem_env.engine.cards import card_str, parse_cards
 from holdem_env.engine.errors import CardError, ConfigError
+from holdem_env.training.arena import ArenaConfig, run_match
 
 
 class CallAgent:

@@ -7,9 +7,11 @@ import itertools
 import json
 from collections.abc import Sequence
 
-import holdem_env.training.cfr as cfr_pkg
 import numpy as np
 import pytest
+
+import holdem_env.training.cfr as cfr_pkg
+from holdem_env.cli import main as holdem_main
 from holdem_env.training.cfr import (
     KUHN_GAME_VALUE,
     Averaging,
@@ -34,8 +36,6 @@ from holdem_env.training.cfr import (
 from holdem_env.training.cfr import cfr as cfr_mod
 from holdem_env.training.cfr.inplace import DealtInPlace
 from holdem_env.training.cfr.tables import InfosetTable
-
-from holdem_env.cli import main as holdem_main
 
 KUHN_INFOSETS = {"J", "Q", "K", "Jp", "Qp", "Kp", "Jb", "Qb", "Kb", "Jpb", "Qpb", "Kpb"}
 # Leduc hold'em's equilibrium value for the first player (OpenSpiel / literature: -0.0856).

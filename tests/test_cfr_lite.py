@@ -6,6 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
+
 from holdem_env.agents.cfr_lite.actions import CALL, FOLD, ActionAbstraction, pseudo_harmonic, translate_size
 from holdem_env.agents.cfr_lite.buckets import (
     NUM_PREFLOP_CLASSES,
@@ -15,7 +16,6 @@ from holdem_env.agents.cfr_lite.buckets import (
     preflop_class_name,
 )
 from holdem_env.agents.cfr_lite.game import raises_this_street
-
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError
 
@@ -325,10 +325,9 @@ def test_policy_file_roundtrip(trained, tmp_path) -> None:
 
 @pytest.mark.parametrize("mode", ["exact", "discrete"])
 def test_agent_plays_legal_actions_in_env(trained, tmp_path, mode: str) -> None:
+    from holdem_env import nlhe_v1
     from holdem_env.agents.cfr_lite.agent import CfrLiteAgent
     from holdem_env.agents.random_agent import RandomAgent
-
-    from holdem_env import nlhe_v1
 
     path = tmp_path / "p.npz"
     trained.policy().save(path)
@@ -463,9 +462,8 @@ def test_all_in_max_pot_removes_deep_shoves_only() -> None:
 
 @pytest.mark.parametrize("raise_to, off_tree", [(30, False), (60, False), (1000, True)])
 def test_overbet_takes_the_hand_off_the_tree(raise_to: int, off_tree: bool) -> None:
-    from holdem_env.agents.cfr_lite.agent import CfrLiteAgent
-
     from holdem_env import nlhe_v1
+    from holdem_env.agents.cfr_lite.agent import CfrLiteAgent
 
     agent = CfrLiteAgent(seed=0)
     policy = agent.policy_for(2)

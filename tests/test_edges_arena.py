@@ -11,19 +11,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from holdem_env.agents.base import AgentError, AgentSpecError
 from holdem_env.agents.isolation import IsolatedAgent, plain_info
-from holdem_env.training.arena import MAX_HANDS, ArenaConfig, run_match
-
 from holdem_env.cli import main
 from holdem_env.engine.errors import ConfigError
 from holdem_env.fileutil import atomic_write_text, remove_stale_temp_files
+from holdem_env.training.arena import MAX_HANDS, ArenaConfig, run_match
 
 
 class Snoop:
     """Plays check/call, but only after making sure it cannot reach the engine."""
 
-    def act(self, observation, info) -> int:  # noqa: ANN001
+    def act(self, observation, info) -> int:
         from holdem_env.engine.state import HandState
 
         assert not any(isinstance(o, HandState) for o in gc.get_objects()), "the engine is reachable"
@@ -33,13 +33,13 @@ class Snoop:
 
 
 class Hangs:
-    def act(self, observation, info) -> int:  # noqa: ANN001
+    def act(self, observation, info) -> int:
         time.sleep(60)
         return 1
 
 
 class ReturnsText:
-    def act(self, observation, info):  # noqa: ANN001, ANN201
+    def act(self, observation, info):
         return "call"
 
 
@@ -122,7 +122,7 @@ def test_work_is_generated_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
     sent: list[list[int]] = []
     real = arena._play_chunk
 
-    def spy(cfg, groups, keep):  # noqa: ANN001, ANN202
+    def spy(cfg, groups, keep):
         sent.append(groups)
         if len(sent) == 3:
             raise KeyboardInterrupt  # stop the match early: later chunks must not exist yet

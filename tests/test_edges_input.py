@@ -6,6 +6,8 @@ import dataclasses
 
 import numpy as np
 import pytest
+
+from holdem_env import nlhe_v1
 from holdem_env.agents.base import (
     AgentSpecError,
     make_agent,
@@ -13,8 +15,6 @@ from holdem_env.agents.base import (
     register_agent,
     resolve_spec,
 )
-
-from holdem_env import nlhe_v1
 from holdem_env.engine.actions import Action
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError, IllegalActionError, short_repr
@@ -139,7 +139,7 @@ def test_a_registered_factory_builds_agents(monkeypatch) -> None:
         resolve_spec(f"{__name__}:_not_registered")
 
 
-def _tag_factory(tightness: float = 1.0):  # noqa: ANN202 - a registered factory for the test above
+def _tag_factory(tightness: float = 1.0):
     from holdem_env.agents.tag import TagAgent
 
     return TagAgent(tightness=tightness)

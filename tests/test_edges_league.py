@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from holdem_env.training.config import MAX_CONFIG_BYTES, LeagueConfig, load_config
 
 from holdem_env.engine.errors import ConfigError
+from holdem_env.training.config import MAX_CONFIG_BYTES, LeagueConfig, load_config
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from holdem_env.training.arena import ArenaConfig, run_match
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

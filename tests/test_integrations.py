@@ -11,16 +11,16 @@ import numpy as np
 import pytest
 import torch
 from gymnasium.utils.env_checker import check_env
+
 from holdem_env.agents.base import make_agent
 from holdem_env.agents.external import (
     ExternalPolicyError,
     TorchScriptAgent,
     masked_choice,
 )
-from holdem_env.training.arena import ArenaConfig, run_match
-
 from holdem_env.engine.errors import ConfigError
 from holdem_env.env.gym_wrapper import HoldemGymEnv, split_flat_observation
+from holdem_env.training.arena import ArenaConfig, run_match
 
 
 def _run(code: str) -> str:

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from holdem_env.engine.errors import ConfigError
-
 from holdem_env.training.config import LeagueConfig, load_config
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
@@ -181,7 +180,7 @@ def test_tiny_league_writes_documented_outputs(uninterrupted) -> None:
     scalars = _scalars(run_dir)
     missing = [n for n in scalar_names(cfg) if n not in scalars]
     # HUD ratios can be undefined (e.g. AF with no postflop calls) and are then not logged
-    assert not [m for m in missing if not m.rsplit("/", 1)[-1] in ("three_bet", "af", "wtsd", "wsd")], missing
+    assert not [m for m in missing if m.rsplit("/", 1)[-1] not in ("three_bet", "af", "wtsd", "wsd")], missing
     assert [s for s, _ in scalars["eval/cfr/mbb_per_hand"]] == [1, 2, 3]
     assert [v for _, v in scalars["train/cfr/cfr_iterations"]] == [20, 40, 60]
     final = {row["agent"]: row["mbb_per_hand"] for row in result.table}

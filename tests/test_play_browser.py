@@ -77,7 +77,7 @@ class ReraiseAgent:
 class ScriptedSession(PlaySession):
     """Deals hand 2 from a stacked deck: everybody all in, strengths rising in showing order."""
 
-    def start_hand(self, deck=None):  # noqa: ANN001, ANN201
+    def start_hand(self, deck=None):
         if deck is None and self.hand_number == 1:
             n = self.config.players
             button = (self.hand.button + 1) % n  # type: ignore[union-attr]

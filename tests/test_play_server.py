@@ -12,13 +12,13 @@ import pytest
 pytest.importorskip("starlette", reason="the play extra is not installed: pip install -e '.[play]'")
 pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx (the dev extra)")
 
-from playkit import CallAgent  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
-from starlette.websockets import WebSocketDisconnect  # noqa: E402
+from playkit import CallAgent
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
-from holdem_env.engine.cards import card_str  # noqa: E402
-from holdem_env.play.server import PlayServer  # noqa: E402
-from holdem_env.play.session import HUMAN_SEAT, PlayConfig, PlaySession  # noqa: E402
+from holdem_env.engine.cards import card_str
+from holdem_env.play.server import PlayServer
+from holdem_env.play.session import HUMAN_SEAT, PlayConfig, PlaySession
 
 CARD = re.compile(r"\b[2-9TJQKA][cdhs]\b")
 TOKEN = "test-token_123"
@@ -30,7 +30,7 @@ def _server(bot_delay: float = 0.0, clock: float = 0.0, seed: int = 3, call_bots
     return PlayServer(PlaySession(config, agents=agents), token=TOKEN)
 
 
-def _until(ws, pred):  # noqa: ANN001, ANN202
+def _until(ws, pred):
     """Receive messages until ``pred(message)``; returns (that message, every message received)."""
     got = []
     for _ in range(500):

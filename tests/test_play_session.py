@@ -271,7 +271,7 @@ def test_a_long_session_with_mucked_hands_replays_from_the_download(tmp_path, ca
 
 def test_a_failing_bot_checks_or_folds_and_the_table_goes_on() -> None:
     class Broken:
-        def act(self, observation, info):  # noqa: ANN001, ANN201
+        def act(self, observation, info):
             raise RuntimeError("boom")
 
     config = PlayConfig(players=2, opponents=("mybots:Broken",), seed=1, bot_delay=0)
@@ -318,7 +318,7 @@ def test_bots_see_only_their_own_seat() -> None:
         def __init__(self) -> None:
             self.seen: list[tuple[int, tuple[str, ...], str]] = []
 
-        def act(self, observation, info):  # noqa: ANN001, ANN201
+        def act(self, observation, info):
             view = info["view"]
             assert int(observation["action_mask"][1]) == 1  # its own mask: it is on turn
             self.seen.append((view["seat"], tuple(view["hole_cards"]), json.dumps(view.snapshot(), default=str)))

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+
 from holdem_env.agents.base import AgentSpecError, make_agent
 from holdem_env.agents.styles import CallingStationAgent, LooseAggressiveAgent, StyleAgent, TightPassiveAgent
-from holdem_env.training.arena import ArenaConfig, run_match
-
 from holdem_env.engine.errors import ConfigError
+from holdem_env.training.arena import ArenaConfig, run_match
 
 
 @pytest.mark.parametrize(

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from pokerkit_oracle import OracleSetup, PokerKitHand, PokerKitRefused
+
 from holdem_env.engine.actions import Action
 from holdem_env.engine.cards import new_deck, parse_cards
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.record import DealEvent, UncalledBetReturned
 from holdem_env.engine.state import HandState
-
-from pokerkit_oracle import OracleSetup, PokerKitHand, PokerKitRefused
 
 
 def stacked_deck(button: int, n: int, hole: Mapping[int, str], board: str = "") -> list[int]:

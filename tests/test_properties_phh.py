@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from test_phh import _p_order, _pokerkit_deviates  # the same deviation rules as the seeded round trips
 
 from holdem_env.engine.config import TableConfig
+from holdem_env.engine.state import HandState
 from holdem_env.formats.phh import dumps, from_record, loads
 from holdem_env.formats.replay import replay
-from holdem_env.engine.state import HandState
-from test_phh import _p_order, _pokerkit_deviates  # the same deviation rules as the seeded round trips
 
 
 @st.composite

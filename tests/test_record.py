@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from enginekit import make_state
+
 from holdem_env.engine.actions import ActionKind, Street
 from holdem_env.engine.cards import card_str
 from holdem_env.engine.config import TableConfig

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from enginekit import check_down, make_state, stacked_deck
+
 from holdem_env.engine.actions import ActionKind, Street
 from holdem_env.engine.cards import new_deck, parse_cards, shuffled_deck
 from holdem_env.engine.config import TableConfig

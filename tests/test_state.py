@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from enginekit import check_down, make_state, snapshot
+
 from holdem_env.engine.actions import Action, ActionKind, LegalActions, Street
 from holdem_env.engine.cards import new_deck
 from holdem_env.engine.config import TableConfig

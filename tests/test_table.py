@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from enginekit import check_down
+
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError, IllegalActionError
 from holdem_env.engine.table import Table

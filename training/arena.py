@@ -257,7 +257,7 @@ class _Player:
                 action = agent.act(observation, info)
                 ok = isinstance(action, (int, np.integer)) and not isinstance(action, bool) and 0 <= action < len(mask) and mask[action]
                 problem = None if ok else f"returned action {action!r}, which is not legal (legal ids: {np.flatnonzero(mask).tolist()})"
-            except Exception as exc:  # noqa: BLE001 - any agent failure is reported the same way
+            except Exception as exc:
                 if self.cfg.on_illegal == "raise":
                     raise AgentError(
                         f"agent {self.lineup[c]!r} (seat {seat}) raised {type(exc).__name__}: {exc} in hand {hand_id}",

@@ -79,7 +79,7 @@ class HudCounts:
     showdowns_won: int = 0
     timeouts: int = 0
 
-    def merge(self, other: "HudCounts") -> "HudCounts":
+    def merge(self, other: HudCounts) -> HudCounts:
         """Add ``other``'s counters into this one (returns self)."""
         for name in _COUNTERS:
             setattr(self, name, getattr(self, name) + getattr(other, name))

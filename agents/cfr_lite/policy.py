@@ -79,7 +79,7 @@ class CfrLitePolicy:
         atomic_write_bytes(path, lambda fh: np.savez_compressed(fh, **arrays))
 
     @classmethod
-    def load(cls, path: str | Path) -> "CfrLitePolicy":
+    def load(cls, path: str | Path) -> CfrLitePolicy:
         """Read a policy written by :meth:`save`; a missing or foreign file is a :class:`ConfigError`."""
         p = Path(path)
         if not p.is_file():

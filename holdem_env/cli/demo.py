@@ -13,14 +13,14 @@ from pathlib import Path
 
 import numpy as np
 
+from holdem_env.cli.replay import format_hand
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError, HoldemError
+from holdem_env.engine.state import HandState
+from holdem_env.engine.table import Table
 from holdem_env.formats import SAMPLE_HISTORY
 from holdem_env.formats.phh import from_record, load_file
 from holdem_env.formats.replay import replay
-from holdem_env.cli.replay import format_hand
-from holdem_env.engine.state import HandState
-from holdem_env.engine.table import Table
 
 __all__ = ["configure_parser", "run", "random_action"]
 
@@ -54,7 +54,9 @@ def random_action(hand: HandState, rng: np.random.Generator) -> None:
     elif pick == "call":
         hand.call()
     else:
-        hand.raise_to(int(rng.integers(legal.min_raise_to, legal.max_raise_to + 1)))
+        lo, hi = legal.min_raise_to, legal.max_raise_to
+        assert lo is not None and hi is not None, "a raise is offered only when a raise-to range exists"
+        hand.raise_to(int(rng.integers(lo, hi + 1)))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -93,19 +95,21 @@ def run(args: argparse.Namespace) -> int:
         print(format_hand(result, f"demo hand {i + 1} (seed {args.seed})"))
         print()
         seats = [s - 1 for s in result.hand.extra["seats"]]
-        engine_stacks = tuple(record.final_stacks[s] for s in seats)
+        final_stacks = record.final_stacks
+        assert final_stacks is not None, "a finished hand's record has final stacks"
+        engine_stacks = tuple(final_stacks[s] for s in seats)
         if engine_stacks != result.finishing_stacks:
             print(f"round trip FAILED for hand {i + 1}: {engine_stacks} != {result.finishing_stacks}", file=sys.stderr)
             failures += 1
-    for hand in hands:
+    for history in hands:
         try:
-            result = replay(hand)
+            result = replay(history)
         except HoldemError as exc:
             print(f"holdem demo: {label}: cannot replay: {exc}", file=sys.stderr)
             failures += 1
             continue
         print(format_hand(result, label))
-        if hand.finishing_stacks is not None:
+        if history.finishing_stacks is not None:
             verdict = "matches" if result.matches() else "DIFFERS from"
             print(f"replayed final stacks {verdict} the recorded finishing_stacks")
             failures += 0 if result.matches() else 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -25,7 +25,7 @@ class BettingStructure(str, enum.Enum):
     FIXED_LIMIT = "fixed-limit"
 
     @classmethod
-    def parse(cls, value: "BettingStructure | str") -> "BettingStructure":
+    def parse(cls, value: BettingStructure | str) -> BettingStructure:
         if isinstance(value, cls):
             return value
         try:
@@ -110,7 +110,7 @@ class TableConfig:
         return 2 * self.big_blind
 
     @classmethod
-    def preset(cls, name: str, **overrides: Any) -> "TableConfig":
+    def preset(cls, name: str, **overrides: Any) -> TableConfig:
         """A named table from docs/RULES.md, with optional overrides.
 
         ``"free-play"``: 6 players, blinds 5/10, buy-in 1000 (100 big blinds; the defaults).
@@ -138,7 +138,7 @@ class TableConfig:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "TableConfig":
+    def from_dict(cls, data: dict[str, Any]) -> TableConfig:
         """Inverse of :meth:`to_dict`; unknown keys are a :class:`ConfigError` naming them."""
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)

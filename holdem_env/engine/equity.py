@@ -39,8 +39,8 @@ from holdem_env.engine.state import _check_seed
 
 __all__ = ["equity", "equity_vs_hands", "exact_equity", "range_combos", "MAX_EXACT_RUNOUTS"]
 
-CardsLike = Union[str, Iterable[Union[str, int]]]
-RangeLike = Union[str, Iterable[Union[str, Sequence[Union[str, int]]]]]
+CardsLike = Union[str, Iterable[str | int]]
+RangeLike = Union[str, Iterable[str | Sequence[str | int]]]
 
 #: Largest number of board run-outs :func:`exact_equity` enumerates (all 5 cards from 48 = 1,712,304).
 MAX_EXACT_RUNOUTS = 2_000_000

@@ -61,7 +61,7 @@ def short_repr(value: object) -> str:
     """
     try:
         return _BOUNDED.repr(value)
-    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
+    except Exception:
         return f"<{type(value).__name__} object>"
 
 

@@ -279,7 +279,7 @@ class HandRecord:
         return json.dumps(self.to_dict(), indent=indent)
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "HandRecord":
+    def from_dict(cls, d: dict[str, Any]) -> HandRecord:
         """Inverse of :meth:`to_dict`; a malformed record raises :class:`HoldemError`."""
         try:
             opt = lambda v: None if v is None else tuple(v)  # noqa: E731
@@ -307,7 +307,7 @@ class HandRecord:
             raise HoldemError(f"hand record is malformed: missing or bad field {exc}") from None
 
     @classmethod
-    def from_json(cls, text: str) -> "HandRecord":
+    def from_json(cls, text: str) -> HandRecord:
         """Parse a record written by :meth:`to_json`."""
         try:
             data = json.loads(text)
@@ -317,7 +317,7 @@ class HandRecord:
             raise HoldemError("hand record JSON must be an object")
         return cls.from_dict(data)
 
-    def replay(self) -> "HandState":
+    def replay(self) -> HandState:
         """Rebuild the hand: a fresh state from the recorded deck, then every action re-applied."""
         from holdem_env.engine.state import HandState
 

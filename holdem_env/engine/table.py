@@ -96,7 +96,9 @@ class Table:
         if self._settled or hand is None or not hand.is_over:
             return
         if self.config.bankroll:
-            for s, p in enumerate(hand.payoffs):  # type: ignore[union-attr]
+            payoffs = hand.payoffs
+            assert payoffs is not None, "an ended hand has payoffs"
+            for s, p in enumerate(payoffs):
                 self._cash[s] += p
         self._settled = True
 

@@ -393,7 +393,7 @@ def _parse_action(index: int, raw: Any, n: int, amounts: list[tuple[int, str, De
         if len(words) == 3 and words[1] == "db":
             cards = _parse_cards(index, text, words[2])
             return PHHAction(index, text, "db", None, cards=cards)
-        raise PHHActionError(index, text, f"unknown dealer action; allowed: 'd dh pK CARDS', 'd db CARDS'")
+        raise PHHActionError(index, text, "unknown dealer action; allowed: 'd dh pK CARDS', 'd db CARDS'")
     player = _parse_player(index, text, words[0], n)
     kind = words[1] if len(words) > 1 else ""
     if kind in ("f", "cc") and len(words) == 2:

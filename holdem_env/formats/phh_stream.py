@@ -44,7 +44,7 @@ def iter_file(path: str | Path) -> Iterator[tuple[str | None, PHHHand | PHHError
     before a decoding error are still yielded).
     """
     try:
-        fh = open(path, encoding="utf-8", newline="")  # noqa: SIM115 - closed in the finally below
+        fh = open(path, encoding="utf-8", newline="")
     except OSError as exc:
         yield None, PHHError(f"cannot read the file: {exc.strerror}")
         return

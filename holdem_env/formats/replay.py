@@ -33,8 +33,8 @@ from decimal import Decimal
 from holdem_env.engine.cards import DECK_SIZE, card_str
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import HoldemError, PHHError
-from holdem_env.formats.phh import PHHAction, PHHActionError, PHHHand
 from holdem_env.engine.state import HandState
+from holdem_env.formats.phh import PHHAction, PHHActionError, PHHHand
 
 __all__ = ["ReplayResult", "table_config", "seat_antes", "deck_order", "replay"]
 
@@ -260,7 +260,7 @@ def replay(hand: PHHHand, *, repair: bool = True) -> ReplayResult:
                     raise PHHActionError(action.index, action.text, "board card dealt after the hand is over")
                 raise PHHActionError(
                     action.index, action.text,
-                    f"board card dealt before the {_street_name(state)} betting is over (p{state.actor + 1} is to act)",
+                    f"board card dealt before the {_street_name(state)} betting is over ({_to_act(state)} is to act)",
                 )
             expected = engine_board[board_in_file - len(action.cards) : board_in_file]
             for got, want in zip(action.cards, expected):
@@ -303,12 +303,19 @@ def replay(hand: PHHHand, *, repair: bool = True) -> ReplayResult:
 
     if not state.is_over:
         raise PHHError(
-            f"the actions end before the hand is over: p{state.actor + 1} is to act on the {_street_name(state)}"
+            f"the actions end before the hand is over: {_to_act(state)} is to act on the {_street_name(state)}"
         )
-    final = tuple(int(s) for s in state.final_stacks)
+    final_stacks = state.final_stacks
+    assert final_stacks is not None, "an ended hand has final stacks"
+    final = tuple(int(s) for s in final_stacks)
     return ReplayResult(
         hand, state, final, _unknown_reasons(hand, state, known), tuple(repairs), known, tuple(notes)
     )
+
+
+def _to_act(state: HandState) -> str:
+    """``p<K>`` of the seat to act (PHH numbering), for messages."""
+    return "nobody" if state.actor is None else f"p{state.actor + 1}"
 
 
 def _is_no_op_check(state: HandState, seat: int) -> bool:

@@ -102,7 +102,7 @@ class BotSeats:
         spec = self.specs[seat] or repr(self.agents[seat])
         try:
             action = self.agents[seat].act(observation, info)
-        except Exception as exc:  # noqa: BLE001 - any agent failure is reported the same way
+        except Exception as exc:
             raise AgentError(f"agent {spec!r} (seat {seat}) raised {type(exc).__name__}: {exc}", agent=spec) from exc
         ok = (
             isinstance(action, (int, np.integer)) and not isinstance(action, bool)

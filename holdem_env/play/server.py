@@ -185,7 +185,7 @@ class PlayServer:
         for ws in list(self._clients):
             try:
                 await ws.send_json(state)
-            except Exception:  # noqa: BLE001 - a tab that went away is simply dropped
+            except Exception:
                 self._clients.discard(ws)
 
     # ------------------------------------------------------------------ the pace of the table

@@ -27,6 +27,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
+
 from holdem_env.training.cfr.game import CHANCE, ExtensiveFormGame, GameError
 
 __all__ = ["DealtInPlace"]

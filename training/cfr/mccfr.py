@@ -38,6 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
 from holdem_env.training.cfr.cfr import normalise_average, regret_matching
 from holdem_env.training.cfr.evaluation import TreeEvaluator
 from holdem_env.training.cfr.game import CHANCE, ExtensiveFormGame, GameError, GameTree

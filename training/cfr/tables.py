@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+
 from holdem_env.training.cfr.cfr import normalise_average
 from holdem_env.training.cfr.game import GameError
 

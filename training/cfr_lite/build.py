@@ -23,11 +23,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from holdem_env.engine.config import TableConfig
-from holdem_env.engine.errors import HoldemError
-
 from holdem_env.agents.cfr_lite.actions import ActionAbstraction
 from holdem_env.agents.cfr_lite.buckets import CardAbstraction
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import HoldemError
 from holdem_env.training.cfr_lite.trainer import CfrLiteTrainer, train_parallel
 
 __all__ = ["PRESETS", "build_policy", "main"]

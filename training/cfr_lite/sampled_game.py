@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+
 from holdem_env.agents.cfr_lite.game import AbstractHoldem, Node
 from holdem_env.training.cfr.game import ExtensiveFormGame, GameError
 

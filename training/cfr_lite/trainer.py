@@ -24,17 +24,17 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from holdem_env.agents.cfr_lite.actions import ActionAbstraction
 from holdem_env.agents.cfr_lite.buckets import CardAbstraction
 from holdem_env.agents.cfr_lite.game import AbstractHoldem
 from holdem_env.agents.cfr_lite.policy import CfrLitePolicy
-from holdem_env.training.cfr.mccfr import ExternalSamplingMCCFR
-from holdem_env.training.cfr.tables import InfosetTable
-from holdem_env.training.cfr_lite.sampled_game import SampledHoldem
-
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError
 from holdem_env.fileutil import atomic_write_bytes
+from holdem_env.training.cfr.mccfr import ExternalSamplingMCCFR
+from holdem_env.training.cfr.tables import InfosetTable
+from holdem_env.training.cfr_lite.sampled_game import SampledHoldem
 
 __all__ = ["AVERAGING", "TrainStats", "CfrLiteTrainer", "merge_trainers", "train_parallel"]
 
