@@ -86,8 +86,11 @@ class Sb3Agent:
     ) -> None:
         file = _existing_file(path, "sb3")
         try:
+            algo_class: Any
             if algo == "MaskablePPO":
-                from sb3_contrib import MaskablePPO as algo_class
+                from sb3_contrib import MaskablePPO
+
+                algo_class = MaskablePPO
             else:
                 import stable_baselines3
 
@@ -112,7 +115,7 @@ class Sb3Agent:
         mask = np.asarray(observation["action_mask"])
         vector = np.asarray(observation["observation"], dtype=np.float32)
         obs: Any = np.concatenate([vector, mask.astype(np.float32)]) if self.flat else dict(observation)
-        space = self.model.observation_space
+        space: Any = self.model.observation_space
         expected = space.shape if self.flat else space["observation"].shape
         got = obs.shape if self.flat else vector.shape
         if tuple(expected) != tuple(got):

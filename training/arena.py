@@ -163,7 +163,7 @@ class _Player:
     """One worker's environment and agents, playing groups."""
 
     def __init__(self, cfg: ArenaConfig, keep_records: bool) -> None:
-        from holdem_env import nlhe_v1
+        from holdem_env.env import nlhe_v1
 
         self.cfg = cfg
         self.n = int(cfg.players)  # type: ignore[arg-type]
@@ -274,12 +274,14 @@ class _Player:
                 action = self._timeout_id(mask, info)
             env.step(int(action))
         record = env.hand_record()
+        payoffs = record.payoffs
+        assert payoffs is not None, "the hand is over"
         for s in range(self.n):
             hook = getattr(self.agents[contestant_at[s]], "end_hand", None)
             if hook is not None:
                 hook({
                     "seat": s,
-                    "payoff": int(record.payoffs[s]),
+                    "payoff": int(payoffs[s]),
                     "board": tuple(card_str(c) for c in record.board),
                     "shown": {int(k): tuple(card_str(x) for x in v) for k, v in record.shown.items()},
                 })

@@ -176,7 +176,7 @@ class CfrLiteAgent:
                 self._hand_id = hand_id
             history = tuple(tuple(h) for h in view["history"])
             for i, (seat, street, kind, to) in enumerate(history):
-                if state.is_over or int(state.actor) != int(seat):
+                if state.is_over or state.actor != int(seat):
                     return None
                 moves = game.moves(node)
                 if kind == "fold":

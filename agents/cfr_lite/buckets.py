@@ -28,6 +28,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -264,7 +265,7 @@ class CardAbstraction:
             values = np.empty(self.sample_size)
             for i in range(self.sample_size):
                 cards = rng.choice(52, size=2 + n_board, replace=False)
-                values[i] = self._strength(cards[:2], cards[2:])
+                values[i] = self._strength(cards[:2].tolist(), cards[2:].tolist())
             levels = 1.0 - (1.0 - np.arange(1, n_buckets) / n_buckets) ** self.spacing
             qs = np.quantile(values, levels) if n_buckets > 1 else np.zeros(0)
             out[street] = np.asarray(qs, dtype=np.float64)
@@ -342,6 +343,6 @@ def _class_representatives() -> list[tuple[int, int]]:
     return reps
 
 
-def _atomic_save_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
+def _atomic_save_npz(path: Path, arrays: dict[str, Any]) -> None:
 
     atomic_write_bytes(path, lambda fh: np.savez(fh, **arrays))

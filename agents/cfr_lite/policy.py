@@ -70,7 +70,7 @@ class CfrLitePolicy:
             "info": self.info,
         }
         keys = np.array([k.encode("ascii") for k in self.keys], dtype=bytes) if self.keys else np.zeros(0, dtype="S1")
-        arrays = {
+        arrays: dict[str, Any] = {
             "keys": keys,
             "probs": self.probs.astype(np.float16),
             "meta": np.array(json.dumps(meta, sort_keys=True)),

@@ -20,6 +20,7 @@ import json
 import sys
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -35,7 +36,7 @@ __all__ = ["PRESETS", "build_policy", "main"]
 _SAMPLE_SIZE = 4000
 
 #: Default abstraction and budget per table size (``2`` heads-up, ``6`` for 3-6 players).
-PRESETS: dict[int, dict[str, object]] = {
+PRESETS: dict[int, dict[str, Any]] = {
     2: {
         "pot_fractions": (0.5, 1.0),
         "max_raises_per_street": 2,
@@ -73,8 +74,8 @@ def build_policy(
 ) -> dict[str, object]:
     """Train and save a policy for a ``players``-seat table (blinds 5/10, 100 big blinds)."""
     preset = PRESETS[2 if players == 2 else 6]
-    actions = ActionAbstraction(tuple(preset["pot_fractions"]), True, int(preset["max_raises_per_street"]), preset.get("all_in_max_pot"))  # type: ignore[arg-type]
-    cards = CardAbstraction(int(preset["preflop_buckets"]), tuple(preset["postflop_buckets"]), 0, _SAMPLE_SIZE, 0, spacing=float(preset["spacing"]))  # type: ignore[arg-type]
+    actions = ActionAbstraction(tuple(preset["pot_fractions"]), True, int(preset["max_raises_per_street"]), preset.get("all_in_max_pot"))
+    cards = CardAbstraction(int(preset["preflop_buckets"]), tuple(preset["postflop_buckets"]), 0, _SAMPLE_SIZE, 0, spacing=float(preset["spacing"]))
     trainer = CfrLiteTrainer(TableConfig(num_players=players), actions, cards, averaging="linear")
     total = int(preset["iterations"]) if iterations is None else iterations
     backend = None
@@ -95,7 +96,7 @@ def build_policy(
             done += step
             part += 1
             if snapshot_every and done % snapshot_every == 0 and done < total:
-                snap = trainer.policy({"seed": seed, "snapshot": done}, min_visits=int(preset["min_visits"]))  # type: ignore[arg-type]
+                snap = trainer.policy({"seed": seed, "snapshot": done}, min_visits=int(preset["min_visits"]))
                 snap.save(str(out).removesuffix(".npz") + f".it{done}.npz")
             if log:
                 dt = time.perf_counter() - start
@@ -104,7 +105,7 @@ def build_policy(
         if backend is not None:
             backend.close()
     seconds = time.perf_counter() - start
-    policy = trainer.policy({"seed": seed, "workers": workers, "sync_every": min(sync_every, chunk), "chunk": chunk}, min_visits=int(preset["min_visits"]))  # type: ignore[arg-type]
+    policy = trainer.policy({"seed": seed, "workers": workers, "sync_every": min(sync_every, chunk), "chunk": chunk}, min_visits=int(preset["min_visits"]))
     policy.save(out)
     return {
         "out": out,

@@ -47,11 +47,11 @@ class SampledHoldem(ExtensiveFormGame[Node]):
 
     def is_terminal(self, state: Node) -> bool:
         """Whether the engine says the hand is over."""
-        return bool(state.state.is_over)  # type: ignore[attr-defined]
+        return bool(state.state.is_over)
 
     def current_player(self, state: Node) -> int:
         """The seat to act (the deal happened at the root, so never chance)."""
-        return int(state.state.actor)  # type: ignore[attr-defined]
+        return int(state.state.actor)
 
     def chance_outcomes(self, state: Node) -> Sequence[tuple[int, float]]:
         """Not available: the cards come from the deck dealt at the root."""
@@ -84,8 +84,8 @@ class SampledHoldem(ExtensiveFormGame[Node]):
 
     def infoset_key(self, state: Node) -> str:
         """``"<position>:<bucket>:<history>"`` of the seat to act."""
-        return self.abstract.key(state, int(state.state.actor))  # type: ignore[attr-defined]
+        return self.abstract.key(state, int(state.state.actor))
 
     def utility(self, state: Node, player: int) -> float:
         """Chips ``player`` won in the finished hand, in big blinds."""
-        return float(state.state.payoffs[player]) / self._big_blind  # type: ignore[attr-defined]
+        return float(state.state.payoffs[player]) / self._big_blind
