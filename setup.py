@@ -45,7 +45,7 @@ def _extensions() -> list:
         # (and their clear errors) instead of Cython's argument TypeError.
         directives = {"binding": True, "annotation_typing": False}
         return cythonize(COMPILED, language_level=3, quiet=True, compiler_directives=directives)
-    except Exception as exc:  # noqa: BLE001 - Cython missing or rejecting a module: build pure Python
+    except Exception as exc:
         _warn(f"Cython is unavailable or failed ({type(exc).__name__}: {exc})")
         return []
 
@@ -56,13 +56,13 @@ class OptionalBuildExt(build_ext):
     def run(self) -> None:
         try:
             super().run()
-        except Exception as exc:  # noqa: BLE001 - no compiler, no headers: the .py sources still run
+        except Exception as exc:
             _warn(f"the C build failed ({type(exc).__name__}: {exc})")
 
-    def build_extension(self, ext) -> None:  # noqa: ANN001 - setuptools' signature
+    def build_extension(self, ext) -> None:
         try:
             super().build_extension(ext)
-        except Exception as exc:  # noqa: BLE001 - that module stays pure Python
+        except Exception as exc:
             _warn(f"compiling {ext.name} failed ({type(exc).__name__}: {exc})")
 
 

@@ -71,10 +71,10 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, hole, board in SPOTS:
         rng = np.random.default_rng(0)
-        ours_t, ours = _best_time(lambda: equity(hole, board, samples=n, rng=rng), args.repeat)
-        ref_t, ref = _best_time(lambda: _eval7_equity(hole, board, n), args.repeat)
+        ours_t, ours = _best_time(lambda hole=hole, board=board, rng=rng: equity(hole, board, samples=n, rng=rng), args.repeat)
+        ref_t, ref = _best_time(lambda hole=hole, board=board: _eval7_equity(hole, board, n), args.repeat)
         m = args.pokerkit_samples
-        pk_t, pk = _best_time(lambda: _pokerkit_equity(hole, board, m), 1)
+        pk_t, pk = _best_time(lambda hole=hole, board=board, m=m: _pokerkit_equity(hole, board, m), 1)
         ours_rate, ref_rate, pk_rate = n / ours_t, n / ref_t, m / pk_t
         print(
             f"| {name} | {ours_rate:,.0f} | {ref_rate:,.0f} | {pk_rate:,.0f} | {ours_rate / ref_rate:.2f}x "

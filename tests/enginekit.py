@@ -27,7 +27,7 @@ def stacked_deck(
             slots[j], slots[j + k] = a, b
     board_ids = parse_cards(board) if board else ()
     board_pos = [2 * k + 1, 2 * k + 2, 2 * k + 3, 2 * k + 5, 2 * k + 7]
-    for pos, c in zip(board_pos, board_ids):
+    for pos, c in zip(board_pos, board_ids, strict=False):
         slots[pos] = c
     used = {c for c in slots if c is not None}
     spare = iter(c for c in range(52) if c not in used)

@@ -17,12 +17,12 @@ import sys
 import numpy as np
 
 CONFIGS = (
-    dict(num_players=6, action_mode="exact"),
-    dict(num_players=6, action_mode="discrete"),
-    dict(num_players=2, action_mode="exact", betting="pot-limit"),
-    dict(num_players=3, action_mode="discrete", betting="fixed-limit", ante=2),
-    dict(num_players=10, action_mode="exact", pad_seats=False, illegal_action="timeout", reward_unit="chips"),
-    dict(num_players=4, action_mode="discrete", pad_seats=True, bet_sizes=(0.5, 1.0, 3.0)),
+    {"num_players": 6, "action_mode": "exact"},
+    {"num_players": 6, "action_mode": "discrete"},
+    {"num_players": 2, "action_mode": "exact", "betting": "pot-limit"},
+    {"num_players": 3, "action_mode": "discrete", "betting": "fixed-limit", "ante": 2},
+    {"num_players": 10, "action_mode": "exact", "pad_seats": False, "illegal_action": "timeout", "reward_unit": "chips"},
+    {"num_players": 4, "action_mode": "discrete", "pad_seats": True, "bet_sizes": (0.5, 1.0, 3.0)},
 )
 
 

@@ -22,13 +22,13 @@ BETTINGS = ("no-limit", "pot-limit", "fixed-limit")
 MODES = ("discrete", "exact")
 
 
-class RuleViolation(AssertionError):
+class RuleViolationError(AssertionError):
     """The environment broke an invariant."""
 
 
 def _check(ok: bool, what: str) -> None:
     if not ok:
-        raise RuleViolation(what)
+        raise RuleViolationError(what)
 
 
 def _snapshot(env: nlhe_v1.raw_env, agent: str) -> tuple:
@@ -74,7 +74,7 @@ def play_hand(env: nlhe_v1.raw_env, rng: np.random.Generator, stacks: list[int] 
             except IllegalActionError:
                 refused += 1
             else:
-                raise RuleViolation(f"illegal action {short_repr(bad)} was accepted")
+                raise RuleViolationError(f"illegal action {short_repr(bad)} was accepted")
             _check(_snapshot(env, agent) == before, f"a refused action {short_repr(bad)} changed the state")
         action = int(legal[rng.integers(legal.size)])
         env.step(action)
@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     for k, (n, betting, mode) in enumerate(kinds):
         try:
             refused += fuzz(n, betting, mode, per_kind, args.seed * 1000 + k)
-        except RuleViolation as exc:
+        except RuleViolationError as exc:
             violations += 1
             print(f"VIOLATION at {n} seats, {betting}, {mode}: {exc}", flush=True)
     hands = per_kind * len(kinds)

@@ -26,7 +26,7 @@ from holdem_env.engine.cards import card_str
 __all__ = [
     "OracleSetup",
     "OracleLegal",
-    "PokerKitRefused",
+    "PokerKitRefusedError",
     "PokerKitHand",
     "pk_index",
     "seat_of",
@@ -54,7 +54,7 @@ def seat_of(index: int, button: int, num_players: int) -> int:
     return (button + 1 + index) % num_players
 
 
-class PokerKitRefused(Exception):
+class PokerKitRefusedError(Exception):
     """PokerKit refused an action that our engine allowed (the message carries PokerKit's reason)."""
 
     def __init__(self, seat: int, action: str, reason: str) -> None:
@@ -158,7 +158,7 @@ class PokerKitHand:
         st = self.state
         idx = st.actor_index
         if idx is None:
-            raise PokerKitRefused(-1, "legal()", "PokerKit has nobody to act")
+            raise PokerKitRefusedError(-1, "legal()", "PokerKit has nobody to act")
         owed = st.checking_or_calling_amount
         can_raise = st.can_complete_bet_or_raise_to()
         return OracleLegal(
@@ -179,12 +179,12 @@ class PokerKitHand:
     def act(self, seat: int, kind: str, to: int = 0) -> None:
         """Apply our action ``kind`` ("fold", "check", "call", "bet", "raise"; ``to`` = street total).
 
-        Raises :class:`PokerKitRefused` if PokerKit disagrees on whose turn it is or on legality.
+        Raises :class:`PokerKitRefusedError` if PokerKit disagrees on whose turn it is or on legality.
         """
         st = self.state
         label = f"{kind}" + (f" to {to}" if kind in ("bet", "raise") else "")
         if self.actor != seat:
-            raise PokerKitRefused(seat, label, f"PokerKit expects seat {self.actor} to act")
+            raise PokerKitRefusedError(seat, label, f"PokerKit expects seat {self.actor} to act")
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("error")
@@ -203,7 +203,7 @@ class PokerKitHand:
                 else:
                     raise ValueError(f"unknown action kind {kind!r}")
         except (ValueError, UserWarning) as exc:
-            raise PokerKitRefused(seat, label, str(exc)) from None
+            raise PokerKitRefusedError(seat, label, str(exc)) from None
         self._advance()
 
     def _advance(self) -> None:
@@ -221,7 +221,7 @@ class PokerKitHand:
                     count = st.board_dealing_count or 0
                     cards = s.board[self._board_pos : self._board_pos + count]
                     if len(cards) != count:
-                        raise PokerKitRefused(-1, "deal board", f"needs {count} more board cards, setup has {len(cards)}")
+                        raise PokerKitRefusedError(-1, "deal board", f"needs {count} more board cards, setup has {len(cards)}")
                     self._board_pos += count
                     st.deal_board("".join(card_str(c) for c in cards))
                 elif st.showdown_index is not None:
@@ -234,7 +234,7 @@ class PokerKitHand:
     def final_stacks(self) -> tuple[int, ...]:
         """Stacks per our seat once the hand is over."""
         if not self.is_over:
-            raise PokerKitRefused(-1, "final_stacks()", f"hand not over (actor {self.actor})")
+            raise PokerKitRefusedError(-1, "final_stacks()", f"hand not over (actor {self.actor})")
         n = self.setup.num_players
         out = [0] * n
         for i in range(n):

@@ -256,7 +256,7 @@ def test_agents_see_only_legal_options_and_their_own_cards() -> None:
     spy_a, spy_b = _play_with_deck(base, 4), _play_with_deck(other, 4)
     assert len(spy_a.seen) == len(spy_b.seen) > 0
     hidden = {base[0], base[2], other[0], other[2]}
-    for (obs_a, mask_a, info_a), (obs_b, mask_b, info_b) in zip(spy_a.seen, spy_b.seen):
+    for (obs_a, mask_a, info_a), (obs_b, mask_b, info_b) in zip(spy_a.seen, spy_b.seen, strict=True):
         np.testing.assert_array_equal(obs_a, obs_b)
         np.testing.assert_array_equal(mask_a, mask_b)
         assert info_a == info_b

@@ -72,7 +72,7 @@ def test_identical_agents_break_exactly_even_in_duplicate_heads_up(spec: str) ->
 
 
 def test_results_identical_for_one_and_two_workers() -> None:
-    cfg = dict(agents=("tag", "random", "random"), hands=30, seed=21)
+    cfg = {"agents": ("tag", "random", "random"), "hands": 30, "seed": 21}
     one = run_match(ArenaConfig(workers=1, **cfg))
     two = run_match(ArenaConfig(workers=2, **cfg))
     np.testing.assert_array_equal(one.group_net, two.group_net)
@@ -224,7 +224,7 @@ def test_optional_start_and_end_hooks_are_called_once_per_hand() -> None:
     starts = [e for e in Hooked.log if e[0] == "start"]
     ends = [e for e in Hooked.log if e[0] == "end"]
     assert len(starts) == len(ends) == 10
-    for i, (start, end, record) in enumerate(zip(starts, ends, result.records)):
+    for i, (start, end, record) in enumerate(zip(starts, ends, result.records, strict=True)):
         seat = (0 - i % 2) % 2  # contestant 0's seat in rotation i % 2
         assert start[1] == end[1] == seat
         assert end[2] == record.payoffs[seat]

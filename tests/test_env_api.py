@@ -159,7 +159,7 @@ def test_button_option_and_stacks_option_and_sitting_out() -> None:
 
 
 def _random_hand(env, rng) -> None:
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         if term or trunc:
             env.step(None)
@@ -330,7 +330,7 @@ def test_render_ansi_shows_table_and_only_viewers_cards() -> None:
 
 def test_state_object_before_reset_is_an_error() -> None:
     with pytest.raises(HandOverError, match="reset"):
-        nlhe_v1.raw_env().state_object
+        _ = nlhe_v1.raw_env().state_object
 
 
 def test_render_human_prints_and_returns_none(capsys) -> None:

@@ -22,13 +22,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-from holdem_env.agents.tag import TagAgent
-from holdem_env.training.arena import ArenaConfig, run_match
 
 from holdem_env import nlhe_v1
+from holdem_env.agents.tag import TagAgent
 from holdem_env.engine.cards import card_str
 from holdem_env.engine.state import HandState
 from holdem_env.engine.table import Table
+from holdem_env.training.arena import ArenaConfig, run_match
 
 _FORBIDDEN = (HandState, Table, nlhe_v1.raw_env, np.random.Generator, np.random.BitGenerator)
 
@@ -59,7 +59,7 @@ def reachable(roots: Iterable[Any], limit: int = 50_000) -> list[Any]:
                         stack.append(object.__getattribute__(obj, name))
                     except (AttributeError, TypeError):
                         pass
-        except Exception:  # noqa: BLE001 - a hostile object: keep searching the rest
+        except Exception:
             pass
         if isinstance(obj, types.FunctionType):
             stack.extend(cell.cell_contents for cell in obj.__closure__ or () if _filled(cell))

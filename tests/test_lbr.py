@@ -47,7 +47,7 @@ def deck_for(lbr_hole: str, agent_hole: str, board: str, button: int) -> list[in
     used = set(lbr) | set(agent) | set(b)
     spare = [c for c in range(52) if c not in used]
     order = [first[0], second[0], first[1], second[1], spare[0], *b[:3], spare[1], b[3], spare[2], b[4]]
-    return order + [c for c in spare[3:]]
+    return order + list(spare[3:])
 
 
 # -- always-fold -----------------------------------------------------------------------------

@@ -84,7 +84,7 @@ def test_side_pots_showdown_and_bust_then_top_up() -> None:
         e.amount for e in session.hand.events if type(e).__name__ == "UncalledBetReturned"  # type: ignore[union-attr]
     )
     shown = view["results"]["shown"]
-    assert set(map(int, shown)) == {s for s in range(6)} and view["results"]["mucked"] == []
+    assert set(map(int, shown)) == set(range(6)) and view["results"]["mucked"] == []
     assert shown[str(winner)]["hand"] == "three of a kind"  # AsAh on Ad Kd 9s 5h 2c
     assert any(line.startswith(f"{session.names[winner]} wins the main pot") for line in view["log"])
     assert session.stacks[HUMAN_SEAT] == 0

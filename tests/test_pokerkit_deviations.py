@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from pokerkit_oracle import OracleSetup, PokerKitHand, PokerKitRefused
+from pokerkit_oracle import OracleSetup, PokerKitHand, PokerKitRefusedError
 
 from holdem_env.engine.actions import Action
 from holdem_env.engine.cards import new_deck, parse_cards
@@ -155,7 +155,7 @@ def test_several_short_allins_reopen_measured_from_each_players_last_bet() -> No
     assert twin.legal().min_raise_to is None  # PokerKit sums only the short all-ins since the last
     try:  # "full" one and refuses
         twin.act(1, "raise", 340)
-    except PokerKitRefused as exc:
+    except PokerKitRefusedError as exc:
         assert "already acted" in exc.reason
     else:
         raise AssertionError("PokerKit accepted the raise; the exclusion REOPEN_COMBINED is stale")

@@ -49,7 +49,7 @@ from pokerkit_oracle import (
     OracleLegal,
     OracleSetup,
     PokerKitHand,
-    PokerKitRefused,
+    PokerKitRefusedError,
     pk_index,
     replay_actions,
     seat_of,
@@ -301,7 +301,7 @@ def pokerkit_style_split(hand: PlayedHand) -> tuple[int, ...]:
     n = st.num_seats
     final = [int(x) for x in st.final_stacks]
     for pot in st.pots:
-        for w, share in zip(pot.winners, pot.shares):
+        for w, share in zip(pot.winners, pot.shares, strict=True):
             final[w] -= share
     survivors = {w for pot in st.pots for w in pot.winners}
     merged: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
@@ -330,7 +330,7 @@ def rules_shares_ok(hand: PlayedHand) -> bool:
         order = sorted(pot.winners, key=lambda s: (s - hand.button - 1) % n)
         base, odd = divmod(pot.amount, len(order))
         expected = {w: base + (k < odd) for k, w in enumerate(order)}
-        if dict(zip(pot.winners, pot.shares)) != expected:
+        if dict(zip(pot.winners, pot.shares, strict=True)) != expected:
             return False
     return True
 
@@ -432,7 +432,7 @@ def compare_hand(seed: int) -> Outcome:
             kind = "call" if theirs.call > 0 else "check"
         try:
             pk.act(d.seat, kind, d.to)
-        except PokerKitRefused as exc:
+        except PokerKitRefusedError as exc:
             out.failure = f"decision #{i}: {exc}\n{hand.describe()}"
             return out
     out.forced_checks += _forced_checks(pk, None)
@@ -472,7 +472,7 @@ def test_oracle_reproduces_rules_side_pot_example() -> None:
         board=parse_cards("QcJd3h9s4c"),
     )
     assert replay_actions(setup, [(2, "raise", 1000), (0, "call", 0), (1, "call", 0)]) == (300, 400, 700)
-    with pytest.raises(PokerKitRefused, match="expects seat 2"):
+    with pytest.raises(PokerKitRefusedError, match="expects seat 2"):
         replay_actions(setup, [(0, "call", 0)])
 
 

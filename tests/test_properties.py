@@ -88,7 +88,7 @@ def test_random_legal_play_keeps_every_invariant(case: tuple[HandState, np.rando
     for p in s.pots:
         assert set(p.winners) <= set(p.eligible) and sum(p.shares) == p.amount
         assert not any(s.folded[w] for w in p.eligible)
-    assert len(s.board) == 5 or len([f for f, d in zip(s.folded, s.dealt_in) if d and not f]) == 1
+    assert len(s.board) == 5 or len([f for f, d in zip(s.folded, s.dealt_in, strict=True) if d and not f]) == 1
     for action in (s.fold, s.check, s.call):
         try:
             action()

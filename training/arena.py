@@ -419,7 +419,7 @@ def run_match(
         nonlocal done
         while done in pending:
             results = pending.pop(done)
-            for g, res in zip(groups_of(done), results):
+            for g, res in zip(groups_of(done), results, strict=True):
                 group_net[g] = res.net
                 for c in range(n):
                     hud[c].merge(res.hud[c])

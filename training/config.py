@@ -46,9 +46,10 @@ from __future__ import annotations
 import importlib.util
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 
@@ -270,7 +271,7 @@ class LeagueConfig:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "LeagueConfig":
+    def from_dict(cls, data: Mapping[str, Any]) -> LeagueConfig:
         """Build and validate from a parsed YAML mapping; errors name the offending key."""
         _check_keys("", data, cls)
         if "name" not in data:

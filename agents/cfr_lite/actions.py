@@ -228,7 +228,7 @@ class ActionAbstraction:
         sizes = [m.fraction for m in raises]
         # Equal fractions can only come from clamping; keep the first of each.
         uniq: list[AbstractMove] = []
-        for m, s in zip(raises, sizes):
+        for m, s in zip(raises, sizes, strict=False):
             if not uniq or s > uniq[-1].fraction:
                 uniq.append(m)
         return uniq[translate_size(x, [m.fraction for m in uniq], rng)].index

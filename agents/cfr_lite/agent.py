@@ -175,7 +175,7 @@ class CfrLiteAgent:
                 self._translated.clear()
                 self._hand_id = hand_id
             history = tuple(tuple(h) for h in view["history"])
-            for i, (seat, street, kind, to) in enumerate(history):
+            for i, (seat, _street, kind, to) in enumerate(history):
                 if state.is_over or state.actor != int(seat):
                     return None
                 moves = game.moves(node)

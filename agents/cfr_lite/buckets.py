@@ -133,7 +133,7 @@ def hand_strengths(holes: Sequence[Sequence[int]], board: Sequence[int], rollout
         return _strength_on_board(h, board)
     if rng is None:
         raise ConfigError("rng", None, "a numpy.random.Generator is needed when rollouts > 0")
-    used = set(int(c) for c in board) | set(int(c) for c in h.ravel())
+    used = {int(c) for c in board} | {int(c) for c in h.ravel()}
     rest = np.array([c for c in range(52) if c not in used], dtype=np.int64)
     need = 5 - len(board)
     acc = np.zeros(len(h))
@@ -328,7 +328,7 @@ class CardAbstraction:
                 out[i] = self.bucket(holes[i], board)  # type: ignore[arg-type]
             return out
         strengths = hand_strengths([holes[i] for i in present], board)  # type: ignore[misc]
-        for i, s in zip(present, strengths):
+        for i, s in zip(present, strengths, strict=True):
             out[i] = self.bucket_of_strength(street, float(s))
         return out
 

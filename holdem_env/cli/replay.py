@@ -90,7 +90,7 @@ def _hole(result: ReplayResult, seat: int) -> str:
     if cards is None:
         return "none"
     known = result.hole_cards_known(seat)
-    return " ".join(card_str(c) if k else "??" for c, k in zip(cards, known))
+    return " ".join(card_str(c) if k else "??" for c, k in zip(cards, known, strict=True))
 
 
 def format_hand(result: ReplayResult, path: str) -> str:
@@ -149,7 +149,7 @@ def format_hand(result: ReplayResult, path: str) -> str:
             lines.append(f"  {who(ev.seat)} mucks")
     for i, pot in enumerate(state.pots):
         label = "main pot" if i == 0 else f"side pot {i}"
-        won = ", ".join(f"{who(w)} {amt(c)}" for w, c in zip(pot.winners, pot.shares))
+        won = ", ".join(f"{who(w)} {amt(c)}" for w, c in zip(pot.winners, pot.shares, strict=True))
         lines.append(f"{label} {amt(pot.amount)}: {won}")
     lines.append("Result:")
     for s in range(n):

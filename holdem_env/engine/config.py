@@ -17,7 +17,7 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 
 
-class BettingStructure(str, enum.Enum):
+class BettingStructure(str, enum.Enum):  # noqa: UP042 - StrEnum would change str() of members in messages
     """How large bets and raises may be."""
 
     NO_LIMIT = "no-limit"

@@ -28,7 +28,6 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterable, Sequence
-from typing import Union
 
 import numpy as np
 
@@ -39,8 +38,8 @@ from holdem_env.engine.state import _check_seed
 
 __all__ = ["equity", "equity_vs_hands", "exact_equity", "range_combos", "MAX_EXACT_RUNOUTS"]
 
-CardsLike = Union[str, Iterable[str | int]]
-RangeLike = Union[str, Iterable[str | Sequence[str | int]]]
+CardsLike = str | Iterable[str | int]
+RangeLike = str | Iterable[str | Sequence[str | int]]
 
 #: Largest number of board run-outs :func:`exact_equity` enumerates (all 5 cards from 48 = 1,712,304).
 MAX_EXACT_RUNOUTS = 2_000_000

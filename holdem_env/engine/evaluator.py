@@ -234,7 +234,7 @@ _CARD_KEYS.flags.writeable = False
 _CARD_KEY_LIST: tuple[int, ...] = tuple(int(k) for k in _CARD_KEYS)
 # Scalar path: dicts from rank-key sum to value (a few MB, next to 13-16 MB per dense table).
 _PLAIN_DICTS: dict[int, dict[int, int]] = {
-    size: dict(zip(sums.tolist(), values.tolist())) for size, (sums, values) in _SPARSE_TABLES.items()
+    size: dict(zip(sums.tolist(), values.tolist(), strict=True)) for size, (sums, values) in _SPARSE_TABLES.items()
 }
 _FLUSH_LIST: list[int] = _FLUSH_TABLE.tolist()
 _RANK_BIT: tuple[int, ...] = tuple(1 << (c >> 2) for c in range(DECK_SIZE))

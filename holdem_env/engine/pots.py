@@ -55,7 +55,7 @@ def build_pots(
     for c in contributions:
         if c > top:
             top = c
-    levels = sorted({c for c, live, allin in zip(contributions, in_hand, all_in) if live and allin and c < top})
+    levels = sorted({c for c, live, allin in zip(contributions, in_hand, all_in, strict=True) if live and allin and c < top})
     levels.append(top)
     pots: list[tuple[int, tuple[int, ...]]] = []
     prev = 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any
 
 from holdem_env.engine.actions import ActionKind, Street
 from holdem_env.engine.cards import card_id, card_str
@@ -81,7 +81,7 @@ class PotResult:
     shares: tuple[int, ...]
 
 
-Event = Union[ActionEvent, DealEvent, UncalledBetReturned, ShowEvent, MuckEvent]
+Event = ActionEvent | DealEvent | UncalledBetReturned | ShowEvent | MuckEvent
 
 # Engine-internal constructors for the per-action events, pots and showdown events. A frozen
 # dataclass's generated __init__ sets every field through object.__setattr__; setting the slots

@@ -150,7 +150,7 @@ class HoldemGymEnv(gymnasium.Env):
         n = self.aec.config.num_players
         others = [s for s in range(n) if s != self.learner_seat]
         if opponents is None:
-            return {s: None for s in others}
+            return dict.fromkeys(others)
         if isinstance(opponents, Mapping):
             missing = [s for s in others if s not in opponents]
             if missing:
@@ -161,7 +161,7 @@ class HoldemGymEnv(gymnasium.Env):
                 raise ConfigError("opponents", opponents, f"a sequence must have one entry per seat ({n})")
             chosen = {s: opponents[s] for s in others}
         else:
-            chosen = {s: opponents for s in others}
+            chosen = dict.fromkeys(others, opponents)
         for s, p in chosen.items():
             if p is not None and not callable(p) and not callable(getattr(p, "act", None)):
                 allowed = f"seat {s}: a policy is a callable (obs, info) -> id or has act(obs, info)"

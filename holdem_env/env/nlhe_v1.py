@@ -825,8 +825,8 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
             }
         )
         self._act_space = spaces.Discrete(self.num_actions)
-        self.observation_spaces = {a: self._obs_space for a in self.possible_agents}
-        self.action_spaces = {a: self._act_space for a in self.possible_agents}
+        self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
 
         # Every observation is gathered from one state buffer kept up to date event by event
         # (layout and gathers: holdem_env.env._obs.BufferLayout).

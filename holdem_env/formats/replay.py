@@ -76,7 +76,7 @@ class ReplayResult:
         recorded = self.hand.finishing_stacks
         if recorded is None:
             return None
-        return tuple(Decimal(ours) - theirs for ours, theirs in zip(self.finishing_stacks_units, recorded))
+        return tuple(Decimal(ours) - theirs for ours, theirs in zip(self.finishing_stacks_units, recorded, strict=False))
 
     def matches(self) -> bool | None:
         """Whether every stack is within half a chip (in the file's smallest unit) of the file's.
@@ -170,7 +170,7 @@ def deck_order(hand: PHHHand) -> tuple[tuple[int, ...], frozenset[int]]:
         for r in range(2):
             positions[r * n + s] = holes[s][r]
     board_positions = [2 * n + 1, 2 * n + 2, 2 * n + 3, 2 * n + 5, 2 * n + 7]
-    for pos, card in zip(board_positions, board):
+    for pos, card in zip(board_positions, board, strict=False):
         positions[pos] = card
     known = frozenset(i for i, c in enumerate(positions) if c is not None)
     used = {c for c in positions if c is not None}
@@ -263,7 +263,7 @@ def replay(hand: PHHHand, *, repair: bool = True) -> ReplayResult:
                     f"board card dealt before the {_street_name(state)} betting is over ({_to_act(state)} is to act)",
                 )
             expected = engine_board[board_in_file - len(action.cards) : board_in_file]
-            for got, want in zip(action.cards, expected):
+            for got, want in zip(action.cards, expected, strict=True):
                 assert got is None or got == want, "deck_order put the file's board where the engine deals it"
             continue
         seat = action.player
@@ -321,7 +321,7 @@ def _to_act(state: HandState) -> str:
 def _is_no_op_check(state: HandState, seat: int) -> bool:
     """Whether a check by ``seat`` after the hand ended changes nothing: ``seat`` is still in the
     hand with chips behind and every other player still in it is all-in."""
-    behind = [start - put_in for start, put_in in zip(state.starting_stacks, state.contributions)]
+    behind = [start - put_in for start, put_in in zip(state.starting_stacks, state.contributions, strict=True)]
     contenders = [s for s in range(len(behind)) if not state.folded[s]]
     if seat not in contenders or len(contenders) < 2 or behind[seat] <= 0:
         return False
@@ -367,7 +367,7 @@ def _check_show(state: HandState, action: PHHAction) -> None:
     if action.cards:
         hole = state.hole_cards[seat]
         assert hole is not None
-        for got, had in zip(action.cards, hole):
+        for got, had in zip(action.cards, hole, strict=False):
             if got is not None and got != had:
                 shown = "".join("??" if c is None else card_str(c) for c in action.cards)
                 raise PHHActionError(

@@ -48,7 +48,7 @@ def _round_over(history: str) -> bool:
 def _contributions(history1: str, history2: str) -> list[int]:
     """Chips each player has put in (antes included)."""
     put = [_ANTE, _ANTE]
-    for size, history in zip(_BET_SIZES, (history1, history2)):
+    for size, history in zip(_BET_SIZES, (history1, history2), strict=True):
         for i, act in enumerate(history):
             p = i % 2
             other = put[1 - p]
