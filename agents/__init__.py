@@ -35,9 +35,10 @@ __all__ = [
     "RandomAgent",
     "RandomTypeAgent",
     "TagAgent",
+    "PpoAgent",
 ]
 
-_LAZY = {"RandomAgent": "random_agent", "RandomTypeAgent": "random_agent", "TagAgent": "tag"}
+_LAZY = {"RandomAgent": "random_agent", "RandomTypeAgent": "random_agent", "TagAgent": "tag", "PpoAgent": "ppo"}
 
 
 def __getattr__(name: str) -> Any:

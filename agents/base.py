@@ -32,7 +32,7 @@ AgentSpec(target='holdem_env.agents.tag:TagAgent', kwargs={'tightness': 1.5}, te
 >>> parse_spec("nosuchbot")
 Traceback (most recent call last):
 ...
-holdem_env.agents.base.AgentSpecError: unknown agent 'nosuchbot': use a registered name (cfr-lite, random, random-type, tag) or 'package.module:ClassName'
+holdem_env.agents.base.AgentSpecError: unknown agent 'nosuchbot': use a registered name (cfr-lite, ppo, random, random-type, tag) or 'package.module:ClassName'
 """
 
 from __future__ import annotations
@@ -105,6 +105,7 @@ REGISTRY: dict[str, str] = {
     "random-type": "holdem_env.agents.random_agent:RandomTypeAgent",
     "tag": "holdem_env.agents.tag:TagAgent",
     "cfr-lite": "holdem_env.agents.cfr_lite:CfrLiteAgent",
+    "ppo": "holdem_env.agents.ppo:PpoAgent",
 }
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
