@@ -80,7 +80,10 @@ class OpponentPool:
         self.temperature = float(temperature)
         self.uniform_share = float(uniform_share)
         self._snapshots: list[tuple[str, PpoPolicy]] = []
-        self._results: list[deque[float]] = [deque(maxlen=window) for _ in self.specs]
+        # Payoffs are kept as integer micro-big-blinds: the running sums are then exact, so the
+        # weights are a function of the windows' contents alone (a resumed run samples identically).
+        self._results: list[deque[int]] = [deque(maxlen=window) for _ in self.specs]
+        self._sums: list[int] = [0 for _ in self.specs]
         self._shared: dict[int, Any] = {}
         self._own: dict[tuple[int, int, int], Any] = {}
         self._cdf: np.ndarray | None = None
@@ -100,27 +103,35 @@ class OpponentPool:
         if len(self._snapshots) == self.max_snapshots:
             self._snapshots.pop(0)
             self._results.pop(len(self.specs))
+            self._sums.pop(len(self.specs))
         self._snapshots.append((name, policy))
         self._results.append(deque(maxlen=self.window))
+        self._sums.append(0)
         self._shared = {k: v for k, v in self._shared.items() if k < len(self.specs)}
         self._cdf = None
 
     # -- results and sampling --------------------------------------------------------------
     def record(self, member: int, payoff: float) -> None:
         """One finished hand: the learner won ``payoff`` big blinds against ``member``."""
-        self._results[member].append(float(payoff))
+        window = self._results[member]
+        micro = round(float(payoff) * 1_000_000)
+        if len(window) == window.maxlen:
+            self._sums[member] -= window[0]
+        window.append(micro)
+        self._sums[member] += micro
         self._cdf = None
 
     def results(self) -> dict[str, float | None]:
         """Rolling mbb/hand of the learner against each member (None before its first hand)."""
-        return {
-            name: (1000.0 * float(np.mean(r)) if r else None)
-            for name, r in zip(self.members, self._results, strict=True)
-        }
+        return dict(zip(self.members, self._means(), strict=True))
+
+    def _means(self) -> list[float | None]:
+        """Rolling mbb/hand per member (None before its first hand)."""
+        return [s / (1000.0 * len(r)) if r else None for s, r in zip(self._sums, self._results, strict=True)]
 
     def weights(self) -> list[float]:
         """The sampling probabilities of the members (see the module docstring)."""
-        res = [1000.0 * float(np.mean(r)) if r else None for r in self._results]
+        res = self._means()
         known = [v for v in res if v is not None]
         worst = min(known) if known else 0.0
         scores = np.array([worst if v is None else v for v in res])
@@ -185,7 +196,8 @@ class OpponentPool:
         if len(state["results"]) != len(self.specs) + len(self._snapshots):
             allowed = "the checkpoint's pool has other fixed members than this one"
             raise ConfigError("pool", len(state["results"]), allowed)
-        self._results = [deque((float(x) for x in r), maxlen=self.window) for r in state["results"]]
+        self._results = [deque((int(x) for x in r), maxlen=self.window) for r in state["results"]]
+        self._sums = [sum(r) for r in self._results]
         self.reset_agents()
         self._cdf = None
 
