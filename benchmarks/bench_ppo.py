@@ -2,13 +2,14 @@
 
 Usage::
 
-    .venv/bin/python benchmarks/bench_ppo.py --vector [--tables 1 16 64 256] [--seconds 5] [--players 2]
+    .venv/bin/python benchmarks/bench_ppo.py --vector [--opponent random|ppo] [--tables 1 16 64 256] [--seconds 5]
     .venv/bin/python benchmarks/bench_ppo.py --compare [--seconds 1200] [--hands 20000] [--out DIR]
 
 ``--vector`` measures :class:`holdem_env.env.vector.HoldemVectorEnv` with random opponents
-(one batched call per step) and a random learner (uniform over each row's legal ids,
-vectorised), against the plain AEC loop of ``nlhe_v0`` with a :class:`RandomAgent` in every
-seat. *Decisions* count every seat's actions (learner and opponents); the learner's share is
+(``--opponent random``) or a torch ppo network (``--opponent ppo``), one batched call per
+step, and a random learner (uniform over each row's legal ids, vectorised), against the
+plain AEC loop of ``nlhe_v0`` with the same agent in every seat deciding one at a time.
+*Decisions* count every seat's actions (learner and opponents); the learner's share is
 printed too. Prints a markdown table for BENCHMARKS.md.
 
 ``--compare`` trains both learners for the same wall time on the same env: heads-up
@@ -43,10 +44,24 @@ def _uniform_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return keys.argmax(axis=1)
 
 
-def bench_aec(players: int, seconds: float) -> float:
-    """Decisions/s of the AEC loop, one RandomAgent per seat."""
+def _opponent_factory(kind: str, players: int) -> object:
+    """``random``: :class:`RandomAgent`; ``ppo``: a (randomly initialised) :class:`PpoAgent` network."""
+    if kind == "random":
+        return RandomAgent
+    import torch
+    from holdem_env.agents.ppo import PolicyConfig, PpoAgent, PpoPolicy
+
+    torch.manual_seed(0)
+    torch.set_num_threads(1)
+    policy = PpoPolicy(PolicyConfig(num_players=players))
+    return lambda: PpoAgent(policy)
+
+
+def bench_aec(players: int, seconds: float, kind: str = "random") -> float:
+    """Decisions/s of the AEC loop, one agent per seat deciding one observation at a time."""
     env = nlhe_v0.raw_env(num_players=players)
-    agents = [RandomAgent(seed=s) for s in range(players)]
+    factory = _opponent_factory(kind, players)
+    agents = [factory() for _ in range(players)]  # type: ignore[operator]
     env.reset(seed=0)
     decisions, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -58,9 +73,9 @@ def bench_aec(players: int, seconds: float) -> float:
     return decisions / (time.perf_counter() - start)
 
 
-def bench_vector(tables: int, players: int, seconds: float) -> tuple[float, float]:
+def bench_vector(tables: int, players: int, seconds: float, kind: str = "random") -> tuple[float, float]:
     """``(all decisions/s, learner decisions/s)`` of the vector env with ``tables`` tables."""
-    venv = HoldemVectorEnv(tables, FixedOpponents([RandomAgent]), num_players=players)
+    venv = HoldemVectorEnv(tables, FixedOpponents([_opponent_factory(kind, players)]), num_players=players)
     rng = np.random.default_rng(0)
     obs, _ = venv.reset(seed=0)
     learner, start = 0, time.perf_counter()
@@ -262,6 +277,8 @@ def main() -> None:
     parser.add_argument("--out", default="runs/bench_ppo_compare")
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 16, 64, 256])
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--opponent", choices=("random", "ppo"), default="random",
+                        help="who plays the other seats (ppo: a torch network, batched by the vector env)")
     parser.add_argument("--seconds", type=float, default=5.0)
     args = parser.parse_args()
     if args.compare:
@@ -269,14 +286,15 @@ def main() -> None:
         return
     if not args.vector:
         parser.error("choose --vector or --compare")
-    aec = bench_aec(args.players, args.seconds)
+    kind = args.opponent
+    aec = bench_aec(args.players, args.seconds, kind)
     print(f"| loop | tables | decisions/s | learner decisions/s | vs AEC loop |  ({args.players} players)")
     print("|---|---:|---:|---:|---:|")
-    print(f"| AEC loop, RandomAgent.act per seat | 1 | {aec:,.0f} | - | 1.00x |")
+    print(f"| AEC loop, {kind} agent .act per seat | 1 | {aec:,.0f} | - | 1.00x |")
     for n in args.tables:
-        total, learner = bench_vector(n, args.players, args.seconds)
+        total, learner = bench_vector(n, args.players, args.seconds, kind)
         row = f"| {n} | {total:,.0f} | {learner:,.0f} | {total / aec:.2f}x |"
-        print("| HoldemVectorEnv, batched random opponents " + row)
+        print(f"| HoldemVectorEnv, batched {kind} opponents " + row)
 
 
 if __name__ == "__main__":
