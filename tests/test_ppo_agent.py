@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 import torch
@@ -243,3 +245,17 @@ def test_network_shapes() -> None:
     logits, values = model(x, torch.ones(3, config.num_actions, dtype=torch.int64))
     assert logits.shape == (3, 10) and values.shape == (3,)
     assert config.input_size == 114 + 22 * 6
+
+
+def test_the_bare_ppo_spec_plays_the_shipped_policy_trained_by_its_config() -> None:
+    import yaml
+    from holdem_env.agents.ppo import SHIPPED_POLICY
+
+    agent = make_agent("ppo")
+    assert isinstance(agent, PpoAgent)
+    meta, config = agent.policy.metadata, agent.policy.config
+    run = yaml.safe_load((Path(__file__).resolve().parent.parent / "configs" / "ppo_hu.yaml").read_text())
+    assert meta["run"] == run["name"] and meta["round"] == run["rounds"] and meta["seed"] == run["seed"]
+    assert meta["iteration"] == run["rounds"] * run["iterations_per_round"]
+    assert config.num_players == 2 and list(config.hidden) == run["ppo"]["hidden"]
+    assert SHIPPED_POLICY.stat().st_size < 1_000_000  # small enough to ship
