@@ -39,6 +39,7 @@ __all__ = [
     "LooseAggressiveAgent",
     "CallingStationAgent",
     "TightPassiveAgent",
+    "PpoAgent",
 ]
 
 _LAZY = {
@@ -49,6 +50,7 @@ _LAZY = {
     "LooseAggressiveAgent": "styles",
     "CallingStationAgent": "styles",
     "TightPassiveAgent": "styles",
+    "PpoAgent": "ppo",
 }
 
 

@@ -47,7 +47,7 @@ AgentSpec(target='holdem_env.agents.tag:TagAgent', kwargs={'tightness': 1.5}, te
 >>> parse_spec("nosuchbot")
 Traceback (most recent call last):
 ...
-holdem_env.agents.base.AgentSpecError: unknown agent 'nosuchbot': use a registered name (always-call, always-fold, calling-station, cfr-lite, lag, random, random-type, sb3, style, tag, tight-passive, torchscript) or 'package.module:ClassName'
+holdem_env.agents.base.AgentSpecError: unknown agent 'nosuchbot': use a registered name (always-call, always-fold, calling-station, cfr-lite, lag, ppo, random, random-type, sb3, style, tag, tight-passive, torchscript) or 'package.module:ClassName'
 """
 
 from __future__ import annotations
@@ -132,6 +132,7 @@ REGISTRY: dict[str, str] = {
     # policies trained with other RL libraries (agents/external.py)
     "sb3": "holdem_env.agents.external:Sb3Agent",
     "torchscript": "holdem_env.agents.external:TorchScriptAgent",
+    "ppo": "holdem_env.agents.ppo:PpoAgent",
 }
 
 #: Registered targets that are factory callables rather than agent classes (see :func:`register_agent`).

@@ -7,7 +7,7 @@ answer range queries (:mod:`holdem_env.agents.ranges`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -47,11 +47,23 @@ class RandomAgent:
 
     def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> int:
         """A random legal action id."""
-        ids = _legal_ids(observation)
+        return self._choose(_legal_ids(observation), self.rng)
+
+    def act_batch(
+        self, observations: np.ndarray, masks: np.ndarray, rngs: Sequence[np.random.Generator] | None = None
+    ) -> np.ndarray:
+        """One action per mask row (``(B, A)``), row ``i`` drawn with ``rngs[i]`` (default: the agent's
+        generator) exactly as :meth:`act` would draw it; ``observations`` are not needed."""
+        masks = np.asarray(masks)
+        gens = rngs if rngs is not None else [self.rng] * len(masks)
+        return np.array([self._choose(_legal_ids({"action_mask": m}), g) for m, g in zip(masks, gens, strict=True)],
+                        dtype=np.int64)
+
+    def _choose(self, ids: np.ndarray, rng: np.random.Generator) -> int:
         if self.by_type:
             groups = [g for g in (ids[ids == 0], ids[ids == 1], ids[ids >= 2]) if g.size]
-            ids = groups[self.rng.integers(len(groups))]
-        return int(ids[self.rng.integers(ids.size)])
+            ids = groups[rng.integers(len(groups))]
+        return int(ids[rng.integers(ids.size)])
 
     def action_probabilities(
         self, observation: Mapping[str, Any], info: Mapping[str, Any], holdings: np.ndarray

@@ -9,6 +9,7 @@ A config file looks like this (every section but ``name`` and ``agents`` is opti
       - {name: random, spec: random}
       - {name: tag, spec: tag}
       - {name: cfr, spec: cfr-lite, train: true}   # trains by self-play in the league
+      - {name: bot, spec: ppo, train: true}        # trains by PPO against the league (see ppo:)
     cfr:                          # how every training cfr-lite agent is built and trained
       iterations_per_round: 2000
       pot_fractions: [0.5, 1.0]
@@ -20,6 +21,10 @@ A config file looks like this (every section but ``name`` and ``agents`` is opti
       rollouts: 0
       bucket_spacing: 1.0         # >1: narrower buckets for strong hands
       averaging: linear           # linear | uniform
+    ppo:                          # how every training ppo agent trains (holdem_env.training.ppo.LeaguePpoSettings)
+      iterations_per_round: 10
+      num_envs: 16
+      num_steps: 64
     league:
       rounds: 5                   # each round: train, then (every eval_every rounds) evaluate
       eval_every: 1
@@ -227,8 +232,11 @@ class LeagueConfig:
     league: LeagueSettings = field(default_factory=LeagueSettings)
     logging: LoggingSettings = field(default_factory=LoggingSettings)
     backend: BackendSettings = field(default_factory=BackendSettings)
+    ppo: Any = None  # LeaguePpoSettings of the training ppo agents (None: defaults)
 
     def __post_init__(self) -> None:
+        if self.ppo is None:
+            object.__setattr__(self, "ppo", _ppo_settings({}))
         if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
             raise ConfigError("name", self.name, "must be 1-64 characters: letters, digits, '_', '-', '.' (it names the run folder)")
         _int("seed", self.seed, 0, 2**63 - 1)
@@ -257,6 +265,16 @@ class LeagueConfig:
         """The agents that train in the league."""
         return tuple(a for a in self.agents if a.train)
 
+    @property
+    def cfr_trainers(self) -> tuple[AgentEntry, ...]:
+        """The training cfr-lite agents."""
+        return tuple(a for a in self.trainers if not _is_ppo(a.spec))
+
+    @property
+    def ppo_trainers(self) -> tuple[AgentEntry, ...]:
+        """The training ppo agents."""
+        return tuple(a for a in self.trainers if _is_ppo(a.spec))
+
     def to_dict(self) -> dict[str, Any]:
         """Plain form (YAML/JSON-ready) that :meth:`from_dict` reads back."""
         return {
@@ -268,6 +286,7 @@ class LeagueConfig:
             "league": asdict(self.league),
             "logging": asdict(self.logging),
             "backend": asdict(self.backend),
+            **({"ppo": self.ppo.to_dict()} if self.ppo_trainers else {}),
         }
 
     @classmethod
@@ -298,12 +317,14 @@ class LeagueConfig:
                 raise ConfigError(key + ".name", name, "must be 1-64 characters: letters, digits, '_', '-', '.'")
             spec = _str(key + ".spec", entry.get("spec"))
             train = _bool(key + ".train", entry.get("train", False))
-            if train and not _is_cfr_lite(spec):
-                raise ConfigError(key + ".train", True, f"only cfr-lite agents can train in the league (spec is {spec!r})")
+            if train and not (_is_cfr_lite(spec) or _is_ppo(spec)):
+                raise ConfigError(
+                    key + ".train", True, f"only cfr-lite and ppo agents can train in the league (spec is {spec!r})"
+                )
             parsed = _check_spec(key + ".spec", spec)
             if train and parsed is not None and "policy" in parsed.kwargs:
                 raise ConfigError(
-                    key + ".spec", spec, "a training cfr-lite agent plays the policy it trains: drop the policy= argument"
+                    key + ".spec", spec, "a training agent plays the policy it trains: drop the policy= argument"
                 )
             to_build.append((key + ".spec", spec))
             agents.append(AgentEntry(name, spec, train))
@@ -323,6 +344,7 @@ class LeagueConfig:
             sections[key] = sub(**raw)
         for key, spec in to_build:
             _check_builds(key, spec, isolated=sections["league"].isolate_agents)
+        sections["ppo"] = _ppo_settings(data.get("ppo", {}) or {})
         return cls(name=data["name"], agents=tuple(agents), seed=data.get("seed", 0), table=table, **sections)
 
     def to_yaml(self) -> str:
@@ -333,6 +355,20 @@ class LeagueConfig:
 def _is_cfr_lite(spec: str) -> bool:
     head = spec.split("(", 1)[0].strip()
     return head == "cfr-lite" or head.endswith(":CfrLiteAgent")
+
+
+def _is_ppo(spec: str) -> bool:
+    head = spec.split("(", 1)[0].strip()
+    return head == "ppo" or head.endswith(":PpoAgent")
+
+
+def _ppo_settings(raw: Mapping[str, Any]) -> Any:
+    """The ``ppo:`` section as :class:`holdem_env.training.ppo.LeaguePpoSettings` (imported only when used)."""
+    from .ppo import LeaguePpoSettings
+
+    if not isinstance(raw, Mapping):
+        raise ConfigError("ppo", raw, "must be a mapping of ppo settings")
+    return LeaguePpoSettings.from_dict(raw)
 
 
 def _check_spec(key: str, spec: str) -> Any:

@@ -32,6 +32,13 @@ TensorBoard scalars (step = round):
 ``train/<A>/avg_regret``               mean max positive regret / iterations (exploitability proxy)
 ``train/<A>/strategy_entropy``         mean entropy of its average strategy (nats)
 ``train/<A>/iterations_per_second``    training speed this round
+``losses/policy_loss`` ``value_loss``   a training ppo agent's PPO losses this round (mean over its
+``losses/entropy`` ``approx_kl``         iterations; with several ppo learners the tag reads
+``losses/clipfrac``                      ``losses/<A>/policy_loss``), and
+``losses/explained_variance``            the value head's explained variance
+``charts/SPS``                         the ppo learner's decisions per second this round
+``pool/<M>/mbb_per_hand``              the ppo learner's rolling result against pool member M
+``pool/<M>/weight``                    M's sampling probability in the learner's pool
 ``charts/elapsed_seconds``             wall time of the run so far (all sessions)
 ``charts/eval_hands_per_second``       evaluation speed this round
 ``eval/<A>/lbr_mbb``, ``lbr_ci95``     heads-up, every ``lbr_every`` rounds: what LBR wins
@@ -41,7 +48,7 @@ TensorBoard scalars (step = round):
 
 plus the text ``config`` (the YAML). Run-folder layout: TensorBoard event files,
 ``config.yaml``, ``checkpoint/state.json`` (the commit point of a checkpoint) with the
-trainers' tables next to it, ``policies/<agent>/round_NNNN.npz``, ``league.json``,
+trainers' tables next to it, ``policies/<agent>/round_NNNN.npz`` (``.pt`` for ppo), ``league.json``,
 ``league.png``.
 
 Resuming: the run folder is the one ``--resume`` is pointed at, wherever it now lives (so
@@ -115,8 +122,14 @@ def scalar_names(config: LeagueConfig) -> list[str]:
     for a in agents:
         names.append(f"eval/{a}/mbb_per_hand")
         names += [f"eval/{a}/{h}" for h in _HUD]
-    for t in config.trainers:
+    for t in config.cfr_trainers:
         names += [f"train/{t.name}/{s}" for s in ("cfr_iterations", "infosets", "avg_regret", "strategy_entropy", "iterations_per_second")]
+    for t in config.ppo_trainers:
+        p = _ppo_prefix(config, t.name)
+        parts = ("policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac", "explained_variance")
+        names += [f"losses/{p}{s}" for s in parts]
+        names.append(f"charts/{p}SPS")
+        names += [f"pool/{p}{m}/{s}" for m in _ppo_opponent_names(config, t.name) for s in ("mbb_per_hand", "weight")]
     names += ["charts/elapsed_seconds", "charts/eval_hands_per_second"]
     for a in _lbr_members(config):
         names += [f"eval/{a}/lbr_mbb", f"eval/{a}/lbr_ci95"]
@@ -163,6 +176,40 @@ def _seed(config: LeagueConfig, *key: int) -> np.random.SeedSequence:
 
 def _int_seed(config: LeagueConfig, *key: int) -> int:
     return int(_seed(config, *key).generate_state(1, dtype=np.uint32)[0])
+
+
+# -- ppo learners (the hook: holdem_env.training.ppo.LeaguePpoLearner) -------------------------
+def _ppo_prefix(config: LeagueConfig, name: str) -> str:
+    return "" if len(config.ppo_trainers) == 1 else f"{name}/"
+
+
+def _ppo_opponents(config: LeagueConfig, name: str) -> list[tuple[str, str]]:
+    """The league members a ppo learner's pool holds: every agent that does not train."""
+    return [(a.name, a.spec) for a in config.agents if not a.train and a.name != name]
+
+
+def _ppo_opponent_names(config: LeagueConfig, name: str) -> list[str]:
+    return list(config.ppo.opponents) + [n for n, _ in _ppo_opponents(config, name)]
+
+
+def _make_ppo_learner(config: LeagueConfig, name: str) -> Any:
+    from holdem_env.training.ppo import LeaguePpoLearner
+
+    index = [a.name for a in config.agents].index(name)
+    opponents = _ppo_opponents(config, name)
+    if not opponents and not config.ppo.opponents:
+        allowed = f"ppo agent {name!r} needs opponents: list some, or add a non-training agent to the league"
+        raise ConfigError("ppo.opponents", [], allowed)
+    seed = _int_seed(config, 3, index)
+    return LeaguePpoLearner(config.ppo, config.table, seed, name, opponents, _ppo_prefix(config, name))
+
+
+def _ppo_spec(entry: Any, policy_path: Path) -> str:
+    """The spec a training ppo agent plays: its policy file, with the entry's other arguments."""
+    from holdem_env.agents.base import parse_spec
+
+    kwargs = {**parse_spec(entry.spec).kwargs, "policy": str(policy_path)}
+    return "holdem_env.agents.ppo:PpoAgent(" + ", ".join(f"{k}={v!r}" for k, v in kwargs.items()) + ")"
 
 
 # -- jobs (top-level so that worker processes can run them) ----------------------------------
@@ -282,7 +329,7 @@ def _write_checkpoint(run_dir: Path, state: dict[str, Any], trainers: dict[str, 
     ck.mkdir(parents=True, exist_ok=True)
     files = {}
     for name, tr in trainers.items():
-        fname = f"{name}.r{state['round']:05d}.npz"
+        fname = f"{name}.r{state['round']:05d}{getattr(tr, 'checkpoint_suffix', '.npz')}"
         tr.save_checkpoint(ck / fname)
         files[name] = fname
     state = {**state, "trainer_files": files}
@@ -397,8 +444,9 @@ def run_league(
 
     # Everything that can fail on the config is checked before the run folder is touched.
     trainers: dict[str, Any] = {}
-    for e in config.trainers:
+    for e in config.cfr_trainers:
         trainers[e.name] = _make_trainer(config)
+    learners = {e.name: _make_ppo_learner(config, e.name) for e in config.ppo_trainers}
     start_round, history, elapsed_before = 0, [], 0.0
     if resume:
         state = _read_state(ck_state)
@@ -421,7 +469,7 @@ def run_league(
         for name, fname in state["trainer_files"].items():
             table_path = run_dir / "checkpoint" / fname
             try:
-                trainers[name].load_checkpoint(table_path)
+                {**trainers, **learners}[name].load_checkpoint(table_path)
             except ConfigError:
                 raise
             except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as exc:
@@ -478,10 +526,15 @@ def run_league(
                 p = run_dir / "policies" / n / f"round_{r:04d}.npz"
                 tr.policy({"league": config.name, "round": r}).save(p)
                 policy_paths[n] = p
+            for n, learner in learners.items():  # ppo learners train in this process, one after another
+                learner.train_round(r, writer)
+                p = run_dir / "policies" / n / f"round_{r:04d}.pt"
+                learner.save_policy(p, {"league": config.name, "round": r})
+                policy_paths[n] = p
             # 2. evaluation
             if r % config.league.eval_every == 0 or r == config.league.rounds:
                 t0 = time.perf_counter()
-                evaluation = _evaluate(config, r, backend, trainers, run_dir)
+                evaluation = _evaluate(config, r, backend, {**trainers, **learners}, run_dir)
                 hands = sum(p["hands"] for p in evaluation["pairs"]) // 2
                 history.append(evaluation)
                 for p in evaluation["pairs"]:
@@ -503,9 +556,10 @@ def run_league(
             writer.add_scalar("charts/elapsed_seconds", elapsed, r)
             writer.flush()
             # 3. checkpoint (after the scalars: a kill in between is undone by purge_step on resume)
-            _write_checkpoint(run_dir, {"round": r, "history": history, "elapsed": elapsed, "config": config.to_dict()}, trainers)
+            state = {"round": r, "history": history, "elapsed": elapsed, "config": config.to_dict()}
+            _write_checkpoint(run_dir, state, {**trainers, **learners})
             for n in policy_paths:
-                for old in (run_dir / "policies" / n).glob("round_*.npz"):
+                for old in (run_dir / "policies" / n).glob("round_*.*"):
                     if old != policy_paths[n]:
                         old.unlink(missing_ok=True)
             if bar is not None:
@@ -527,6 +581,8 @@ def run_league(
     _write_json_atomic(run_dir / "league.json", result.to_json_dict())
     for n, tr in trainers.items():
         tr.policy({"league": config.name, "round": config.league.rounds}).save(run_dir / "policies" / f"{n}.npz")
+    for n, learner in learners.items():
+        learner.save_policy(run_dir / "policies" / f"{n}.pt", {"league": config.name, "round": config.league.rounds})
     if config.logging.plot and history:
         _plot(run_dir, config, history)
     if out is not None:
@@ -542,6 +598,9 @@ def _evaluate(config: LeagueConfig, round_no: int, backend: Any, trainers: dict[
     entries = list(config.agents)
     specs = {}
     for e in entries:
+        if e.name in trainers and getattr(trainers[e.name], "policy_suffix", ".npz") == ".pt":
+            specs[e.name] = _ppo_spec(e, run_dir / "policies" / e.name / f"round_{round_no:04d}.pt")
+            continue
         path = run_dir / "policies" / e.name / f"round_{round_no:04d}.npz" if e.name in trainers else None
         specs[e.name] = _spec_for(e, path)
     t = config.table

@@ -1,0 +1,238 @@
+"""Engineered features of a seat's observation, for any learner: hand strength, pot odds, SPR, position.
+
+Everything here is computed from the flat ``nlhe_v0`` observation vector alone (the seat's
+own hole cards, the board, the money and the seat blocks; see :mod:`holdem_env.env._obs`),
+so a learner that uses these features still sees only what its own seat receives. Rows of
+a batch are independent: the same observation gives the same features in any batch.
+
+=====  ====================  =================================================================
+index  name                  meaning
+=====  ====================  =================================================================
+0      ``equity``            Monte Carlo share of the pot at showdown against the live
+                             opponents holding uniformly random hands (the evaluator of
+                             :mod:`holdem_env.engine.evaluator`; ties split)
+1      ``pot_odds``          amount to call / (pot + amount to call); 0 when nothing to call
+2      ``spr``               own stack / pot, capped at :data:`SPR_CAP` and divided by it
+3      ``position``          acting order after the flop among all seats: 0 = first to act,
+                             1 = the button (last)
+4      ``live_opponents``    opponents dealt in and not folded / (seats - 1)
+5      ``to_call_stack``     amount to call / own stack, capped at 1 (share of the stack at risk)
+=====  ====================  =================================================================
+
+The Monte Carlo draws are *common random numbers*: sample ``k`` deals the unseen cards in the
+order of a fixed random permutation of the deck (seeded once, :data:`EQUITY_SAMPLES` rows), so the equity is a
+deterministic function of the cards -- no generator to inject, identical on every machine,
+and the same cards always give the same value. Its standard error is about
+``0.5 / sqrt(EQUITY_SAMPLES)`` (0.03).
+
+:func:`observation_scale` rescales the raw observation for a network (money in units of a
+starting stack, action counts in units of four), and :func:`encode_batch` returns the
+network input: the scaled observation followed by the features.
+
+>>> import numpy as np
+>>> from holdem_env import nlhe_v0
+>>> env = nlhe_v0.raw_env(num_players=2)
+>>> from holdem_env.engine.cards import card_str
+>>> first = ["2c", "As", "7d", "Ah"]  # one card at a time from the big blind: the button (seat 0) gets AsAh
+>>> deck = first + [card_str(c) for c in range(52) if card_str(c) not in first]
+>>> env.reset(seed=3, options={"deck": deck, "button": 0})
+>>> obs = env.observe(env.agent_selection)["observation"]
+>>> f = features_batch(obs[None, :])
+>>> round(float(f[0, FEATURE_NAMES.index("equity")]), 1), round(float(f[0, FEATURE_NAMES.index("pot_odds")]), 3)
+(0.8, 0.25)
+>>> features_batch(np.zeros((1, 7), dtype=np.float32))
+Traceback (most recent call last):
+...
+holdem_env.engine.errors.HoldemError: an observation row has 7 entries: expected 114 + 22 * seats (seats 2..10)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from holdem_env.engine.errors import HoldemError
+from holdem_env.engine.evaluator import evaluate_batch
+from holdem_env.env import _obs
+
+__all__ = [
+    "FEATURE_NAMES",
+    "NUM_FEATURES",
+    "EQUITY_SAMPLES",
+    "SPR_CAP",
+    "seats_of",
+    "equity_batch",
+    "features_batch",
+    "observation_scale",
+    "encode_batch",
+]
+
+FEATURE_NAMES: tuple[str, ...] = ("equity", "pot_odds", "spr", "position", "live_opponents", "to_call_stack")
+NUM_FEATURES = len(FEATURE_NAMES)
+#: Monte Carlo samples per equity estimate.
+EQUITY_SAMPLES = 256
+#: Stack-to-pot ratios above this are all alike to the feature.
+SPR_CAP = 20.0
+
+_PER_SEAT = len(_obs.SEAT_FEATURES) + _obs.STREETS * len(_obs.HISTORY_FEATURES)
+# The common random numbers: one fixed permutation of the deck per sample (a constant, not a generator).
+_PERMS = np.argsort(np.random.default_rng(20261201).random((EQUITY_SAMPLES, 52)), axis=1).astype(np.intp)
+_PREFLOP_CACHE: dict[tuple[int, int, int], float] = {}
+
+
+def seats_of(obs_len: int) -> int:
+    """The seat axis of an observation of ``obs_len`` entries (inverse of ``obs_size``).
+
+    >>> seats_of(158), seats_of(246)
+    (2, 6)
+    """
+    seats, rest = divmod(obs_len - _obs.OFF_SEATS, _PER_SEAT)
+    if rest or not 2 <= seats <= 10:
+        raise HoldemError(
+            f"an observation row has {obs_len} entries: expected {_obs.OFF_SEATS} + {_PER_SEAT} * seats (seats 2..10)"
+        )
+    return seats
+
+
+def _equity_group(holes: np.ndarray, boards: np.ndarray, opponents: int) -> np.ndarray:
+    """Equity of each row of ``holes`` ``(R, 2)`` with ``boards`` ``(R, m)`` against ``opponents`` random hands."""
+    r, m = boards.shape
+    n = EQUITY_SAMPLES
+    known = np.zeros((r, 52), dtype=bool)
+    rows = np.arange(r)[:, None]
+    known[rows, holes] = True
+    known[rows, boards] = True
+    need = 2 * opponents + (5 - m)
+    # Sample k deals the first ``need`` unseen cards of permutation k: at most 7 cards are
+    # known, so they lie within the first need + 7 entries.
+    cols = _PERMS[:, : need + 7]
+    take = ~known[:, cols]  # (r, n, need + 7)
+    take &= np.cumsum(take, axis=2) <= need
+    drawn = np.broadcast_to(cols, take.shape)[take].reshape(r, n, need)
+    runout = np.concatenate([np.broadcast_to(boards[:, None, :], (r, n, m)), drawn[:, :, 2 * opponents :]], axis=2)
+    mine_cards = np.concatenate([np.broadcast_to(holes[:, None, :], (r, n, 2)), runout], axis=2)
+    mine = evaluate_batch(mine_cards.reshape(r * n, 7), validate=False)
+    best = np.zeros(r * n, dtype=np.int32)
+    ties = np.zeros(r * n, dtype=np.int32)
+    for k in range(opponents):
+        cards = np.concatenate([drawn[:, :, 2 * k : 2 * k + 2], runout], axis=2).reshape(r * n, 7)
+        theirs = evaluate_batch(cards, validate=False)
+        better = theirs > best
+        ties = np.where(better, 0, ties) + (theirs == np.where(better, theirs, best))
+        best = np.maximum(best, theirs)
+    share = np.where(mine > best, 1.0, np.where(mine == best, 1.0 / (1 + ties), 0.0))
+    return share.reshape(r, n).mean(axis=1).astype(np.float32)
+
+
+def equity_batch(holes: np.ndarray, boards: list[np.ndarray], opponents: np.ndarray) -> np.ndarray:
+    """Showdown equity per row (see the module docstring); float32 of shape ``(B,)``.
+
+    ``holes``: ``(B, 2)`` card ids; ``boards``: ``B`` arrays of 0, 3, 4 or 5 card ids;
+    ``opponents``: ``(B,)`` live opponents (a row with none gets equity 1). Rows are
+    evaluated in groups of equal board size and opponent count (one evaluator call each);
+    preflop values are cached (they depend on two cards and the opponent count only).
+
+    >>> import numpy as np
+    >>> e = equity_batch(np.array([[51, 50], [0, 5]]), [np.array([], dtype=int)] * 2, np.array([1, 1]))
+    >>> bool(e[0] > 0.8 > 0.35 > e[1])
+    True
+    """
+    holes = np.sort(np.asarray(holes, dtype=np.intp).reshape(-1, 2), axis=1)
+    opp = np.asarray(opponents, dtype=np.int64)
+    out = np.ones(len(holes), dtype=np.float32)
+    groups: dict[tuple[int, int], list[int]] = {}
+    for i, board in enumerate(boards):
+        o = int(opp[i])
+        if o <= 0:
+            continue
+        if board.size == 0:
+            value = _PREFLOP_CACHE.get((int(holes[i, 0]), int(holes[i, 1]), o))
+            if value is not None:
+                out[i] = value
+                continue
+        groups.setdefault((board.size, o), []).append(i)
+    for (m, o), idx in groups.items():
+        board_rows = np.array([boards[i] for i in idx], dtype=np.intp).reshape(len(idx), m)
+        values = _equity_group(holes[idx], board_rows, o)
+        out[idx] = values
+        if m == 0:
+            for i, v in zip(idx, values, strict=True):
+                _PREFLOP_CACHE[(int(holes[i, 0]), int(holes[i, 1]), o)] = float(v)
+    return out
+
+
+def features_batch(observations: np.ndarray) -> np.ndarray:
+    """The features (:data:`FEATURE_NAMES`) of each row of ``(B, obs_len)``; float32 ``(B, NUM_FEATURES)``.
+
+    A row whose seat has no hole cards (not dealt in, or a padded observation) gets equity 0.
+    """
+    obs = np.asarray(observations, dtype=np.float32)
+    if obs.ndim != 2:
+        raise HoldemError(f"observations must be a 2-D batch (rows, entries), got shape {obs.shape}")
+    seats = seats_of(obs.shape[1])
+    off = _obs.obs_offsets(seats)
+    b = obs.shape[0]
+    out = np.zeros((b, NUM_FEATURES), dtype=np.float32)
+    if b == 0:
+        return out
+    sc = obs[:, off["scalars"][0] : off["scalars"][1]]
+    pot, to_call, stack = sc[:, 0], sc[:, 1], sc[:, 4]
+    dealt = obs[:, off["dealt_in"][0] : off["dealt_in"][1]]
+    folded = obs[:, off["folded"][0] : off["folded"][1]]
+    live = np.clip((dealt[:, 1:] * (1.0 - folded[:, 1:])).sum(axis=1), 0, seats - 1).astype(np.int64)
+    hole_hot = obs[:, off["hole"][0] : off["hole"][1]] > 0.5
+    board_hot = obs[:, off["board"][0] : off["board"][1]] > 0.5
+    has_hole = hole_hot.sum(axis=1) == 2
+    idx = np.flatnonzero(has_hole)
+    if idx.size:
+        holes = np.stack([np.flatnonzero(hole_hot[i]) for i in idx])
+        boards = [np.flatnonzero(board_hot[i]) for i in idx]
+        out[idx, 0] = equity_batch(holes, boards, live[idx])
+    denom = pot + to_call
+    out[:, 1] = np.where(to_call > 0, to_call / np.maximum(denom, 1e-9), 0.0)
+    out[:, 2] = np.minimum(np.where(pot > 0, stack / np.maximum(pot, 1e-9), SPR_CAP), SPR_CAP) / SPR_CAP
+    button = obs[:, off["button"][0] : off["button"][1]]
+    rel_button = np.argmax(button, axis=1)
+    distance = (seats - rel_button) % seats  # seats from the button to the observer, clockwise
+    out[:, 3] = ((distance - 1) % seats) / (seats - 1)
+    out[:, 4] = live / (seats - 1)
+    at_risk = np.minimum(to_call / np.maximum(stack, 1e-9), 1.0)
+    out[:, 5] = np.where(stack > 0, at_risk, np.where(to_call > 0, 1.0, 0.0))
+    return out
+
+
+def observation_scale(seats: int, stack_bb: float = 100.0) -> np.ndarray:
+    """Per-entry multipliers that bring an observation to unit scale for a network.
+
+    Money entries (the scalars, stacks, street bets and history amounts, all in big blinds)
+    are divided by ``stack_bb`` (the starting stack in big blinds); history action counts by 4;
+    one-hot and 0/1 entries are kept.
+
+    >>> s = observation_scale(2, 100.0)
+    >>> float(s[0]), round(float(s[_obs.OFF_SCALARS]), 6)
+    (1.0, 0.01)
+    """
+    if not (isinstance(stack_bb, (int, float)) and stack_bb > 0):
+        raise HoldemError(f"stack_bb must be a positive number of big blinds, got {stack_bb!r}")
+    n = _obs.obs_size(seats)
+    scale = np.ones(n, dtype=np.float32)
+    off = _obs.obs_offsets(seats)
+    for name in ("scalars", "stacks", "street_bets"):
+        a, b = off[name]
+        scale[a:b] = 1.0 / stack_bb
+    hist = scale[off["history"][0] : off["history"][1]].reshape(_obs.STREETS, seats, len(_obs.HISTORY_FEATURES))
+    hist[:, :, :3] = 0.25
+    hist[:, :, 3] = 1.0 / stack_bb
+    return scale
+
+
+def encode_batch(observations: np.ndarray, scale: np.ndarray, with_features: bool = True) -> np.ndarray:
+    """The network input: ``observations * scale``, then (``with_features``) :func:`features_batch`."""
+    obs = np.asarray(observations, dtype=np.float32)
+    if obs.ndim != 2 or obs.shape[1] != scale.shape[0]:
+        raise HoldemError(
+            f"observations of shape {obs.shape} do not match the scale's {scale.shape[0]} entries per row"
+        )
+    scaled = obs * scale
+    if not with_features:
+        return scaled
+    return np.concatenate([scaled, features_batch(obs)], axis=1)

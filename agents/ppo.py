@@ -1,0 +1,346 @@
+"""The ``ppo`` agent: a masked actor-critic network, its ``.pt`` policy files, batched play.
+
+The network (:class:`ActorCritic`) reads one seat's ``nlhe_v0`` observation, rescaled by
+:func:`holdem_env.agents.features.observation_scale`, optionally followed by the engineered
+features of :mod:`holdem_env.agents.features`. Two tanh MLPs give the action logits and the
+state value; masked action ids get a logit of ``-1e9``, so their probability is exactly 0 and
+they are never sampled. The action space is the env's *discrete* mode with the policy's
+``bet_sizes``.
+
+A policy file (``.pt``, written by :meth:`PpoPolicy.save`) holds the weights, the network
+config, the table size, the env id and observation length it was trained on, and free-form
+metadata. :meth:`PpoPolicy.load` refuses (:class:`PolicyFileError`) a file of another format
+version or another env id, and the agent refuses a table whose observation or action
+count does not match.
+
+``ppo`` with no argument plays the shipped heads-up policy (``agents/data/ppo_hu.pt``);
+``ppo(policy="path.pt")`` plays another; ``ppo(greedy=True)`` plays the most likely action.
+:meth:`PpoAgent.act_batch` decides for many tables in one network call (the vector env uses
+it); each row draws from its own generator, so a row's action does not depend on the batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from holdem_env.engine.errors import ConfigError, HoldemError
+from holdem_env.env import _obs
+from holdem_env.env.nlhe_v0 import DEFAULT_BET_SIZES, ENV_ID
+from holdem_env.fileutil import atomic_write_bytes
+
+from .base import agent_rng, check_bet_sizes
+from .features import NUM_FEATURES, encode_batch, observation_scale
+
+__all__ = [
+    "ActorCritic",
+    "PolicyConfig",
+    "PolicyFileError",
+    "PpoPolicy",
+    "PpoAgent",
+    "POLICY_FORMAT",
+    "SHIPPED_POLICY",
+    "masked_logits",
+    "sample_actions",
+]
+
+#: Version of the ``.pt`` layout; a file of another version is refused.
+POLICY_FORMAT = 1
+_DATA = Path(__file__).resolve().parent / "data"
+#: The shipped heads-up policy (trained by ``python -m holdem_env.training.ppo --config configs/ppo_hu.yaml``).
+SHIPPED_POLICY = _DATA / "ppo_hu.pt"
+_MASKED = -1e9
+
+
+class PolicyFileError(HoldemError):
+    """A ``.pt`` policy file is missing, malformed, or was made for another env or table."""
+
+
+@dataclass(frozen=True)
+class PolicyConfig:
+    """What a policy network is built for: the table, the actions, the input and the layers."""
+
+    num_players: int = 2
+    bet_sizes: tuple[float, ...] = DEFAULT_BET_SIZES
+    stack_bb: float = 100.0
+    features: bool = True
+    hidden: tuple[int, ...] = (128, 128)
+
+    def __post_init__(self) -> None:
+        n = self.num_players
+        if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 10:
+            raise ConfigError("num_players", n, "must be an integer in 2..10")
+        object.__setattr__(self, "bet_sizes", check_bet_sizes(self.bet_sizes))
+        if isinstance(self.stack_bb, bool) or not isinstance(self.stack_bb, (int, float)) or not self.stack_bb > 0:
+            raise ConfigError("stack_bb", self.stack_bb, "must be a positive number of big blinds")
+        object.__setattr__(self, "stack_bb", float(self.stack_bb))
+        if not isinstance(self.features, bool):
+            raise ConfigError("features", self.features, "must be true or false")
+        h = self.hidden
+        if not isinstance(h, (list, tuple)) or not h or not all(
+            isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 4096 for x in h
+        ):
+            raise ConfigError("hidden", h, "must be a non-empty list of layer widths in 1..4096")
+        object.__setattr__(self, "hidden", tuple(int(x) for x in h))
+
+    @property
+    def obs_size(self) -> int:
+        """Length of the env's observation vector at this table size."""
+        return _obs.obs_size(self.num_players)
+
+    @property
+    def num_actions(self) -> int:
+        """Discrete-mode action count: fold, check/call, min-raise, the pot fractions, all-in."""
+        return 4 + len(self.bet_sizes)
+
+    @property
+    def input_size(self) -> int:
+        """Length of the network input (observation, plus features when enabled)."""
+        return self.obs_size + (NUM_FEATURES if self.features else 0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain form, stored in policy files."""
+        d = asdict(self)
+        d["bet_sizes"] = list(self.bet_sizes)
+        d["hidden"] = list(self.hidden)
+        return d
+
+
+def _mlp(sizes: Sequence[int], out: int, out_std: float) -> nn.Sequential:
+    layers: list[nn.Module] = []
+    for a, b in zip(sizes[:-1], sizes[1:], strict=True):
+        lin = nn.Linear(a, b)
+        nn.init.orthogonal_(lin.weight, np.sqrt(2))
+        nn.init.zeros_(lin.bias)
+        layers += [lin, nn.Tanh()]
+    head = nn.Linear(sizes[-1], out)
+    nn.init.orthogonal_(head.weight, out_std)
+    nn.init.zeros_(head.bias)
+    layers.append(head)
+    return nn.Sequential(*layers)
+
+
+class ActorCritic(nn.Module):
+    """Separate actor and critic MLPs (CleanRL's layout: orthogonal init, small policy head)."""
+
+    def __init__(self, config: PolicyConfig) -> None:
+        super().__init__()
+        self.config = config
+        sizes = [config.input_size, *config.hidden]
+        self.actor = _mlp(sizes, config.num_actions, 0.01)
+        self.critic = _mlp(sizes, 1, 1.0)
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(masked logits (B, A), values (B,))`` for inputs ``x`` and 0/1 masks."""
+        return masked_logits(self.actor(x), mask), self.critic(x).squeeze(-1)
+
+    def value(self, x: torch.Tensor) -> torch.Tensor:
+        """State values ``(B,)``."""
+        return self.critic(x).squeeze(-1)
+
+
+def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """``logits`` with every masked id (mask 0) set to -1e9: probability exactly 0 after softmax.
+
+    >>> masked_logits(torch.zeros(1, 3), torch.tensor([[1, 0, 1]])).softmax(-1).tolist()
+    [[0.5, 0.0, 0.5]]
+    """
+    return torch.where(mask.bool(), logits, torch.full_like(logits, _MASKED))
+
+
+def sample_actions(probs: np.ndarray, masks: np.ndarray, rngs: Sequence[np.random.Generator]) -> np.ndarray:
+    """One action per row: inverse-CDF sampling with one uniform draw from that row's generator.
+
+    Masked ids are never returned (their probability is zeroed here too, whatever ``probs``
+    says); a row whose mask allows nothing is an error.
+
+    >>> import numpy as np
+    >>> p = np.array([[0.5, 0.5, 0.0], [0.2, 0.3, 0.5]])
+    >>> sample_actions(p, np.array([[0, 1, 1], [1, 0, 0]]), [np.random.default_rng(0)] * 2).tolist()
+    [1, 0]
+    """
+    p = np.where(np.asarray(masks) > 0, np.asarray(probs, dtype=np.float64), 0.0)
+    if (np.asarray(masks).sum(axis=1) == 0).any():
+        raise HoldemError("an action mask allows no action: the seat is not on turn")
+    out = np.empty(len(p), dtype=np.int64)
+    for i, row in enumerate(p):
+        legal = np.flatnonzero(np.asarray(masks)[i])
+        weights = row[legal]
+        total = weights.sum()
+        if not total > 0:  # every legal id underflowed: uniform over the legal ids
+            weights, total = np.ones(legal.size), float(legal.size)
+        cdf = np.cumsum(weights) / total
+        out[i] = legal[min(int(np.searchsorted(cdf, rngs[i].random(), side="right")), legal.size - 1)]
+    return out
+
+
+class PpoPolicy:
+    """A network plus what it was trained on; saves and loads ``.pt`` policy files."""
+
+    def __init__(
+        self, config: PolicyConfig, model: ActorCritic | None = None, metadata: Mapping[str, Any] | None = None
+    ) -> None:
+        self.config = config
+        self.model = model if model is not None else ActorCritic(config)
+        self.model.eval()
+        self.metadata: dict[str, Any] = dict(metadata or {})
+        self.scale = observation_scale(config.num_players, config.stack_bb)
+
+    # -- input -----------------------------------------------------------------------------
+    def encode(self, observations: np.ndarray) -> np.ndarray:
+        """Network input ``(B, input_size)`` of raw observation rows ``(B, obs_size)``."""
+        obs = np.asarray(observations, dtype=np.float32)
+        if obs.ndim != 2 or obs.shape[1] != self.config.obs_size:
+            raise HoldemError(
+                f"this ppo policy was trained for {self.config.num_players} seats (observations of "
+                f"{self.config.obs_size} entries); got observations of shape {obs.shape}"
+            )
+        return encode_batch(obs, self.scale, self.config.features)
+
+    @torch.no_grad()
+    def probabilities(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Action probabilities ``(B, A)`` (float64; exactly 0 on masked ids)."""
+        masks = np.asarray(masks)
+        if masks.ndim != 2 or masks.shape[1] != self.config.num_actions:
+            raise HoldemError(
+                f"this ppo policy plays {self.config.num_actions} discrete actions (bet_sizes "
+                f"{list(self.config.bet_sizes)}); the action masks have shape {masks.shape}: use the env's "
+                f"discrete action mode with these bet sizes"
+            )
+        x = torch.from_numpy(self.encode(observations))
+        logits, _ = self.model(x, torch.from_numpy(masks.astype(np.int64)))
+        return logits.double().softmax(-1).numpy()
+
+    # -- files -----------------------------------------------------------------------------
+    def save(self, path: str | Path) -> Path:
+        """Write the policy file atomically; returns its path."""
+        payload = {
+            "format": POLICY_FORMAT,
+            "kind": "holdem-ppo-policy",
+            "env_id": ENV_ID,
+            "obs_size": self.config.obs_size,
+            "num_actions": self.config.num_actions,
+            "config": self.config.to_dict(),
+            "metadata": self.metadata,
+            "state_dict": {k: v.detach().clone() for k, v in self.model.state_dict().items()},
+        }
+        p = Path(path)
+        atomic_write_bytes(p, lambda fh: torch.save(payload, fh))
+        return p
+
+    @classmethod
+    def load(cls, path: str | Path) -> PpoPolicy:
+        """Read a policy file; :class:`PolicyFileError` names what is wrong with it."""
+        p = Path(path)
+        if not p.is_file():
+            raise PolicyFileError(f"ppo policy file {str(p)!r} does not exist")
+        try:
+            payload = torch.load(p, map_location="cpu", weights_only=True)
+        except Exception as exc:  # noqa: BLE001 - any unreadable file is reported the same way
+            raise PolicyFileError(f"ppo policy file {str(p)!r} cannot be read as a torch file: {exc}") from None
+        if not isinstance(payload, dict) or payload.get("kind") != "holdem-ppo-policy":
+            raise PolicyFileError(f"{str(p)!r} is not a holdem ppo policy file")
+        if payload.get("format") != POLICY_FORMAT:
+            raise PolicyFileError(
+                f"ppo policy file {str(p)!r} has format {payload.get('format')!r}; "
+                f"this version reads format {POLICY_FORMAT}"
+            )
+        if payload.get("env_id") != ENV_ID:
+            raise PolicyFileError(
+                f"ppo policy file {str(p)!r} was trained on env {payload.get('env_id')!r}, but this package's env is "
+                f"{ENV_ID!r}: observations may differ, retrain the policy"
+            )
+        try:
+            config = PolicyConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in payload["config"].items()})
+        except (TypeError, ConfigError) as exc:
+            raise PolicyFileError(f"ppo policy file {str(p)!r} has a bad config: {exc}") from None
+        if payload.get("obs_size") != config.obs_size:
+            raise PolicyFileError(
+                f"ppo policy file {str(p)!r} expects observations of {payload.get('obs_size')} entries; "
+                f"{ENV_ID} has {config.obs_size} at {config.num_players} seats: retrain the policy"
+            )
+        model = ActorCritic(config)
+        try:
+            model.load_state_dict(payload["state_dict"])
+        except (RuntimeError, KeyError) as exc:
+            raise PolicyFileError(f"ppo policy file {str(p)!r}: weights do not fit its config: {exc}") from None
+        return cls(config, model, payload.get("metadata", {}))
+
+
+_CACHE: dict[str, PpoPolicy] = {}
+
+
+def _load_cached(path: str | Path) -> PpoPolicy:
+    p = Path(path).resolve()
+    key = f"{p}:{p.stat().st_mtime_ns}" if p.is_file() else str(p)
+    pol = _CACHE.get(key)
+    if pol is None:
+        pol = PpoPolicy.load(p)
+        if len(_CACHE) >= 8:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = pol
+    return pol
+
+
+class PpoAgent:
+    """Plays a :class:`PpoPolicy` (spec ``ppo``; see the module docstring).
+
+    ``policy``: a ``.pt`` path, a :class:`PpoPolicy`, or ``None`` for the shipped heads-up
+    policy. ``greedy``: play the most likely legal action instead of sampling. ``rng`` /
+    ``seed``: the generator for sampling (the arena resets it via ``set_rng``).
+    """
+
+    def __init__(
+        self,
+        policy: str | Path | PpoPolicy | None = None,
+        greedy: bool = False,
+        rng: np.random.Generator | None = None,
+        seed: int | None = None,
+    ) -> None:
+        if not isinstance(greedy, bool):
+            raise ConfigError("greedy", greedy, "must be True or False")
+        self.greedy = greedy
+        self.rng = agent_rng(rng, seed)
+        if isinstance(policy, PpoPolicy):
+            self.policy = policy
+        elif policy is None:
+            if not SHIPPED_POLICY.is_file():
+                raise PolicyFileError(
+                    f"the shipped ppo policy {SHIPPED_POLICY.name} is not installed: pass ppo(policy='path.pt')"
+                )
+            self.policy = _load_cached(SHIPPED_POLICY)
+        elif isinstance(policy, (str, Path)):
+            self.policy = _load_cached(policy)
+        else:
+            raise ConfigError("policy", policy, "must be a .pt path, a PpoPolicy, or None (the shipped policy)")
+
+    def set_rng(self, rng: np.random.Generator) -> None:
+        """Use ``rng`` from now on (the arena reseeds before every hand)."""
+        self.rng = rng
+
+    def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> int:
+        """A legal action id for the seat on turn."""
+        obs = np.asarray(observation["observation"], dtype=np.float32)[None, :]
+        mask = np.asarray(observation["action_mask"])[None, :]
+        return int(self.act_batch(obs, mask, [self.rng])[0])
+
+    def act_batch(
+        self, observations: np.ndarray, masks: np.ndarray, rngs: Sequence[np.random.Generator] | None = None
+    ) -> np.ndarray:
+        """Actions ``(B,)`` for observation rows ``(B, obs_size)`` and masks ``(B, A)`` in one network call.
+
+        Row ``i`` samples with ``rngs[i]`` (default: the agent's generator for every row).
+        """
+        masks = np.asarray(masks)
+        probs = self.policy.probabilities(observations, masks)
+        if self.greedy:
+            return np.where(masks > 0, probs + 1.0, -1.0).argmax(axis=1).astype(np.int64)
+        if rngs is None:
+            rngs = [self.rng] * len(probs)
+        return sample_actions(probs, masks, rngs)

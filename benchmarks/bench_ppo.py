@@ -1,0 +1,301 @@
+"""Vector-env throughput (decisions/s against N tables), and our PPO against sb3-contrib's MaskablePPO.
+
+Usage::
+
+    .venv/bin/python benchmarks/bench_ppo.py --vector [--opponent random|ppo] [--tables 1 16 64 256] [--seconds 5]
+    .venv/bin/python benchmarks/bench_ppo.py --compare [--seconds 1200] [--hands 20000] [--out DIR]
+
+``--vector`` measures :class:`holdem_env.env.vector.HoldemVectorEnv` with random opponents
+(``--opponent random``) or a torch ppo network (``--opponent ppo``), one batched call per
+step, and a random learner (uniform over each row's legal ids, vectorised), against the
+plain AEC loop of ``nlhe_v0`` with the same agent in every seat deciding one at a time.
+*Decisions* count every seat's actions (learner and opponents); the learner's share is
+printed too. Prints a markdown table for BENCHMARKS.md.
+
+``--compare`` trains both learners for the same wall time on the same env: heads-up
+``nlhe_v0`` through :class:`HoldemVectorEnv`, the same opponents (``random`` and ``tag``,
+drawn uniformly per hand: our pool with ``uniform_share: 1`` and no snapshots), the same
+network input (scaled observation plus :mod:`holdem_env.agents.features`), the same
+network sizes and PPO hyper-parameters where both have them. Ours steps 32 tables per
+call; MaskablePPO steps 8 single-table envs in a ``DummyVecEnv`` (its usual set-up). It
+records each learner's rolling result against each opponent (last 2000 hands) over wall
+time, samples per second, and then plays each final policy against ``tag`` in a duplicate
+match (``--hands``, seed 11). Writes ``compare.png`` (learning curves) and ``compare.json``
+to ``--out``. Needs ``pip install sb3-contrib`` (not a dependency of the package).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import gymnasium
+import numpy as np
+from holdem_env.agents.random_agent import RandomAgent
+
+from holdem_env.env import nlhe_v0
+from holdem_env.env.vector import FixedOpponents, HoldemVectorEnv
+
+
+def _uniform_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniform legal id per row, vectorised (random keys, masked ids pushed below zero)."""
+    keys = rng.random(masks.shape) + masks
+    return keys.argmax(axis=1)
+
+
+def _opponent_factory(kind: str, players: int) -> object:
+    """``random``: :class:`RandomAgent`; ``ppo``: a (randomly initialised) :class:`PpoAgent` network."""
+    if kind == "random":
+        return RandomAgent
+    import torch
+    from holdem_env.agents.ppo import PolicyConfig, PpoAgent, PpoPolicy
+
+    torch.manual_seed(0)
+    torch.set_num_threads(1)
+    policy = PpoPolicy(PolicyConfig(num_players=players))
+    return lambda: PpoAgent(policy)
+
+
+def bench_aec(players: int, seconds: float, kind: str = "random") -> float:
+    """Decisions/s of the AEC loop, one agent per seat deciding one observation at a time."""
+    env = nlhe_v0.raw_env(num_players=players)
+    factory = _opponent_factory(kind, players)
+    agents = [factory() for _ in range(players)]  # type: ignore[operator]
+    env.reset(seed=0)
+    decisions, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        env.reset()
+        while env.agents and not all(env.terminations.values()):
+            name = env.agent_selection
+            env.step(agents[env.agent_name_mapping[name]].act(env.observe(name), env.infos[name]))
+            decisions += 1
+    return decisions / (time.perf_counter() - start)
+
+
+def bench_vector(tables: int, players: int, seconds: float, kind: str = "random") -> tuple[float, float]:
+    """``(all decisions/s, learner decisions/s)`` of the vector env with ``tables`` tables."""
+    venv = HoldemVectorEnv(tables, FixedOpponents([_opponent_factory(kind, players)]), num_players=players)
+    rng = np.random.default_rng(0)
+    obs, _ = venv.reset(seed=0)
+    learner, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        obs, *_ = venv.step(_uniform_legal(obs["action_mask"], rng))
+        learner += tables
+    dt = time.perf_counter() - start
+    return (learner + venv.opponent_decisions) / dt, learner / dt
+
+
+# -- our PPO against MaskablePPO ---------------------------------------------------------------
+COMPARE_OPPONENTS = ("random", "tag")
+COMPARE_PPO = dict(learning_rate=3e-4, gamma=1.0, gae_lambda=0.95, clip_coef=0.2, ent_coef=0.01, vf_coef=0.5,
+                   max_grad_norm=0.5, update_epochs=4, hidden=(128, 128))
+
+
+class _Recorder:
+    """An opponent source for one learner: uniform over the opponents, rolling results over wall time."""
+
+    def __init__(self, window: int = 2000) -> None:
+        from holdem_env.training.pool import OpponentPool
+
+        self.pool = OpponentPool(list(COMPARE_OPPONENTS), max_snapshots=0, window=window, uniform_share=1.0)
+        self.start = time.perf_counter()
+        self.curve: list[tuple[float, dict[str, float | None]]] = []
+        self._last = 0.0
+
+    def sample(self, table: int, rng: np.random.Generator) -> int:
+        return self.pool.sample(table, rng)
+
+    def agent(self, member: int, table: int, seat: int) -> object:
+        return self.pool.agent(member, table, seat)
+
+    def record(self, member: int, payoff: float) -> None:
+        self.pool.record(member, payoff)
+        now = time.perf_counter() - self.start
+        if now - self._last >= 5.0:
+            self._last = now
+            self.curve.append((now, self.pool.results()))
+
+
+class _LearnerGymEnv(gymnasium.Env):
+    """One table of :class:`HoldemVectorEnv` as a single-agent Gymnasium env for Stable-Baselines3,
+    with the same network input as ours and ``action_masks()`` for MaskablePPO."""
+
+    def __init__(self, source: _Recorder, seed: int) -> None:
+        from holdem_env.agents.ppo import PolicyConfig, PpoPolicy
+
+        self.venv = HoldemVectorEnv(1, source, num_players=2)
+        self.encoder = PpoPolicy(PolicyConfig(num_players=2, hidden=(4,)))  # only its encode() is used
+        n = self.encoder.config.input_size
+        self.observation_space = gymnasium.spaces.Box(-np.inf, np.inf, shape=(n,), dtype=np.float32)
+        self.action_space = gymnasium.spaces.Discrete(self.encoder.config.num_actions)
+        self._seed = seed
+        self._obs: dict[str, np.ndarray] | None = None
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        if self._obs is None:  # the vector env autoresets: only the first reset starts the table
+            self._obs, _ = self.venv.reset(seed=self._seed if seed is None else seed)
+        return self.encoder.encode(self._obs["observation"])[0], {}
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+        self._obs, rew, term, trunc, _ = self.venv.step(np.array([int(action)]))
+        return self.encoder.encode(self._obs["observation"])[0], float(rew[0]) * 0.1, bool(term[0]), False, {}
+
+    def action_masks(self) -> np.ndarray:
+        assert self._obs is not None
+        return self._obs["action_mask"][0].astype(bool)
+
+    def close(self) -> None:
+        self.venv.close()
+
+
+class Sb3Agent:
+    """Plays a saved MaskablePPO model in the arena (spec ``bench_ppo:Sb3Agent(path='...')``)."""
+
+    def __init__(self, path: str, rng: np.random.Generator | None = None) -> None:
+        from holdem_env.agents.ppo import PolicyConfig, PpoPolicy
+        from sb3_contrib import MaskablePPO
+
+        self.model = MaskablePPO.load(path, device="cpu")
+        self.encoder = PpoPolicy(PolicyConfig(num_players=2, hidden=(4,)))
+        self.rng = rng or np.random.default_rng(0)
+
+    def set_rng(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def act(self, observation: dict, info: dict) -> int:
+        import torch
+
+        x = torch.from_numpy(self.encoder.encode(observation["observation"][None, :]))
+        mask = np.asarray(observation["action_mask"]).astype(bool)
+        with torch.no_grad():
+            dist = self.model.policy.get_distribution(x, action_masks=mask[None, :])
+            probs = dist.distribution.probs.numpy()[0].astype(np.float64)
+        probs = np.where(mask, probs, 0.0)
+        return int(self.rng.choice(probs.size, p=probs / probs.sum()))
+
+
+def _train_ours(seconds: float, seed: int, out: Path) -> tuple[_Recorder, int, float]:
+    from holdem_env.training.ppo import PpoLearner, PpoSettings
+
+    from holdem_env.engine.config import TableConfig
+
+    settings = PpoSettings(num_envs=32, num_steps=64, num_minibatches=4, opponents=COMPARE_OPPONENTS,
+                           snapshot_every=0, pool_uniform_share=1.0, **COMPARE_PPO)
+    learner = PpoLearner(settings, TableConfig(num_players=2), seed)
+    recorder = _Recorder()
+    learner.pool = recorder.pool  # the recorder watches the learner's own pool
+    start, r = time.perf_counter(), 0
+    while time.perf_counter() - start < seconds:
+        r += 1
+        learner.train_round(1, r)
+        recorder.curve.append((time.perf_counter() - start, learner.pool.results()))
+    learner.policy({"bench": "compare"}).save(out / "ours.pt")
+    return recorder, learner.global_step, time.perf_counter() - start
+
+
+def _train_sb3(seconds: float, seed: int, out: Path) -> tuple[_Recorder, int, float]:
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    torch.set_num_threads(1)
+    recorder = _Recorder()
+    envs = DummyVecEnv([lambda i=i: _LearnerGymEnv(recorder, seed + i) for i in range(8)])
+
+    class Stop(BaseCallback):
+        def _on_step(self) -> bool:
+            return time.perf_counter() - start < seconds
+
+    kw = dict(COMPARE_PPO)
+    hidden = list(kw.pop("hidden"))
+    kw["clip_range"], kw["n_epochs"] = kw.pop("clip_coef"), kw.pop("update_epochs")
+    model = MaskablePPO("MlpPolicy", envs, n_steps=256, batch_size=512, seed=seed, device="cpu",
+                        policy_kwargs={"net_arch": {"pi": hidden, "vf": hidden}, "activation_fn": torch.nn.Tanh},
+                        **kw)
+    start = time.perf_counter()
+    recorder.start = start
+    model.learn(total_timesteps=10**9, callback=Stop())
+    model.save(out / "sb3")
+    return recorder, int(model.num_timesteps), time.perf_counter() - start
+
+
+def compare(seconds: float, hands: int, out: Path) -> None:
+    """Train both, evaluate against tag, write the plot and the JSON; prints the table rows."""
+    import json
+    import sys
+
+    from holdem_env.training.arena import ArenaConfig, run_match
+
+    out.mkdir(parents=True, exist_ok=True)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))  # the arena imports bench_ppo:Sb3Agent
+    results = {}
+    for name, train in (("ours", _train_ours), ("MaskablePPO", _train_sb3)):
+        recorder, steps, dt = train(seconds, 0, out)
+        spec = (f"holdem_env.agents.ppo:PpoAgent(policy={str(out / 'ours.pt')!r})" if name == "ours"
+                else f"bench_ppo:Sb3Agent(path={str(out / 'sb3.zip')!r})")
+        match = run_match(ArenaConfig(agents=(spec, "tag"), hands=hands, seed=11))
+        row = next(r for r in match.rows if r["agent"] == spec)
+        results[name] = {"steps": steps, "seconds": dt, "steps_per_second": steps / dt,
+                         "vs_tag_mbb": row["mbb_per_hand"], "vs_tag_ci95": row["ci95"], "hands": row["hands"],
+                         "curve": recorder.curve}
+        vs_tag = f"{row['mbb_per_hand']:+.1f} ± {row['ci95']:.1f}"
+        print(f"| {name} | {dt:.0f} s | {steps:,} | {steps / dt:,.0f} | {vs_tag} |", flush=True)
+    (out / "compare.json").write_text(json.dumps(results, indent=1))
+    _plot_compare(results, out / "compare.png")
+
+
+def _plot_compare(results: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for name, style in (("ours", "-"), ("MaskablePPO", "--")):
+        curve = results[name]["curve"]
+        for opp in COMPARE_OPPONENTS:
+            pts = [(t, r[opp]) for t, r in curve if r.get(opp) is not None]
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=f"{name} vs {opp}")
+    ax.axhline(0.0, color="grey", linewidth=0.8)
+    ax.set_xlabel("wall time (s)")
+    ax.set_ylabel("rolling mbb/hand (last 2000 hands)")
+    ax.set_title("PPO (ours) vs MaskablePPO: same env, opponents, features, time")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--vector", action="store_true", help="vector env decisions/s against N tables")
+    parser.add_argument("--compare", action="store_true", help="our PPO against MaskablePPO")
+    parser.add_argument("--hands", type=int, default=20000)
+    parser.add_argument("--out", default="runs/bench_ppo_compare")
+    parser.add_argument("--tables", type=int, nargs="+", default=[1, 16, 64, 256])
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--opponent", choices=("random", "ppo"), default="random",
+                        help="who plays the other seats (ppo: a torch network, batched by the vector env)")
+    parser.add_argument("--seconds", type=float, default=5.0)
+    args = parser.parse_args()
+    if args.compare:
+        compare(args.seconds, args.hands, Path(args.out))
+        return
+    if not args.vector:
+        parser.error("choose --vector or --compare")
+    kind = args.opponent
+    aec = bench_aec(args.players, args.seconds, kind)
+    print(f"| loop | tables | decisions/s | learner decisions/s | vs AEC loop |  ({args.players} players)")
+    print("|---|---:|---:|---:|---:|")
+    print(f"| AEC loop, {kind} agent .act per seat | 1 | {aec:,.0f} | - | 1.00x |")
+    for n in args.tables:
+        total, learner = bench_vector(n, args.players, args.seconds, kind)
+        row = f"| {n} | {total:,.0f} | {learner:,.0f} | {total / aec:.2f}x |"
+        print(f"| HoldemVectorEnv, batched {kind} opponents " + row)
+
+
+if __name__ == "__main__":
+    main()

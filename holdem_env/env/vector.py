@@ -1,0 +1,362 @@
+"""A vectorised ``nlhe_v0`` for one learner: N tables stepped from its point of view in one call.
+
+:class:`HoldemVectorEnv` follows Gymnasium's ``VectorEnv`` conventions (batched observation
+dicts and masks, ``reset`` / ``step`` returning ``(obs, rewards, terminations, truncations,
+infos)``, same-step autoreset), so any library that trains on a Gymnasium vector env can
+use it. Each table seats the learner at one seat and opponents at the others; ``step``
+applies the learner's action at every table, then plays the opponents inside until the
+learner is to act again at every table -- opponents that offer ``act_batch`` decide for all
+waiting tables in one call.
+
+Episodes and autoreset
+----------------------
+An episode is one hand *in which the learner decides*. When the learner's action ends a
+hand (or the opponents finish it afterwards), that table's entry in ``terminations`` is
+True, its reward is the learner's result for the hand (in big blinds unless
+``reward_unit="chips"``; zero on every other step) and the returned observation is
+already the learner's first decision of a later hand (``AutoresetMode.SAME_STEP``); the
+finished hand's last observation is in ``infos["final_obs"]``. Hands the learner does not
+act in (everyone folds to its big blind, say) are played out inside and never returned,
+but they count in :attr:`hands_played` and are reported to the opponent source. Hands are
+never truncated.
+
+Seating and opponents
+---------------------
+At every new hand a table draws the learner's seat uniformly (so it plays every seat) and
+asks the *opponent source* for a member id (``sample(table, rng)``); every other seat is
+played by ``agent(member, table, seat)``. After each hand the source's ``record(member,
+payoff)`` is called, when it has one, with the learner's payoff. :class:`FixedOpponents`
+is the simple source: a fixed list of agent factories, drawn uniformly or by weights.
+Agents follow :mod:`holdem_env.agents.base` (``act(observation, info)``, optional
+``set_rng``/``start_hand``); an agent with ``act_batch(observations, masks, rngs)`` is called
+once per step for all tables where it is to act, each row with that seat's generator.
+
+Infos (each with a ``_key`` mask, Gymnasium style)
+--------------------------------------------------
+=================  ========================================================================
+``seat``           the learner's seat at each table this hand
+``opponent``       the member id playing the other seats this hand
+``payoff``         the finished hand's learner result (only where terminated)
+``final_obs``      the finished hand's last observation dict (only where terminated)
+``final_opponent`` the member id and the learner's seat of the finished hand (only where
+``final_seat``     terminated; ``seat`` and ``opponent`` already describe the next hand)
+=================  ========================================================================
+
+Determinism: table ``t`` draws everything (its decks, the learner's seat, opponent members,
+and one generator per seat handed to whichever opponent sits there) from
+``SeedSequence(seed, spawn_key=(t,))``, so results do not depend on how opponents'
+decisions are batched.
+
+>>> from holdem_env.agents.random_agent import RandomAgent
+>>> venv = HoldemVectorEnv(4, FixedOpponents([RandomAgent]), num_players=2)
+>>> obs, infos = venv.reset(seed=0)
+>>> obs["observation"].shape, obs["action_mask"].shape
+((4, 158), (4, 10))
+>>> obs, rewards, terminated, truncated, infos = venv.step(np.ones(4, dtype=np.int64))
+>>> rewards.shape, terminated.dtype.name
+((4,), 'bool')
+>>> HoldemVectorEnv(0, FixedOpponents([RandomAgent]))
+Traceback (most recent call last):
+...
+holdem_env.engine.errors.ConfigError: num_envs=0 is invalid: must be an integer in 1..100000
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from holdem_env.engine.errors import ConfigError, HoldemError, IllegalActionError
+from holdem_env.env import nlhe_v0
+
+__all__ = ["HoldemVectorEnv", "OpponentSource", "FixedOpponents"]
+
+# table -> (the learner's last observation of its finished hand, member id, learner seat)
+_Finals = dict[int, tuple[dict[str, np.ndarray], int, int]]
+
+
+class OpponentSource(Protocol):
+    """Who plays the other seats: a member id per hand, and that member's agent per seat."""
+
+    def sample(self, table: int, rng: np.random.Generator) -> int:
+        """The member id for a new hand at ``table`` (draw only from ``rng``)."""
+        ...
+
+    def agent(self, member: int, table: int, seat: int) -> Any:
+        """The agent object playing ``seat`` of ``table`` for ``member``."""
+        ...
+
+
+class FixedOpponents:
+    """A fixed list of opponent members, each built by a zero-argument factory.
+
+    An agent with ``act_batch`` is built once and shared by every table (one batched call
+    per step); any other agent is built once per (table, seat), so agents that keep state
+    within a hand stay correct. ``weights`` (default uniform) are the members' sampling
+    probabilities.
+    """
+
+    def __init__(self, factories: Sequence[Callable[[], Any]], weights: Sequence[float] | None = None) -> None:
+        if not factories or not all(callable(f) for f in factories):
+            raise ConfigError("opponents", factories, "must be a non-empty list of agent factories (callables)")
+        self.factories = list(factories)
+        if weights is None:
+            weights = [1.0] * len(self.factories)
+        w = np.asarray(weights, dtype=np.float64)
+        if w.shape != (len(self.factories),) or not np.all(np.isfinite(w)) or (w < 0).any() or w.sum() <= 0:
+            allowed = f"must be {len(self.factories)} non-negative numbers, not all 0"
+            raise ConfigError("weights", list(weights), allowed)
+        self.weights = w / w.sum()
+        self._cdf = np.cumsum(self.weights)
+        self._shared: dict[int, Any] = {}
+        self._own: dict[tuple[int, int, int], Any] = {}
+        #: Per member: hands played and the learner's total payoff against it.
+        self.hands = np.zeros(len(self.factories), dtype=np.int64)
+        self.payoff = np.zeros(len(self.factories), dtype=np.float64)
+
+    def sample(self, table: int, rng: np.random.Generator) -> int:
+        """A member drawn by ``weights``."""
+        return min(int(np.searchsorted(self._cdf, rng.random(), side="right")), len(self._cdf) - 1)
+
+    def agent(self, member: int, table: int, seat: int) -> Any:
+        """The member's agent for this seat (shared when it has ``act_batch``)."""
+        if member in self._shared:
+            return self._shared[member]
+        key = (member, table, seat)
+        a = self._own.get(key)
+        if a is None:
+            a = self.factories[member]()
+            if not callable(getattr(a, "act", None)):
+                raise ConfigError("opponents", a, "a factory must return an agent with act(observation, info)")
+            if callable(getattr(a, "act_batch", None)):
+                self._shared[member] = a
+            else:
+                self._own[key] = a
+        return a
+
+    def record(self, member: int, payoff: float) -> None:
+        """Count one finished hand against ``member``."""
+        self.hands[member] += 1
+        self.payoff[member] += payoff
+
+
+class _Table:
+    """One table's env, generator and who sits where this hand."""
+
+    __slots__ = ("env", "rng", "seat", "member", "agents", "seat_rngs", "decided", "names")
+
+    def __init__(self, env: Any, rng: np.random.Generator) -> None:
+        self.env = env
+        self.rng = rng
+        self.names = env.possible_agents
+        self.seat = 0
+        self.member = 0
+        self.agents: list[Any] = []
+        self.seat_rngs: list[np.random.Generator] = []
+        self.decided = False
+
+
+class HoldemVectorEnv(VectorEnv):
+    """``num_envs`` tables of ``nlhe_v0`` seen by one learner (see the module docstring).
+
+    ``opponents``: an :class:`OpponentSource` (for example :class:`FixedOpponents`).
+    ``env_kwargs``: passed to :func:`holdem_env.env.nlhe_v0.raw_env` (``num_players``,
+    blinds, ``bet_sizes``, ``reward_unit`` ...); ``illegal_action`` is always ``"raise"``,
+    so an opponent's illegal action stops the step with an
+    :class:`~holdem_env.engine.errors.IllegalActionError` naming the table.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(self, num_envs: int, opponents: OpponentSource, **env_kwargs: Any) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or not 1 <= num_envs <= 100_000:
+            raise ConfigError("num_envs", num_envs, "must be an integer in 1..100000")
+        for method in ("sample", "agent"):
+            if not callable(getattr(opponents, method, None)):
+                raise ConfigError("opponents", opponents, "must have sample(table, rng) and agent(member, table, seat)")
+        if env_kwargs.get("illegal_action", "raise") != "raise":
+            raise ConfigError("illegal_action", env_kwargs["illegal_action"], "must be 'raise' in the vector env")
+        env_kwargs = {**env_kwargs, "illegal_action": "raise"}
+        self.num_envs = num_envs
+        self.opponents = opponents
+        self._tables = [_Table(nlhe_v0.raw_env(**env_kwargs), np.random.default_rng(0)) for _ in range(num_envs)]
+        first = self._tables[0].env
+        self.num_players = first.num_players if hasattr(first, "num_players") else len(first.possible_agents)
+        self.single_observation_space = first.observation_space(first.possible_agents[0])
+        self.single_action_space = first.action_space(first.possible_agents[0])
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._obs_len = self.single_observation_space["observation"].shape[0]
+        self._num_actions = int(self.single_action_space.n)
+        self._record = getattr(opponents, "record", None)
+        self._seeded = False
+        #: Hands finished at all tables since the last reset (with or without a learner decision).
+        self.hands_played = 0
+        #: Opponent decisions played since the last reset.
+        self.opponent_decisions = 0
+
+    # -- the Gymnasium API ------------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Start every table afresh (from ``seed``) and play to the learner's first decisions."""
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+            raise ConfigError("seed", seed, "must be an integer >= 0 or None")
+        root = np.random.SeedSequence(seed)
+        for t, table in enumerate(self._tables):
+            seq = np.random.SeedSequence(root.entropy, spawn_key=(t,))
+            table.rng = np.random.default_rng(seq)
+            # one generator per seat for the opponents sitting there (kept across hands)
+            table.seat_rngs = [np.random.default_rng(c) for c in seq.spawn(len(table.names))]
+            table.env.reset(seed=int(table.rng.integers(2**31)))
+            self._deal(t, table, first=True)
+        self._seeded = True
+        self.hands_played = 0
+        self.opponent_decisions = 0
+        self._play_opponents(list(range(self.num_envs)), np.zeros(self.num_envs), np.zeros(self.num_envs, bool), {})
+        return self._observations(), self._infos(None, None, None)
+
+    def step(
+        self, actions: Any
+    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Apply one learner action per table, then play until the learner is to act everywhere."""
+        if not self._seeded:
+            raise HoldemError("call reset() before step()")
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
+            raise IllegalActionError(f"actions must be {self.num_envs} integer action ids, got shape {acts.shape}")
+        rewards = np.zeros(self.num_envs, dtype=np.float64)
+        done = np.zeros(self.num_envs, dtype=bool)
+        final: _Finals = {}
+        for t, table in enumerate(self._tables):  # every action is checked before any table moves
+            mask = table.env.observe(table.names[table.seat])["action_mask"]
+            a = int(acts[t])
+            if not 0 <= a < self._num_actions or not mask[a]:
+                raise IllegalActionError(
+                    f"table {t}: the learner's action {a} is not legal (legal ids: {np.flatnonzero(mask).tolist()})"
+                )
+        for t, table in enumerate(self._tables):
+            table.env.step(int(acts[t]))
+        self._play_opponents(list(range(self.num_envs)), rewards, done, final)
+        infos = self._infos(done, rewards, final)
+        return self._observations(), rewards.astype(np.float32), done, np.zeros(self.num_envs, dtype=bool), infos
+
+    def close(self, **kwargs: Any) -> None:
+        """Close every table's env."""
+        for table in self._tables:
+            table.env.close()
+
+    # -- internals ---------------------------------------------------------------------------
+    def _deal(self, t: int, table: _Table, first: bool = False) -> None:
+        """Seat the learner and the opponents for a new hand (the env is reset unless ``first``)."""
+        if not first:
+            table.env.reset()
+        n = len(table.names)
+        table.seat = int(table.rng.integers(n))
+        table.member = int(self.opponents.sample(t, table.rng))
+        table.decided = False
+        table.agents = [None if s == table.seat else self.opponents.agent(table.member, t, s) for s in range(n)]
+        for s, agent in enumerate(table.agents):
+            if agent is None:
+                continue
+            set_rng = getattr(agent, "set_rng", None)
+            if set_rng is not None and not callable(getattr(agent, "act_batch", None)):
+                set_rng(table.seat_rngs[s])
+            start = getattr(agent, "start_hand", None)
+            if start is not None:
+                start(table.env.infos[table.names[s]])
+
+    def _settle(self, t: int, rewards: np.ndarray, done: np.ndarray, final: _Finals) -> bool:
+        """Finish hands at table ``t`` until someone must act; True when it is the learner."""
+        table = self._tables[t]
+        env = table.env
+        while not env.agents or all(env.terminations.values()):
+            learner = table.names[table.seat]
+            payoff = float(env.rewards[learner])
+            self.hands_played += 1
+            if self._record is not None:
+                self._record(table.member, payoff)
+            if table.decided and not done[t]:
+                rewards[t] = payoff
+                done[t] = True
+                last = {k: v.copy() for k, v in env.observe(learner).items()}
+                final[t] = (last, table.member, table.seat)
+            self._deal(t, table)
+        if env.agent_selection == table.names[table.seat]:
+            table.decided = True
+            return True
+        return False
+
+    def _play_opponents(
+        self, tables: list[int], rewards: np.ndarray, done: np.ndarray, final: _Finals
+    ) -> None:
+        pending = [t for t in tables if not self._settle(t, rewards, done, final)]
+        while pending:
+            groups: dict[int, tuple[Any, list[int]]] = {}
+            for t in pending:
+                table = self._tables[t]
+                seat = table.env.agent_name_mapping[table.env.agent_selection]
+                agent = table.agents[seat]
+                groups.setdefault(id(agent), (agent, []))[1].append(t)
+            for agent, ts in groups.values():
+                views = []
+                for t in ts:
+                    env = self._tables[t].env
+                    views.append((t, env.agent_selection, env.observe(env.agent_selection)))
+                batch = getattr(agent, "act_batch", None)
+                if callable(batch):
+                    obs = np.stack([v[2]["observation"] for v in views])
+                    masks = np.stack([v[2]["action_mask"] for v in views])
+                    rngs = [
+                        self._tables[t].seat_rngs[self._tables[t].env.agent_name_mapping[name]] for t, name, _ in views
+                    ]
+                    acts = [int(a) for a in batch(obs, masks, rngs)]
+                else:
+                    acts = [int(agent.act(o, self._tables[t].env.infos[name])) for t, name, o in views]
+                for (t, name, o), a in zip(views, acts, strict=True):
+                    if not 0 <= a < self._num_actions or not o["action_mask"][a]:
+                        raise IllegalActionError(
+                            f"table {t}: opponent {type(agent).__name__} ({name}) chose action {a}, which is not legal "
+                            f"(legal ids: {np.flatnonzero(o['action_mask']).tolist()})"
+                        )
+                    self._tables[t].env.step(a)
+                self.opponent_decisions += len(ts)
+            pending = [t for t in pending if not self._settle(t, rewards, done, final)]
+
+    def _observations(self) -> dict[str, np.ndarray]:
+        obs = np.empty((self.num_envs, self._obs_len), dtype=np.float32)
+        masks = np.empty((self.num_envs, self._num_actions), dtype=np.int8)
+        for t, table in enumerate(self._tables):
+            o = table.env.observe(table.names[table.seat])
+            obs[t] = o["observation"]
+            masks[t] = o["action_mask"]
+        return {"observation": obs, "action_mask": masks}
+
+    def _infos(
+        self, done: np.ndarray | None, rewards: np.ndarray | None, final: _Finals | None
+    ) -> dict[str, Any]:
+        n = self.num_envs
+        every = np.ones(n, dtype=bool)
+        infos: dict[str, Any] = {
+            "seat": np.array([t.seat for t in self._tables], dtype=np.int64),
+            "_seat": every,
+            "opponent": np.array([t.member for t in self._tables], dtype=np.int64),
+            "_opponent": every,
+        }
+        if done is not None and done.any():
+            assert rewards is not None and final is not None
+            infos["payoff"] = np.where(done, rewards, 0.0)
+            infos["_payoff"] = done.copy()
+            fo = np.full(n, None, dtype=object)
+            opp = np.full(n, -1, dtype=np.int64)
+            seat = np.full(n, -1, dtype=np.int64)
+            for t, (o, member, s) in final.items():
+                fo[t], opp[t], seat[t] = o, member, s
+            for key, value in (("final_obs", fo), ("final_opponent", opp), ("final_seat", seat)):
+                infos[key] = value
+                infos["_" + key] = done.copy()
+        return infos

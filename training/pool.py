@@ -1,0 +1,203 @@
+"""The opponent pool of a learner: fixed agents plus its own snapshots, sampled by how badly it does.
+
+:class:`OpponentPool` is an opponent source for :class:`holdem_env.env.vector.HoldemVectorEnv`.
+Its members are fixed agents given as spec strings (``"random"``, ``"tag"``, a league's
+cfr-lite policy) and frozen copies of the learner (:meth:`OpponentPool.add_snapshot`; at most
+``max_snapshots``, the oldest dropped first). Every finished hand's learner payoff (big
+blinds) is recorded against the member that played it; a member's *rolling result* is the
+mean over its last ``window`` hands, in mbb/hand.
+
+Sampling is prioritised towards the members the learner does worst against (in the spirit
+of prioritised fictitious self-play): member ``i`` gets weight
+``exp(-result_i / temperature)`` (results in mbb/hand, a member not yet played counts as the
+worst seen), mixed with a uniform share ``uniform_share`` so that no member is starved.
+
+>>> pool = OpponentPool(["random", "tag"], window=10, temperature=100.0, uniform_share=0.0)
+>>> for _ in range(10):
+...     pool.record(0, 1.0)    # +1000 mbb/hand against random
+...     pool.record(1, -0.2)   # -200 mbb/hand against tag
+>>> [round(w, 3) for w in pool.weights()]
+[0.0, 1.0]
+>>> OpponentPool([])
+Traceback (most recent call last):
+...
+holdem_env.engine.errors.ConfigError: opponents=[] is invalid: the pool needs at least one fixed agent spec
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from holdem_env.agents.base import AgentSpecError, make_agent, parse_spec
+from holdem_env.agents.ppo import PpoAgent, PpoPolicy
+
+from holdem_env.engine.errors import ConfigError
+
+__all__ = ["OpponentPool"]
+
+
+class OpponentPool:
+    """Fixed agents (specs) and learner snapshots; see the module docstring.
+
+    ``names``: display names of the fixed members (default: their specs).
+    """
+
+    def __init__(
+        self,
+        specs: Sequence[str],
+        *,
+        names: Sequence[str] | None = None,
+        max_snapshots: int = 4,
+        window: int = 2000,
+        temperature: float = 300.0,
+        uniform_share: float = 0.2,
+    ) -> None:
+        if isinstance(specs, str) or not specs:
+            raise ConfigError("opponents", list(specs), "the pool needs at least one fixed agent spec")
+        for spec in specs:
+            try:
+                parse_spec(spec)
+            except AgentSpecError as exc:
+                raise ConfigError("opponents", spec, str(exc)) from None
+        if names is not None and len(names) != len(specs):
+            raise ConfigError("names", list(names), f"must name each of the {len(specs)} specs")
+        if isinstance(max_snapshots, bool) or not isinstance(max_snapshots, int) or max_snapshots < 0:
+            raise ConfigError("max_snapshots", max_snapshots, "must be an integer >= 0")
+        if isinstance(window, bool) or not isinstance(window, int) or window < 1:
+            raise ConfigError("window", window, "must be an integer >= 1")
+        if not isinstance(temperature, (int, float)) or isinstance(temperature, bool) or not temperature > 0:
+            raise ConfigError("temperature", temperature, "must be a positive number of mbb/hand")
+        share = uniform_share
+        if not isinstance(share, (int, float)) or isinstance(share, bool) or not 0 <= share <= 1:
+            raise ConfigError("uniform_share", uniform_share, "must be a number in [0, 1]")
+        self.specs = list(specs)
+        self.names: list[str] = list(names) if names is not None else list(specs)
+        self.max_snapshots = max_snapshots
+        self.window = window
+        self.temperature = float(temperature)
+        self.uniform_share = float(uniform_share)
+        self._snapshots: list[tuple[str, PpoPolicy]] = []
+        # Payoffs are kept as integer micro-big-blinds: the running sums are then exact, so the
+        # weights are a function of the windows' contents alone (a resumed run samples identically).
+        self._results: list[deque[int]] = [deque(maxlen=window) for _ in self.specs]
+        self._sums: list[int] = [0 for _ in self.specs]
+        self._shared: dict[int, Any] = {}
+        self._own: dict[tuple[int, int, int], Any] = {}
+        self._cdf: np.ndarray | None = None
+
+    # -- members ---------------------------------------------------------------------------
+    @property
+    def members(self) -> list[str]:
+        """Member names: the fixed agents, then the snapshots (oldest first)."""
+        return self.names + [name for name, _ in self._snapshots]
+
+    def add_snapshot(self, name: str, policy: PpoPolicy) -> None:
+        """Add a frozen copy of the learner (``policy`` is not copied: pass a copy)."""
+        if self.max_snapshots == 0:
+            return
+        if name in self.members:
+            raise ConfigError("snapshot", name, "is already a pool member: snapshot names must be unique")
+        if len(self._snapshots) == self.max_snapshots:
+            self._snapshots.pop(0)
+            self._results.pop(len(self.specs))
+            self._sums.pop(len(self.specs))
+        self._snapshots.append((name, policy))
+        self._results.append(deque(maxlen=self.window))
+        self._sums.append(0)
+        self._shared = {k: v for k, v in self._shared.items() if k < len(self.specs)}
+        self._cdf = None
+
+    # -- results and sampling --------------------------------------------------------------
+    def record(self, member: int, payoff: float) -> None:
+        """One finished hand: the learner won ``payoff`` big blinds against ``member``."""
+        window = self._results[member]
+        micro = round(float(payoff) * 1_000_000)
+        if len(window) == window.maxlen:
+            self._sums[member] -= window[0]
+        window.append(micro)
+        self._sums[member] += micro
+        self._cdf = None
+
+    def results(self) -> dict[str, float | None]:
+        """Rolling mbb/hand of the learner against each member (None before its first hand)."""
+        return dict(zip(self.members, self._means(), strict=True))
+
+    def _means(self) -> list[float | None]:
+        """Rolling mbb/hand per member (None before its first hand)."""
+        return [s / (1000.0 * len(r)) if r else None for s, r in zip(self._sums, self._results, strict=True)]
+
+    def weights(self) -> list[float]:
+        """The sampling probabilities of the members (see the module docstring)."""
+        res = self._means()
+        known = [v for v in res if v is not None]
+        worst = min(known) if known else 0.0
+        scores = np.array([worst if v is None else v for v in res])
+        z = -(scores - scores.min()) / self.temperature
+        prio = np.exp(z - z.max())
+        prio /= prio.sum()
+        w = (1.0 - self.uniform_share) * prio + self.uniform_share / len(prio)
+        return [float(x) for x in w / w.sum()]
+
+    def sample(self, table: int, rng: np.random.Generator) -> int:
+        """A member id drawn by :meth:`weights` (one uniform draw from ``rng``)."""
+        if self._cdf is None:
+            self._cdf = np.cumsum(self.weights())
+        return min(int(np.searchsorted(self._cdf, rng.random() * self._cdf[-1], side="right")), len(self._cdf) - 1)
+
+    def agent(self, member: int, table: int, seat: int) -> Any:
+        """The agent playing ``seat`` at ``table`` for ``member`` (snapshots: one shared batched agent)."""
+        if member >= len(self.specs):
+            a = self._shared.get(member)
+            if a is None:
+                a = self._shared[member] = PpoAgent(self._snapshots[member - len(self.specs)][1])
+            return a
+        key = (member, table, seat)
+        a = self._own.get(key)
+        if a is None:
+            a = make_agent(self.specs[member])
+            if callable(getattr(a, "act_batch", None)):
+                self._shared[member] = a
+            self._own[key] = a
+        return self._shared.get(member, a)
+
+    def reset_agents(self) -> None:
+        """Forget the built agents (a new vector env starts with fresh ones)."""
+        self._own.clear()
+        self._shared.clear()
+
+    # -- checkpoints -----------------------------------------------------------------------
+    def state_dict(self) -> dict[str, Any]:
+        """Everything needed to continue identically: snapshots (weights) and rolling results."""
+        return {
+            "snapshots": [
+                {
+                    "name": name,
+                    "config": p.config.to_dict(),
+                    "weights": {k: v.clone() for k, v in p.model.state_dict().items()},
+                }
+                for name, p in self._snapshots
+            ],
+            "results": [list(r) for r in self._results],
+        }
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        """Restore :meth:`state_dict` output (into a pool built with the same fixed specs)."""
+        from holdem_env.agents.ppo import ActorCritic, PolicyConfig
+
+        self._snapshots = []
+        for snap in state["snapshots"]:
+            config = PolicyConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in snap["config"].items()})
+            model = ActorCritic(config)
+            model.load_state_dict(snap["weights"])
+            self._snapshots.append((snap["name"], PpoPolicy(config, model)))
+        if len(state["results"]) != len(self.specs) + len(self._snapshots):
+            allowed = "the checkpoint's pool has other fixed members than this one"
+            raise ConfigError("pool", len(state["results"]), allowed)
+        self._results = [deque((int(x) for x in r), maxlen=self.window) for r in state["results"]]
+        self._sums = [sum(r) for r in self._results]
+        self.reset_agents()
+        self._cdf = None
+
