@@ -1,6 +1,6 @@
 """Engineered features of a seat's observation, for any learner: hand strength, pot odds, SPR, position.
 
-Everything here is computed from the flat ``nlhe_v0`` observation vector alone (the seat's
+Everything here is computed from the flat ``nlhe_v1`` observation vector alone (the seat's
 own hole cards, the board, the money and the seat blocks; see :mod:`holdem_env.env._obs`),
 so a learner that uses these features still sees only what its own seat receives. Rows of
 a batch are independent: the same observation gives the same features in any batch.
@@ -30,8 +30,8 @@ starting stack, action counts in units of four), and :func:`encode_batch` return
 network input: the scaled observation followed by the features.
 
 >>> import numpy as np
->>> from holdem_env import nlhe_v0
->>> env = nlhe_v0.raw_env(num_players=2)
+>>> from holdem_env import nlhe_v1
+>>> env = nlhe_v1.raw_env(num_players=2)
 >>> from holdem_env.engine.cards import card_str
 >>> first = ["2c", "As", "7d", "Ah"]  # one card at a time from the big blind: the button (seat 0) gets AsAh
 >>> deck = first + [card_str(c) for c in range(52) if card_str(c) not in first]

@@ -1,6 +1,6 @@
 """The ``ppo`` agent: a masked actor-critic network, its ``.pt`` policy files, batched play.
 
-The network (:class:`ActorCritic`) reads one seat's ``nlhe_v0`` observation, rescaled by
+The network (:class:`ActorCritic`) reads one seat's ``nlhe_v1`` observation, rescaled by
 :func:`holdem_env.agents.features.observation_scale`, optionally followed by the engineered
 features of :mod:`holdem_env.agents.features`. Two tanh MLPs give the action logits and the
 state value; masked action ids get a logit of ``-1e9``, so their probability is exactly 0 and
@@ -32,7 +32,7 @@ from torch import nn
 
 from holdem_env.engine.errors import ConfigError, HoldemError
 from holdem_env.env import _obs
-from holdem_env.env.nlhe_v0 import DEFAULT_BET_SIZES, ENV_ID
+from holdem_env.env.nlhe_v1 import DEFAULT_BET_SIZES, ENV_ID, SAME_OBSERVATIONS_AS
 from holdem_env.fileutil import atomic_write_bytes
 
 from .base import agent_rng, check_bet_sizes
@@ -242,7 +242,7 @@ class PpoPolicy:
             raise PolicyFileError(f"ppo policy file {str(p)!r} does not exist")
         try:
             payload = torch.load(p, map_location="cpu", weights_only=True)
-        except Exception as exc:  # noqa: BLE001 - any unreadable file is reported the same way
+        except Exception as exc:
             raise PolicyFileError(f"ppo policy file {str(p)!r} cannot be read as a torch file: {exc}") from None
         if not isinstance(payload, dict) or payload.get("kind") != "holdem-ppo-policy":
             raise PolicyFileError(f"{str(p)!r} is not a holdem ppo policy file")
@@ -251,7 +251,7 @@ class PpoPolicy:
                 f"ppo policy file {str(p)!r} has format {payload.get('format')!r}; "
                 f"this version reads format {POLICY_FORMAT}"
             )
-        if payload.get("env_id") != ENV_ID:
+        if payload.get("env_id") not in SAME_OBSERVATIONS_AS:
             raise PolicyFileError(
                 f"ppo policy file {str(p)!r} was trained on env {payload.get('env_id')!r}, but this package's env is "
                 f"{ENV_ID!r}: observations may differ, retrain the policy"

@@ -8,12 +8,12 @@ Usage::
 ``--vector`` measures :class:`holdem_env.env.vector.HoldemVectorEnv` with random opponents
 (``--opponent random``) or a torch ppo network (``--opponent ppo``), one batched call per
 step, and a random learner (uniform over each row's legal ids, vectorised), against the
-plain AEC loop of ``nlhe_v0`` with the same agent in every seat deciding one at a time.
+plain AEC loop of ``nlhe_v1`` with the same agent in every seat deciding one at a time.
 *Decisions* count every seat's actions (learner and opponents); the learner's share is
 printed too. Prints a markdown table for BENCHMARKS.md.
 
 ``--compare`` trains both learners for the same wall time on the same env: heads-up
-``nlhe_v0`` through :class:`HoldemVectorEnv`, the same opponents (``random`` and ``tag``,
+``nlhe_v1`` through :class:`HoldemVectorEnv`, the same opponents (``random`` and ``tag``,
 drawn uniformly per hand: our pool with ``uniform_share: 1`` and no snapshots), the same
 network input (scaled observation plus :mod:`holdem_env.agents.features`), the same
 network sizes and PPO hyper-parameters where both have them. Ours steps 32 tables per
@@ -32,9 +32,9 @@ from pathlib import Path
 
 import gymnasium
 import numpy as np
-from holdem_env.agents.random_agent import RandomAgent
 
-from holdem_env.env import nlhe_v0
+from holdem_env.agents.random_agent import RandomAgent
+from holdem_env.env import nlhe_v1
 from holdem_env.env.vector import FixedOpponents, HoldemVectorEnv
 
 
@@ -49,6 +49,7 @@ def _opponent_factory(kind: str, players: int) -> object:
     if kind == "random":
         return RandomAgent
     import torch
+
     from holdem_env.agents.ppo import PolicyConfig, PpoAgent, PpoPolicy
 
     torch.manual_seed(0)
@@ -59,7 +60,7 @@ def _opponent_factory(kind: str, players: int) -> object:
 
 def bench_aec(players: int, seconds: float, kind: str = "random") -> float:
     """Decisions/s of the AEC loop, one agent per seat deciding one observation at a time."""
-    env = nlhe_v0.raw_env(num_players=players)
+    env = nlhe_v1.raw_env(num_players=players)
     factory = _opponent_factory(kind, players)
     agents = [factory() for _ in range(players)]  # type: ignore[operator]
     env.reset(seed=0)
@@ -88,8 +89,8 @@ def bench_vector(tables: int, players: int, seconds: float, kind: str = "random"
 
 # -- our PPO against MaskablePPO ---------------------------------------------------------------
 COMPARE_OPPONENTS = ("random", "tag")
-COMPARE_PPO = dict(learning_rate=3e-4, gamma=1.0, gae_lambda=0.95, clip_coef=0.2, ent_coef=0.01, vf_coef=0.5,
-                   max_grad_norm=0.5, update_epochs=4, hidden=(128, 128))
+COMPARE_PPO = {"learning_rate": 3e-4, "gamma": 1.0, "gae_lambda": 0.95, "clip_coef": 0.2, "ent_coef": 0.01, "vf_coef": 0.5,
+                   "max_grad_norm": 0.5, "update_epochs": 4, "hidden": (128, 128)}
 
 
 class _Recorder:
@@ -153,8 +154,9 @@ class Sb3Agent:
     """Plays a saved MaskablePPO model in the arena (spec ``bench_ppo:Sb3Agent(path='...')``)."""
 
     def __init__(self, path: str, rng: np.random.Generator | None = None) -> None:
-        from holdem_env.agents.ppo import PolicyConfig, PpoPolicy
         from sb3_contrib import MaskablePPO
+
+        from holdem_env.agents.ppo import PolicyConfig, PpoPolicy
 
         self.model = MaskablePPO.load(path, device="cpu")
         self.encoder = PpoPolicy(PolicyConfig(num_players=2, hidden=(4,)))
@@ -176,9 +178,8 @@ class Sb3Agent:
 
 
 def _train_ours(seconds: float, seed: int, out: Path) -> tuple[_Recorder, int, float]:
-    from holdem_env.training.ppo import PpoLearner, PpoSettings
-
     from holdem_env.engine.config import TableConfig
+    from holdem_env.training.ppo import PpoLearner, PpoSettings
 
     settings = PpoSettings(num_envs=32, num_steps=64, num_minibatches=4, opponents=COMPARE_OPPONENTS,
                            snapshot_every=0, pool_uniform_share=1.0, **COMPARE_PPO)

@@ -38,7 +38,7 @@ def _tiny(tmp_path: Path, **league: int) -> LeagueConfig:
 
 
 # -- config validation -------------------------------------------------------------------------
-@pytest.mark.parametrize("name", ["tiny", "quickstart", "six_max"])
+@pytest.mark.parametrize("name", ["tiny", "quickstart", "six_max", "league_ppo"])
 def test_shipped_configs_are_valid(name: str) -> None:
     cfg = load_config(CONFIGS / f"{name}.yaml")
     assert cfg.name == name

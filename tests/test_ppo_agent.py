@@ -7,6 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from holdem_env import nlhe_v1
 from holdem_env.agents.base import AgentSpecError, make_agent
 from holdem_env.agents.features import FEATURE_NAMES, equity_batch, features_batch
 from holdem_env.agents.ppo import (
@@ -18,14 +22,10 @@ from holdem_env.agents.ppo import (
     masked_logits,
     sample_actions,
 )
-from holdem_env.training.arena import ArenaConfig, run_match
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from holdem_env import nlhe_v0
 from holdem_env.engine.cards import card_str, parse_cards
 from holdem_env.engine.equity import equity, exact_equity
 from holdem_env.engine.errors import ConfigError, HoldemError
+from holdem_env.training.arena import ArenaConfig, run_match
 
 F = {name: i for i, name in enumerate(FEATURE_NAMES)}
 
@@ -63,7 +63,7 @@ def test_equity_split_board_and_river_are_exact() -> None:
 
 
 def test_features_of_a_known_spot() -> None:
-    env = nlhe_v0.raw_env(num_players=2)
+    env = nlhe_v1.raw_env(num_players=2)
     # One card at a time from the big blind (seat 1): the button (seat 0, small blind) gets AsAh.
     env.reset(seed=0, options={"deck": _deck(["2c", "As", "7d", "Ah"]), "button": 0})
     sb = env.observe("player_0")["observation"]
@@ -82,7 +82,7 @@ def test_features_of_a_known_spot() -> None:
     assert bb[F["spr"]] == pytest.approx((99.0 / 2.0) / 20.0 if 99.0 / 2.0 < 20 else 1.0)
 
 def test_features_do_not_depend_on_the_batch() -> None:
-    env = nlhe_v0.raw_env(num_players=3)
+    env = nlhe_v1.raw_env(num_players=3)
     rows = []
     for seed in range(6):
         env.reset(seed=seed)
@@ -133,7 +133,7 @@ def test_sample_actions_follows_the_probabilities() -> None:
 
 def test_act_batch_rows_equal_single_decisions() -> None:
     policy = _policy(1)
-    env = nlhe_v0.raw_env(num_players=2)
+    env = nlhe_v1.raw_env(num_players=2)
     obs, masks = [], []
     for seed in range(5):
         env.reset(seed=seed)
@@ -150,7 +150,7 @@ def test_act_batch_rows_equal_single_decisions() -> None:
 
 def test_greedy_plays_the_most_likely_legal_action() -> None:
     policy = _policy(2)
-    env = nlhe_v0.raw_env(num_players=2)
+    env = nlhe_v1.raw_env(num_players=2)
     env.reset(seed=3)
     o = env.observe(env.agent_selection)
     probs = policy.probabilities(o["observation"][None, :], o["action_mask"][None, :])[0]
@@ -199,12 +199,12 @@ def test_policy_file_of_another_format_or_kind_is_refused(tmp_path) -> None:
 
 def test_a_policy_refuses_another_table_size_or_action_set() -> None:
     policy = _policy()  # heads-up
-    env = nlhe_v0.raw_env(num_players=6)
+    env = nlhe_v1.raw_env(num_players=6)
     env.reset(seed=0)
     o = env.observe(env.agent_selection)
     with pytest.raises(HoldemError, match="trained for 2 seats"):
         PpoAgent(policy).act(o, {})
-    hu = nlhe_v0.raw_env(num_players=2, bet_sizes=(1.0,))
+    hu = nlhe_v1.raw_env(num_players=2, bet_sizes=(1.0,))
     hu.reset(seed=0)
     with pytest.raises(HoldemError, match="plays 10 discrete actions"):
         PpoAgent(policy).act(hu.observe(hu.agent_selection), {})
@@ -249,6 +249,7 @@ def test_network_shapes() -> None:
 
 def test_the_bare_ppo_spec_plays_the_shipped_policy_trained_by_its_config() -> None:
     import yaml
+
     from holdem_env.agents.ppo import SHIPPED_POLICY
 
     agent = make_agent("ppo")

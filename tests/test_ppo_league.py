@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from holdem_env.training.config import LeagueConfig
 
 from holdem_env.engine.errors import ConfigError
+from holdem_env.training.config import LeagueConfig
 
 
 def _config(tmp: Path, rounds: int = 2) -> LeagueConfig:

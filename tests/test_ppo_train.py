@@ -5,7 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+
 from holdem_env.agents.ppo import ActorCritic, PolicyConfig
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import ConfigError
 from holdem_env.training.arena import ArenaConfig, run_match
 from holdem_env.training.pool import OpponentPool
 from holdem_env.training.ppo import (
@@ -19,10 +22,7 @@ from holdem_env.training.ppo import (
     ppo_update,
 )
 
-from holdem_env.engine.config import TableConfig
-from holdem_env.engine.errors import ConfigError
-
-TINY = dict(num_envs=4, num_steps=8, hidden=(16,), num_minibatches=2, update_epochs=2)
+TINY = {"num_envs": 4, "num_steps": 8, "hidden": (16,), "num_minibatches": 2, "update_epochs": 2}
 
 
 # -- GAE ----------------------------------------------------------------------------------------

@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
-from holdem_env.agents.random_agent import RandomAgent
 
+from holdem_env.agents.random_agent import RandomAgent
 from holdem_env.engine.errors import ConfigError, HoldemError, IllegalActionError
 from holdem_env.env.vector import FixedOpponents, HoldemVectorEnv
 

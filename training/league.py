@@ -86,7 +86,7 @@ _STATE = "state.json"
 _HUD = ("vpip", "pfr", "three_bet", "af", "wtsd", "wsd")
 
 
-class _Killed(HoldemError):
+class _KilledError(HoldemError):
     """Raised internally to stop a run early (``stop_after_round``), as a kill would."""
 
 
@@ -462,7 +462,7 @@ def run_league(
             raise ConfigError(
                 "league.rounds", config.league.rounds, f"must be at least {start_round}, the round this run's checkpoint reached"
             )
-        if set(state["trainer_files"]) != set(trainers):
+        if set(state["trainer_files"]) != set(trainers) | set(learners):
             raise ConfigError("resume", str(ck_state), "names other training agents than the config: the checkpoint is damaged")
         history = state["history"]
         elapsed_before = float(state["elapsed"])
@@ -515,7 +515,7 @@ def run_league(
                 else:
                     jobs = [(trainers[n], config.cfr.iterations_per_round, _seed(config, 1, agent_index[n], r)) for n in names]
                     results = backend.map(_train_job, jobs)
-                for n, (tr, stats) in zip(names, results):
+                for n, (tr, stats) in zip(names, results, strict=True):
                     trainers[n] = tr
                     writer.add_scalar(f"train/{n}/cfr_iterations", tr.iterations, r)
                     writer.add_scalar(f"train/{n}/infosets", stats.infosets, r)
@@ -565,8 +565,8 @@ def run_league(
             if bar is not None:
                 bar.update(1)
             if stop_after_round is not None and r >= stop_after_round and r < config.league.rounds:
-                raise _Killed(f"stopped after round {r}")
-    except _Killed:
+                raise _KilledError(f"stopped after round {r}")
+    except _KilledError:
         last = history[-1] if history else {"agents": [], "pairs": []}
         return LeagueResult(run_dir, r, _sorted_table(last["agents"]), last["pairs"], history, finished=False)
     finally:

@@ -31,9 +31,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+
 from holdem_env.agents.base import AgentSpecError, make_agent, parse_spec
 from holdem_env.agents.ppo import PpoAgent, PpoPolicy
-
 from holdem_env.engine.errors import ConfigError
 
 __all__ = ["OpponentPool"]

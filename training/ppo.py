@@ -1,4 +1,4 @@
-"""PPO with action masks for ``nlhe_v0``, in one file that reads top to bottom (after CleanRL's ``ppo.py``).
+"""PPO with action masks for ``nlhe_v1``, in one file that reads top to bottom (after CleanRL's ``ppo.py``).
 
 Run it::
 
@@ -53,8 +53,8 @@ from typing import Any
 
 import numpy as np
 import torch
-from holdem_env.agents.ppo import ActorCritic, PolicyConfig, PpoPolicy, sample_actions
 
+from holdem_env.agents.ppo import ActorCritic, PolicyConfig, PpoPolicy, sample_actions
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError
 from holdem_env.env.vector import HoldemVectorEnv

@@ -164,6 +164,7 @@ __all__ = [
     "env",
     "raw_env",
     "ENV_ID",
+    "SAME_OBSERVATIONS_AS",
     "DEFAULT_BET_SIZES",
     "ACTION_MODES",
     "MAX_EXACT_STACK",
@@ -175,6 +176,9 @@ __all__ = [
 ]
 
 ENV_ID = "holdem_env/nlhe-v1"
+#: Env ids whose observations, actions and rewards are this version's (v1 changed only the infos),
+#: so a policy trained on any of them plays here unchanged.
+SAME_OBSERVATIONS_AS: tuple[str, ...] = ("holdem_env/nlhe-v1", "holdem_env/nlhe-v0")
 DEFAULT_BET_SIZES: tuple[float, ...] = (0.33, 0.5, 0.75, 1.0, 1.5, 2.0)
 ACTION_MODES = ("discrete", "exact")
 #: Largest ``max_stack`` of the exact mode, whose action space has one id per chip.

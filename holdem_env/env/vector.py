@@ -1,4 +1,4 @@
-"""A vectorised ``nlhe_v0`` for one learner: N tables stepped from its point of view in one call.
+"""A vectorised ``nlhe_v1`` for one learner: N tables stepped from its point of view in one call.
 
 :class:`HoldemVectorEnv` follows Gymnasium's ``VectorEnv`` conventions (batched observation
 dicts and masks, ``reset`` / ``step`` returning ``(obs, rewards, terminations, truncations,
@@ -71,7 +71,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from holdem_env.engine.errors import ConfigError, HoldemError, IllegalActionError
-from holdem_env.env import nlhe_v0
+from holdem_env.env import nlhe_v1
 
 __all__ = ["HoldemVectorEnv", "OpponentSource", "FixedOpponents"]
 
@@ -161,10 +161,10 @@ class _Table:
 
 
 class HoldemVectorEnv(VectorEnv):
-    """``num_envs`` tables of ``nlhe_v0`` seen by one learner (see the module docstring).
+    """``num_envs`` tables of ``nlhe_v1`` seen by one learner (see the module docstring).
 
     ``opponents``: an :class:`OpponentSource` (for example :class:`FixedOpponents`).
-    ``env_kwargs``: passed to :func:`holdem_env.env.nlhe_v0.raw_env` (``num_players``,
+    ``env_kwargs``: passed to :func:`holdem_env.env.nlhe_v1.raw_env` (``num_players``,
     blinds, ``bet_sizes``, ``reward_unit`` ...); ``illegal_action`` is always ``"raise"``,
     so an opponent's illegal action stops the step with an
     :class:`~holdem_env.engine.errors.IllegalActionError` naming the table.
@@ -183,7 +183,7 @@ class HoldemVectorEnv(VectorEnv):
         env_kwargs = {**env_kwargs, "illegal_action": "raise"}
         self.num_envs = num_envs
         self.opponents = opponents
-        self._tables = [_Table(nlhe_v0.raw_env(**env_kwargs), np.random.default_rng(0)) for _ in range(num_envs)]
+        self._tables = [_Table(nlhe_v1.raw_env(**env_kwargs), np.random.default_rng(0)) for _ in range(num_envs)]
         first = self._tables[0].env
         self.num_players = first.num_players if hasattr(first, "num_players") else len(first.possible_agents)
         self.single_observation_space = first.observation_space(first.possible_agents[0])
