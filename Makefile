@@ -23,7 +23,10 @@ venv: $(STAMP)
 build: $(STAMP)
 	$(PY) setup.py build_ext --inplace -q
 
+# Lint (ruff), types (mypy, configured in pyproject.toml), then the whole suite on two workers.
 test: build
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 	$(PY) -m pytest -n 2 -q
 
 # The main job: a heads-up league (random vs tag vs cfr-lite learning by self-play), <= 10 min on 2 cores.

@@ -32,7 +32,7 @@ Interpretations where the rule book leaves room (documented here, tested in ``te
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -87,7 +87,8 @@ class _Legal(NamedTuple):
         return _new_tuple(LegalActions, self[:6])
 
 
-def _strength_fn():  # type: ignore[no-untyped-def]
+def _strength_fn() -> Callable[[Sequence[int]], int]:
+    """The evaluator's ``hand_strength``, imported on first use (evaluator imports this module's package)."""
     global _hand_strength
     if _hand_strength is None:
         from holdem_env.engine.evaluator import hand_strength
