@@ -24,7 +24,7 @@ __all__ = ["PURE_PYTHON_ENV", "CANDIDATES", "build_info", "use_pure_python", "pu
 
 PURE_PYTHON_ENV = "HOLDEM_ENV_PURE_PYTHON"
 #: The modules setup.py compiles when it can (keep in step with its COMPILED list).
-CANDIDATES = ("holdem_env.engine.state",)
+CANDIDATES = ("holdem_env.engine.state", "holdem_env.env.nlhe_v1")
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
 
