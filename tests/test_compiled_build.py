@@ -145,3 +145,17 @@ def test_pickled_core_fields_match_the_typed_declarations() -> None:
     assert len(declared) == len(set(declared)) == 49
     assert sorted(declared) == sorted(nlhe_v1._CORE_FIELDS)
     assert re.findall(r"^\s+cdef float\[::1\] (\w+)$", pxd, flags=re.MULTILINE) == ["_dynv"]  # re-bound on load
+
+
+def test_hand_state_typed_fields_are_its_slots() -> None:
+    """``engine/state.pxd`` declares one typed field per ``HandState.__slots__`` entry, in order:
+    ``HandState.copy`` and pickling go through the slots, so a field missing from either side
+    would be lost (or not exist) in the compiled build only."""
+    import re
+
+    from holdem_env.engine import state
+
+    pxd = (Path(state.__file__).parent / "state.pxd").read_text()
+    declared = re.findall(r"^\s+cdef public \w+ (\w+)$", pxd, flags=re.MULTILINE)
+    assert declared == list(state.HandState.__slots__)
+    assert len(declared) == 41

@@ -282,10 +282,11 @@ def _forwarded(name: str) -> property:
 class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     """PettingZoo's ``OrderEnforcingWrapper`` with direct accessors for the per-step attributes.
 
-    ``reset``, ``step``, ``agent_iter`` and their order checks are PettingZoo's own. The
-    attributes read every step are properties here instead of going through PettingZoo's
-    ``__getattr__`` fallback, and ``last`` is the raw env's (same results, same error before
-    ``reset``): together half the time of a hand through ``agent_iter``/``last``/``step``.
+    ``reset``, ``agent_iter`` and their order checks are PettingZoo's own; ``step`` calls the
+    raw env directly in the usual case and PettingZoo's otherwise. The attributes read every
+    step are properties here instead of going through PettingZoo's ``__getattr__`` fallback, and
+    ``last`` is the raw env's (same results, same error before ``reset``): together half the
+    time of a hand through ``agent_iter``/``last``/``step``.
     """
 
     agents = _forwarded("agents")
@@ -295,6 +296,14 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     truncations = _forwarded("truncations")
     infos = _forwarded("infos")
     _cumulative_rewards = _forwarded("_cumulative_rewards")
+
+    def step(self, action: Any) -> None:
+        """PettingZoo's ``step``; its usual case (after ``reset``, agents left) calls the raw env directly."""
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:  # PettingZoo's error before reset, its warning once every agent is done
+            super().step(action)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """``(observation, cumulative reward, terminated, truncated, info)`` of the agent to act."""
