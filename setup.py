@@ -6,7 +6,8 @@ user's own ``agents`` or ``training`` package.
 
 Compiled build: Cython compiles the unchanged ``.py`` sources listed in ``COMPILED`` (those whose
 compilation measurably paid; see ``benchmarks/BENCHMARKS.md``) into extension modules
-that Python imports in place of the ``.py``. ``pip install`` and ``make build``
+that Python imports in place of the ``.py``. The ``.pxd`` file next to each (``engine/state.pxd``,
+``env/nlhe_v1.pxd``) declares its hot class as an extension type with typed fields. ``pip install`` and ``make build``
 (``python setup.py build_ext --inplace``, incremental) compile them when Cython and a C
 compiler are present; otherwise the package installs as pure Python (same behaviour, slower)
 after one warning line. ``HOLDEM_ENV_PURE_PYTHON=1`` at build time compiles nothing; at run
@@ -22,7 +23,7 @@ from setuptools import find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 MAPPED = ("agents", "training")  # repository folder -> installed as holdem_env.<folder>
-COMPILED = ["holdem_env/engine/state.py"]  # the only candidate that measurably paid (BENCHMARKS.md)
+COMPILED = ["holdem_env/engine/state.py", "holdem_env/env/nlhe_v1.py"]  # those that measurably paid (BENCHMARKS.md)
 PURE_PYTHON_ENV = "HOLDEM_ENV_PURE_PYTHON"
 
 packages = find_packages(include=["holdem_env", "holdem_env.*"])

@@ -24,7 +24,7 @@ __all__ = ["PURE_PYTHON_ENV", "CANDIDATES", "build_info", "use_pure_python", "pu
 
 PURE_PYTHON_ENV = "HOLDEM_ENV_PURE_PYTHON"
 #: The modules setup.py compiles when it can (keep in step with its COMPILED list).
-CANDIDATES = ("holdem_env.engine.state",)
+CANDIDATES = ("holdem_env.engine.state", "holdem_env.env.nlhe_v1")
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
 
@@ -86,7 +86,7 @@ def build_info() -> dict[str, object]:
     """``{"compiled": [...], "stale": [...], "pure_python": bool}`` for this process.
 
     ``compiled``: the candidate modules that load from an extension here. ``stale``: those
-    whose ``.py`` changed after the extension was built (run ``make build``). ``pure_python``:
+    whose ``.py`` (or ``.pxd``) changed after the extension was built (run ``make build``). ``pure_python``:
     whether ``HOLDEM_ENV_PURE_PYTHON`` sends every import to the ``.py`` sources.
     """
     pure = _pure_modules()
@@ -96,7 +96,8 @@ def build_info() -> dict[str, object]:
         if ext is None or pure is None or module in pure:
             continue
         compiled.append(module)
-        source = ext.with_name(module.rpartition(".")[2] + ".py")
-        if source.is_file() and source.stat().st_mtime > ext.stat().st_mtime:
+        short = module.rpartition(".")[2]
+        sources = (ext.with_name(short + ".py"), ext.with_name(short + ".pxd"))  # the .pxd types it, if any
+        if any(p.is_file() and p.stat().st_mtime > ext.stat().st_mtime for p in sources):
             stale.append(module)
     return {"compiled": compiled, "stale": stale, "pure_python": pure is None}

@@ -130,3 +130,32 @@ def test_engine_parity_in_one_process() -> None:
         with pytest.raises(ConfigError) as cb:
             pure_state(cfg, seed=seed)
         assert str(ca.value) == str(cb.value)
+
+
+def test_pickled_core_fields_match_the_typed_declarations() -> None:
+    """The compiled env keeps ``_EnvCore``'s attributes in the typed fields ``nlhe_v1.pxd``
+    declares, outside ``__dict__``; its pickles carry exactly ``_CORE_FIELDS``. A field added
+    to one and not the other would be dropped by pickle and deepcopy in the compiled build."""
+    import re
+
+    from holdem_env.env import nlhe_v1
+
+    pxd = (Path(nlhe_v1.__file__).parent / "nlhe_v1.pxd").read_text()
+    declared = re.findall(r"^\s+cdef public \w+ (\w+)$", pxd, flags=re.MULTILINE)
+    assert len(declared) == len(set(declared)) == 49
+    assert sorted(declared) == sorted(nlhe_v1._CORE_FIELDS)
+    assert re.findall(r"^\s+cdef float\[::1\] (\w+)$", pxd, flags=re.MULTILINE) == ["_dynv"]  # re-bound on load
+
+
+def test_hand_state_typed_fields_are_its_slots() -> None:
+    """``engine/state.pxd`` declares one typed field per ``HandState.__slots__`` entry, in order:
+    ``HandState.copy`` and pickling go through the slots, so a field missing from either side
+    would be lost (or not exist) in the compiled build only."""
+    import re
+
+    from holdem_env.engine import state
+
+    pxd = (Path(state.__file__).parent / "state.pxd").read_text()
+    declared = re.findall(r"^\s+cdef public \w+ (\w+)$", pxd, flags=re.MULTILINE)
+    assert declared == list(state.HandState.__slots__)
+    assert len(declared) == 41

@@ -402,3 +402,23 @@ def test_env_module_doctests(name: str) -> None:
 
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0, f"{result.failed} doctest(s) failed in {name}"
+
+
+def test_wrapped_step_keeps_pettingzoo_order_checks() -> None:
+    """``env()``'s ``step`` calls the raw env directly only after ``reset`` with agents left;
+    otherwise PettingZoo's own error (before ``reset``) and warning (every agent done)."""
+    from pettingzoo.utils.env_logger import EnvLogger
+
+    env = nlhe_v1.env(num_players=2)
+    with pytest.raises(AssertionError, match="reset"):
+        env.step(1)
+    env.reset(seed=0)
+    env.step(0)  # heads-up: the button folds, the hand is over
+    assert env.terminations == {"player_0": True, "player_1": True}
+    for _ in range(2):
+        env.step(None)
+    assert env.agents == []
+    EnvLogger.flush()
+    env.step(None)
+    assert any("after all agents are terminated" in str(m) for m in EnvLogger.mqueue)
+    EnvLogger.flush()

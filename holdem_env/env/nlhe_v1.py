@@ -286,10 +286,11 @@ def _forwarded(name: str) -> property:
 class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     """PettingZoo's ``OrderEnforcingWrapper`` with direct accessors for the per-step attributes.
 
-    ``reset``, ``step``, ``agent_iter`` and their order checks are PettingZoo's own. The
-    attributes read every step are properties here instead of going through PettingZoo's
-    ``__getattr__`` fallback, and ``last`` is the raw env's (same results, same error before
-    ``reset``): together half the time of a hand through ``agent_iter``/``last``/``step``.
+    ``reset``, ``agent_iter`` and their order checks are PettingZoo's own; ``step`` calls the
+    raw env directly in the usual case and PettingZoo's otherwise. The attributes read every
+    step are properties here instead of going through PettingZoo's ``__getattr__`` fallback, and
+    ``last`` is the raw env's (same results, same error before ``reset``): together half the
+    time of a hand through ``agent_iter``/``last``/``step``.
     """
 
     agents = _forwarded("agents")
@@ -299,6 +300,14 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     truncations = _forwarded("truncations")
     infos = _forwarded("infos")
     _cumulative_rewards = _forwarded("_cumulative_rewards")
+
+    def step(self, action: Any) -> None:
+        """PettingZoo's ``step``; its usual case (after ``reset``, agents left) calls the raw env directly."""
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:  # PettingZoo's error before reset, its warning once every agent is done
+            super().step(action)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """``(observation, cumulative reward, terminated, truncated, info)`` of the agent to act."""
@@ -317,6 +326,25 @@ def _hole_strs(state: HandState, seat: int) -> tuple[str, ...]:
     return (_CARD_STRS[h[0]], _CARD_STRS[h[1]]) if h else ()
 
 
+_MISSING = object()
+#: The attributes the compiled build declares on :class:`_EnvCore` (``nlhe_v1.pxd``; a test
+#: keeps the two in step): its pickles and copies carry them explicitly.
+_CORE_FIELDS = (
+    "rewards", "_cumulative_rewards", "terminations", "truncations", "infos", "agents", "agent_selection",
+    "possible_agents", "agent_name_mapping", "_agent_selector", "_skip_agent_selection", "illegal_action",
+    "bet_sizes", "num_actions", "_state", "_legal", "_actor", "_amounts", "_dealt", "_views", "_board_strs",
+    "_history", "_all_in", "_folded", "_holes", "_street", "_n_events", "_hands", "_rewards_to_clear", "_layout",
+    "_builder", "_dyn", "_full_infos", "_exact", "_inv_bb", "_inv_bb32", "_reward_scale", "_bb", "_small_blind",
+    "_no_shown", "_no_payoffs", "_zero_per_agent", "_false_per_agent", "_at_stacks", "_at_street_bets",
+    "_at_folded", "_at_all_in", "_at_pot", "_at_current_bet",
+)
+
+
+def _new_env(cls: type) -> Any:
+    """An empty instance of ``cls`` for unpickling (its state is set next)."""
+    return cls.__new__(cls)
+
+
 class _EnvCore:
     """The per-step half of :class:`raw_env`: dealing a hand into the buffers, stepping, observing.
 
@@ -326,6 +354,25 @@ class _EnvCore:
     from :class:`holdem_env.env._obs.BufferLayout` (``self._layout``; the ``_at_*`` attributes
     are its row starts, kept as plain ints for the per-step path).
     """
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle and copy by attributes (the compiled build keeps the core's in typed fields,
+        outside ``__dict__``; its typed buffer view is re-bound on load, not pickled)."""
+        return (_new_env, (type(self),), self.__getstate__())
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(vars(self))  # pure Python: every attribute; compiled: the subclass's own
+        for name in _CORE_FIELDS:
+            value = getattr(self, name, _MISSING)
+            if value is not _MISSING:
+                state[name] = value
+        state.pop("_dynv", None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._bind_buffer(state["_dyn"])
 
     def _bind_buffer(self, dyn: np.ndarray) -> None:
         """Keep the state buffer as ``_dyn`` (what the observation builder gathers from) and as

@@ -1,0 +1,86 @@
+# Cython declarations for the compiled build of nlhe_v1.py (setup.py COMPILED); the .py stays the source.
+# _EnvCore, the env's per-step path, becomes one extension type: typed fields (read as C struct
+# members, not dict lookups), C-level calls between its internal methods, and element writes
+# through a typed view of the state buffer. raw_env stays a Python subclass (its other
+# attributes live in its __dict__). Public API and anything a test patches stay Python-visible.
+cimport cython
+
+
+cdef class _EnvCore:
+    # PettingZoo's bookkeeping (read by wrappers and users; untyped so any value they set is kept)
+    cdef public object rewards
+    cdef public object _cumulative_rewards
+    cdef public object terminations
+    cdef public object truncations
+    cdef public object infos
+    cdef public object agents
+    cdef public object agent_selection
+    cdef public object possible_agents
+    cdef public object agent_name_mapping
+    cdef public object _agent_selector
+    cdef public object _skip_agent_selection
+    cdef public object illegal_action
+    cdef public object bet_sizes
+    cdef public Py_ssize_t num_actions
+    # per hand
+    cdef public object _state
+    cdef public object _legal
+    cdef public object _actor
+    cdef public object _amounts
+    cdef public object _dealt
+    cdef public object _views
+    cdef public tuple _board_strs
+    cdef public list _history
+    cdef public list _all_in
+    cdef public list _folded
+    cdef public list _holes
+    cdef public Py_ssize_t _street
+    cdef public Py_ssize_t _n_events
+    cdef public object _hands
+    cdef public bint _rewards_to_clear
+    # per env (set once by raw_env.__init__)
+    cdef public object _layout
+    cdef public object _builder
+    cdef public object _dyn
+    cdef float[::1] _dynv
+    cdef public bint _full_infos
+    cdef public bint _exact
+    cdef public double _inv_bb
+    cdef public double _inv_bb32
+    cdef public double _reward_scale
+    cdef public object _bb
+    cdef public object _small_blind
+    cdef public tuple _no_shown
+    cdef public tuple _no_payoffs
+    cdef public dict _zero_per_agent
+    cdef public dict _false_per_agent
+    cdef public Py_ssize_t _at_stacks
+    cdef public Py_ssize_t _at_street_bets
+    cdef public Py_ssize_t _at_folded
+    cdef public Py_ssize_t _at_all_in
+    cdef public Py_ssize_t _at_pot
+    cdef public Py_ssize_t _at_current_bet
+
+    cpdef _bind_buffer(self, dyn)
+    @cython.locals(s=Py_ssize_t, inv=double, at_stacks=Py_ssize_t, at_bets=Py_ssize_t, dynv="float[::1]")
+    cdef _refresh_money(self)
+    @cython.locals(n=Py_ssize_t, s=Py_ssize_t, at=Py_ssize_t, inv=double, dynv="float[::1]")
+    cpdef _start(self, state)
+    @cython.locals(refresh=bint)
+    cdef bint _consume_events(self) except -1
+    @cython.locals(street=Py_ssize_t, seat=Py_ssize_t, col=Py_ssize_t, at=Py_ssize_t, dynv="float[::1]")
+    cdef _record_action(self, ev)
+    @cython.locals(street=Py_ssize_t, refresh=bint, at=Py_ssize_t, k=Py_ssize_t, inv=double, dynv="float[::1]")
+    cdef _advance(self)
+    cdef _next_turn(self)
+    cdef dict _idle_info(self, Py_ssize_t seat)
+    cpdef _seat_view(self, seat)
+    cdef list _all_views(self)
+    cdef tuple _public_values(self)
+    @cython.locals(n_events=Py_ssize_t, seat=Py_ssize_t, inv=double, dynv="float[::1]")
+    cdef _after_action(self, ev)
+    cdef _finish(self)
+    cpdef Py_ssize_t _action_id(self, action) except -1
+    cpdef _raise_amount(self, Py_ssize_t a)
+    cpdef list _discrete_amounts(self)
+    cdef _was_dead_step(self, action)
