@@ -28,33 +28,32 @@ def _mask(observation: Mapping[str, Any]) -> np.ndarray:
     return mask
 
 
-class AlwaysFoldAgent:
+class _CardBlindAgent:
+    """An agent whose action ignores its cards: every holding gets :meth:`act`'s action."""
+
+    def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> int:
+        raise NotImplementedError
+
+    def action_probabilities(
+        self, observation: Mapping[str, Any], info: Mapping[str, Any], holdings: np.ndarray
+    ) -> np.ndarray:
+        """Range query: the action of :meth:`act` with probability 1 for every holding."""
+        row = np.zeros(len(_mask(observation)))
+        row[self.act(observation, info)] = 1.0
+        return np.tile(row, (len(holdings), 1))
+
+
+class AlwaysFoldAgent(_CardBlindAgent):
     """``always-fold``: fold when fold is offered, else check (or call when nothing else is legal)."""
 
     def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> int:
         """Fold if the mask allows it, otherwise check/call."""
         return _FOLD if _mask(observation)[_FOLD] else _CHECK_CALL
 
-    def action_probabilities(
-        self, observation: Mapping[str, Any], info: Mapping[str, Any], holdings: np.ndarray
-    ) -> np.ndarray:
-        """Range query: the action of :meth:`act` with probability 1 for every holding."""
-        row = np.zeros(len(_mask(observation)))
-        row[self.act(observation, info)] = 1.0
-        return np.tile(row, (len(holdings), 1))
 
-
-class AlwaysCallAgent:
+class AlwaysCallAgent(_CardBlindAgent):
     """``always-call``: check or call every time (fold only when check/call is masked)."""
 
     def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> int:
         """Check/call if the mask allows it, otherwise fold."""
         return _CHECK_CALL if _mask(observation)[_CHECK_CALL] else _FOLD
-
-    def action_probabilities(
-        self, observation: Mapping[str, Any], info: Mapping[str, Any], holdings: np.ndarray
-    ) -> np.ndarray:
-        """Range query: the action of :meth:`act` with probability 1 for every holding."""
-        row = np.zeros(len(_mask(observation)))
-        row[self.act(observation, info)] = 1.0
-        return np.tile(row, (len(holdings), 1))

@@ -41,7 +41,7 @@ from holdem_env.engine.errors import ConfigError
 
 from .base import agent_rng, check_bet_sizes, legal_of
 from .preflop import class_percentile, hand_class
-from .tag import _DEFAULT_BET_SIZES, raise_options
+from .tag import _DEFAULT_BET_SIZES, closest_raise, passive_action
 
 __all__ = ["StyleAgent", "LooseAggressiveAgent", "CallingStationAgent", "TightPassiveAgent"]
 
@@ -111,16 +111,10 @@ class StyleAgent:
     # ------------------------------------------------------------------ helpers
     @staticmethod
     def _passive(legal: Mapping[str, Any], mask: np.ndarray) -> int:
-        """Check if free, otherwise fold (call when folding is not offered)."""
-        if legal["check"] or not mask[_FOLD]:
-            return _CHECK_CALL
-        return _FOLD
+        return passive_action(legal, mask)
 
     def _raise_to(self, observation: Mapping[str, Any], info: Mapping[str, Any], target: float) -> int | None:
-        options = raise_options(observation, info, self.bet_sizes)
-        if not options:
-            return None
-        return min(options, key=lambda o: (abs(o[1] - target), o[1]))[0]
+        return closest_raise(observation, info, target, self.bet_sizes)
 
     # ------------------------------------------------------------------ decisions
     def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> int:

@@ -84,6 +84,24 @@ def _check_positive(name: str, value: Any) -> float:
     return float(value)
 
 
+def passive_action(legal: Mapping[str, Any], mask: np.ndarray) -> int:
+    """Check if free, otherwise fold (call if folding is not offered)."""
+    if legal["check"] or not mask[_FOLD]:
+        return _CHECK_CALL
+    return _FOLD
+
+
+def closest_raise(
+    observation: Mapping[str, Any], info: Mapping[str, Any], target: float, bet_sizes: Sequence[float]
+) -> int | None:
+    """The legal raise id whose raise-to is closest to ``target`` chips (the smaller on a tie;
+    None when no raise is legal)."""
+    options = raise_options(observation, info, bet_sizes)
+    if not options:
+        return None
+    return min(options, key=lambda o: (abs(o[1] - target), o[1]))[0]
+
+
 class TagAgent:
     """Tight-aggressive rule-based agent (``tag``).
 
@@ -168,17 +186,10 @@ class TagAgent:
         return out
 
     def _passive(self, legal: Mapping[str, Any], mask: np.ndarray) -> int:
-        """Check if free, otherwise fold (call if folding is not offered)."""
-        if legal["check"] or not mask[_FOLD]:
-            return _CHECK_CALL
-        return _FOLD
+        return passive_action(legal, mask)
 
     def _raise_to(self, observation: Mapping[str, Any], info: Mapping[str, Any], target: float) -> int | None:
-        """The legal raise id closest to ``target`` chips (None when no raise is legal)."""
-        options = raise_options(observation, info, self.bet_sizes)
-        if not options:
-            return None
-        return min(options, key=lambda o: (abs(o[1] - target), o[1]))[0]
+        return closest_raise(observation, info, target, self.bet_sizes)
 
     def _preflop(
         self,
