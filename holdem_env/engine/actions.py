@@ -10,7 +10,7 @@ import numpy as np
 
 from holdem_env.engine.errors import IllegalActionError, short_repr
 
-__all__ = ["Street", "ActionKind", "Action", "LegalActions"]
+__all__ = ["Street", "ActionKind", "Action", "LegalActions", "pot_fraction_raise_to"]
 
 
 class Street(enum.IntEnum):
@@ -158,3 +158,15 @@ class LegalActions(NamedTuple):
             else:
                 parts.append(f"raise to {self.min_raise_to}..{self.max_raise_to}")
         return ", ".join(parts) if parts else "nothing"
+
+
+def pot_fraction_raise_to(fraction: float, *, pot: int, current_bet: int, call: int) -> int:
+    """The raise-to of a bet of ``fraction`` of the pot after the actor's call, in whole chips
+    (half a chip rounds up): ``current_bet + fraction * (pot + call)``. A sizing convention, not a
+    rule: the caller checks the amount against ``LegalActions``.
+
+    >>> pot_fraction_raise_to(0.5, pot=30, current_bet=10, call=10)   # half pot facing a 10 bet
+    30
+    """
+    return int(current_bet + fraction * (pot + call) + 0.5)
+

@@ -149,7 +149,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
-from holdem_env.engine.actions import ActionKind, LegalActions
+from holdem_env.engine.actions import ActionKind, LegalActions, pot_fraction_raise_to
 from holdem_env.engine.cards import card_str, validate_deck
 from holdem_env.engine.config import BettingStructure, TableConfig
 from holdem_env.engine.errors import ConfigError, HandOverError, IllegalActionError, short_repr
@@ -256,9 +256,8 @@ def discrete_raise_amounts(
     if lo not in taken:
         out[0] = lo
         taken.add(lo)
-    base = pot + legal.call
     for i, f in enumerate(bet_sizes):
-        amount = int(current_bet + f * base + 0.5)
+        amount = pot_fraction_raise_to(f, pot=pot, current_bet=current_bet, call=legal.call)
         if lo <= amount <= hi and amount not in taken:
             out[i + 1] = amount
             taken.add(amount)

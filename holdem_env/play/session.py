@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from holdem_env.agents.base import AgentError
-from holdem_env.engine.actions import ActionKind, Street
+from holdem_env.engine.actions import ActionKind, Street, pot_fraction_raise_to
 from holdem_env.engine.cards import card_str
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError, HandOverError, IllegalActionError
@@ -432,13 +432,12 @@ class PlaySession:
             "presets": None,
         }
         if lo is not None and hi is not None:
-            base = hand.pot + legal.call
-            cb = hand.current_bet
 
-            def clamp(x: float) -> int:
-                return int(min(hi, max(lo, math.floor(x + 0.5))))
+            def preset(fraction: float) -> int:  # the pot-fraction raise, clamped into the legal range
+                to = pot_fraction_raise_to(fraction, pot=hand.pot, current_bet=hand.current_bet, call=legal.call)
+                return min(hi, max(lo, to))
 
-            out["presets"] = {"min": lo, "half": clamp(cb + 0.5 * base), "pot": clamp(cb + base), "allin": hi}
+            out["presets"] = {"min": lo, "half": preset(0.5), "pot": preset(1.0), "allin": hi}
         return out
 
     def view(self, viewer: int = HUMAN_SEAT) -> dict[str, Any]:
