@@ -272,3 +272,106 @@ def test_turn_based_parallel_view_passes_parallel_api_test_and_only_the_actor_ha
         for a, r in rewards.items():
             totals[a] += r
     assert abs(sum(totals.values())) < 1e-9 and any(totals.values())
+
+
+# --------------------------------------------------------------------------- SuperSuit
+
+def _supersuit_run(num_cpus: int, steps: int = 120, seed: int = 3) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Random legal play over SuperSuit's concatenated vector env: 2 copies of a 3-seat table (6 rows)."""
+    import pettingzoo
+    import supersuit
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+    parallel = turn_based_aec_to_parallel(pettingzoo.make("aec", "holdem_env/nlhe-v1", num_players=3))
+    markov = supersuit.pettingzoo_env_to_vec_env_v1(parallel)
+    vec = supersuit.concat_vec_envs_v1(markov, 2, num_cpus=num_cpus, base_class="gymnasium")
+    try:
+        obs, _ = vec.reset(seed=seed)
+        rng = np.random.default_rng(0)
+        trace = []
+        for _ in range(steps):
+            masks = obs["action_mask"]
+            # one seat per table is on turn: exactly one row of each table's three has legal actions
+            assert masks.reshape(2, 3, -1).any(axis=2).sum(axis=1).tolist() == [1, 1]
+            actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+            obs, rewards, _, _, _ = vec.step(actions)
+            trace.append((obs["observation"].copy(), masks.copy(), np.asarray(rewards, dtype=np.float64)))
+        return trace
+    finally:
+        vec.close()
+
+
+def test_supersuit_concat_vec_envs_runs_in_process_and_in_worker_processes() -> None:
+    """SuperSuit's documented PettingZoo path: parallel view -> Markov vector env -> ``concat_vec_envs_v1``.
+
+    The worker-process version pickles the env (both builds pickle); it must play exactly the hands the
+    in-process version plays for the same seed, and each table's rewards must sum to zero (chips move
+    between its seats only)."""
+    pytest.importorskip("supersuit", reason="SuperSuit is in the examples extra: pip install 'holdem-env[examples]'")
+    in_process = _supersuit_run(num_cpus=0)
+    in_workers = _supersuit_run(num_cpus=2)
+    assert len(in_process) == len(in_workers)
+    for (obs_a, mask_a, rew_a), (obs_b, mask_b, rew_b) in zip(in_process, in_workers, strict=True):
+        assert np.array_equal(obs_a, obs_b) and np.array_equal(mask_a, mask_b) and np.array_equal(rew_a, rew_b)
+    totals = sum(rew for _, _, rew in in_process).reshape(2, 3)
+    assert np.allclose(totals.sum(axis=1), 0.0, atol=1e-4)
+    assert np.abs(totals).max() > 0  # hands were finished and chips changed hands
+
+
+def test_flat_aec_wrapper_is_the_dict_observation_flattened_and_passes_api_test() -> None:
+    """``flat_observation_v0``: same hands, rewards and infos as the env, the observation as one Box, the mask
+    also in each info (where PettingZoo's ``api_test`` and Box-only libraries look for it)."""
+    import pettingzoo
+    from pettingzoo.test import api_test
+
+    from holdem_env.env.flat import flat_observation_v0
+
+    api_test(flat_observation_v0(pettingzoo.make("aec", "holdem_env/nlhe-v1", num_players=3)), num_cycles=40)
+    plain = pettingzoo.make("aec", "holdem_env/nlhe-v1", num_players=3)
+    flat = flat_observation_v0(pettingzoo.make("aec", "holdem_env/nlhe-v1", num_players=3))
+    rng = np.random.default_rng(1)
+    decisions = 0
+    for seed in range(6):  # an episode is one hand
+        plain.reset(seed=seed)
+        flat.reset(seed=seed)
+        for agent in plain.agent_iter():
+            obs, reward, term, trunc, _ = plain.last()
+            f_obs, f_reward, f_term, f_trunc, f_info = flat.last()
+            assert flat.agent_selection == agent and (f_reward, f_term, f_trunc) == (reward, term, trunc)
+            assert flat.observation_space(agent).contains(f_obs)
+            vector, mask = split_flat_observation(f_obs, flat.action_space(agent).n)
+            assert np.array_equal(vector, obs["observation"]) and np.array_equal(mask, obs["action_mask"])
+            assert np.array_equal(f_info["action_mask"], mask) and "action_mask" not in plain.infos[agent]
+            action = None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            plain.step(action)
+            flat.step(action)
+            decisions += 1
+    assert decisions > 20
+
+
+def test_supersuit_observation_wrappers_take_the_flat_aec_env() -> None:
+    """SuperSuit's observation wrappers need a Box: they fail on the dict observation and work on the flat one."""
+    supersuit = pytest.importorskip("supersuit", reason="SuperSuit is in the examples extra")
+    import pettingzoo
+
+    from holdem_env.env.flat import flat_observation_v0
+
+    with pytest.raises(AttributeError):  # SuperSuit reads Box bounds the Dict space does not have
+        supersuit.dtype_v0(pettingzoo.make("aec", "holdem_env/nlhe-v1", num_players=2), np.float64).reset(seed=0)
+    env = flat_observation_v0(pettingzoo.make("aec", "holdem_env/nlhe-v1", num_players=2))
+    stacked = supersuit.frame_stack_v1(env, 2)
+    stacked.reset(seed=0)
+    obs = stacked.last()[0]
+    width = env.observation_space(env.possible_agents[0]).shape[0]
+    assert obs.shape == (2 * width,)
+    assert not obs[:width].any()  # before the first observation the stack holds zeros
+    assert np.array_equal(obs[width:], env.observe(stacked.agent_selection))
+
+
+def test_flat_wrapper_refuses_other_envs_and_spaces() -> None:
+    from holdem_env.env.flat import flat_observation_space, flat_observation_v0
+
+    with pytest.raises(ConfigError, match="PettingZoo AEC env"):
+        flat_observation_v0(gymnasium.make("CartPole-v1"))
+    with pytest.raises(ConfigError, match="'observation' and 'action_mask'"):
+        flat_observation_space(gymnasium.spaces.Box(0.0, 1.0, (3,)))
