@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv build test train demo bench clean clean-build
+.PHONY: venv build lint typecheck test train demo bench clean clean-build
 
 # uv reads no pip configuration: it gets the package sources pip is configured with (an index,
 # extra indexes, find-links folders of local wheels such as torch's CPU build) as options.
@@ -19,14 +19,19 @@ UV_SOURCES = $(addprefix --index-url ,$(firstword $(PIP_INDEX_URL) $(call pip_co
 BUILD_TOOLS := "setuptools>=77" wheel "Cython>=3.0"
 TORCH       := torch==2.13.0
 
-# uv resolves and installs in parallel (about 1 minute from nothing instead of 5 with pip); it picks
-# the same versions as pip (best match over every index). pip does it all when uv cannot be had.
+# uv resolves and installs in parallel (about 1 minute from nothing instead of 5 with pip) and picks
+# the same versions as pip (best match over every index). It is installed with the system's pip
+# into $(VENV)/uv, beside the environment rather than in it, and the environment is created without
+# pip (uv installs pip into it with the rest, quicker than ensurepip). When uv cannot be had, pip
+# does it all.
+UV := $(VENV)/uv/bin/uv
 $(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	if $(PY) -m pip install -q uv && HOLDEM_ENV_PURE_PYTHON=1 $(VENV)/bin/uv pip install --python $(PY) \
-	        --index-strategy unsafe-best-match $(UV_SOURCES) $(BUILD_TOOLS) $(TORCH) -e ".[dev]"; then :; else \
+	$(PYTHON) -m venv --without-pip $(VENV)
+	if $(PYTHON) -m pip install -q --upgrade --target $(VENV)/uv uv && HOLDEM_ENV_PURE_PYTHON=1 $(UV) pip install \
+	        --python $(PY) --index-strategy unsafe-best-match $(UV_SOURCES) pip $(BUILD_TOOLS) $(TORCH) -e ".[dev]"; \
+	then :; else \
 	    echo "make: uv unavailable or failed; installing with pip"; \
-	    $(PY) -m pip install --upgrade pip $(BUILD_TOOLS) && $(PY) -m pip install $(TORCH) \
+	    $(PY) -m ensurepip -q && $(PY) -m pip install --upgrade pip $(BUILD_TOOLS) && $(PY) -m pip install $(TORCH) \
 	        && HOLDEM_ENV_PURE_PYTHON=1 $(PY) -m pip install -e ".[dev]"; \
 	fi
 	touch $(STAMP)
@@ -43,11 +48,18 @@ build: $(STAMP)
 	CFLAGS="$$($(PY) -c 'import sysconfig; print(sysconfig.get_config_var("CFLAGS"))') $(BUILD_CFLAGS)" \
 	    $(PY) setup.py build_ext --inplace -q -j 2
 
-# Lint (ruff), types (mypy, configured in pyproject.toml), then the whole suite on two workers.
-test: build
-	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy
+# Lint (ruff) and types (mypy, configured in pyproject.toml) read only the sources, so they run while
+# the build compiles (its C compilers leave a core idle for a while); then the whole suite on two
+# workers. Each job's output is printed in one piece when it ends.
+test: $(STAMP)
+	$(MAKE) --no-print-directory -j 3 --output-sync=target build lint typecheck
 	$(PY) -m pytest -n 2 -q
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy
 
 # The main job: a heads-up league (random vs tag vs cfr-lite learning by self-play), <= 10 min on 2 cores.
 train: build
@@ -61,7 +73,7 @@ bench: build $(VENV)/.bench-installed
 	$(PY) benchmarks/run_all.py
 
 $(VENV)/.bench-installed: $(STAMP)
-	if [ -x $(VENV)/bin/uv ]; then $(VENV)/bin/uv pip install --python $(PY) --index-strategy unsafe-best-match \
+	if [ -x $(UV) ]; then $(UV) pip install --python $(PY) --index-strategy unsafe-best-match \
 	        $(UV_SOURCES) -r pyproject.toml --extra bench; \
 	else HOLDEM_ENV_PURE_PYTHON=1 $(PY) -m pip install -e ".[bench]"; fi
 	touch $@
