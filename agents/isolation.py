@@ -34,7 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from holdem_env.agents.base import AgentError, AgentSpecError, legal_of, parse_spec
+from holdem_env.agents.base import AgentError, AgentSpecError, legal_of, make_agent, parse_spec
+from holdem_env.engine.errors import ConfigError
 
 __all__ = ["IsolatedAgent", "plain_info", "MAX_REPLY_BYTES", "DEFAULT_TIMEOUT"]
 
@@ -81,8 +82,6 @@ def _reply(conn: Connection, obj: Any) -> None:
 
 def _worker(conn: Connection, spec: str) -> None:
     """The worker process: build the agent, then answer calls until told to stop."""
-    from holdem_env.agents.base import make_agent
-
     try:
         agent = make_agent(spec)
     except Exception as exc:
@@ -123,8 +122,6 @@ class IsolatedAgent:
         parse_spec(spec)  # the syntax only: the agent's module is imported in the worker
         bad_type = isinstance(timeout, bool) or not isinstance(timeout, (int, float))
         if timeout is not None and (bad_type or not timeout > 0):
-            from holdem_env.engine.errors import ConfigError
-
             raise ConfigError("timeout", timeout, "must be a positive number of seconds or None")
         self.spec = spec
         self.timeout = None if timeout is None else float(timeout)

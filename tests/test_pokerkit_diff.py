@@ -1,4 +1,4 @@
-"""Differential test: our engine against PokerKit 0.7.7 on 10,000 random hands.
+"""Differential test: our engine against PokerKit 0.7.7 on random hands (1,100 in the suite, 10,000 by script).
 
 Each hand is played by OUR engine with a seeded random policy biased toward all-ins,
 on a table of 2-10 seats with unequal stacks (some below the blinds), antes (uniform or
@@ -34,7 +34,9 @@ and nothing is owed; our engine deals the board out instead. That check has no
 alternative and is applied silently (counted as "forced checks").
 
 Anything else fails with a readable report (seed, table, cards, actions, both sides).
-Run ``pytest tests/test_pokerkit_diff.py -s`` to see the counts.
+Run ``pytest tests/test_pokerkit_diff.py -s`` to see the counts. The suite plays the first
+:data:`SUITE_HANDS` + 100 seeds; ``python benchmarks/pokerkit_differential.py`` plays the
+full :data:`N_HANDS` with the same checks (benchmarks/BENCHMARKS.md has its counts).
 """
 
 from __future__ import annotations
@@ -61,7 +63,8 @@ from holdem_env.engine.config import TableConfig
 from holdem_env.engine.record import DealEvent
 from holdem_env.engine.state import HandState
 
-N_HANDS = 10_000
+N_HANDS = 10_000  # the full run: benchmarks/pokerkit_differential.py
+SUITE_HANDS = 1_000  # the suite's seeded sample: seeds 100 .. 1,099 (the first hundred have their own test)
 BASE_SEED = 20_261_130
 BLINDS = ((1, 2), (5, 10), (2, 5), (3, 7), (25, 50), (1, 3))
 
@@ -454,6 +457,56 @@ def compare_hand(seed: int) -> Outcome:
 # -- tests ---------------------------------------------------------------------------------
 
 
+@dataclass
+class DifferentialSummary:
+    """The counts of a differential run over many seeds."""
+
+    hands: int = 0
+    exact: int = 0
+    stacks_compared: int = 0
+    multiway_side_pots: int = 0
+    short_allin_hands: int = 0
+    forced_checks: int = 0
+    reasons: Counter[str] = field(default_factory=Counter)
+    failures: list[str] = field(default_factory=list)
+
+    def text(self) -> str:
+        """One line with every count."""
+        return (
+            f"PokerKit differential: {self.hands} hands; {self.exact} agree exactly (legal sets at every decision "
+            f"and final stacks); final stacks compared in {self.stacks_compared}; documented deviations (hands): "
+            + ", ".join(f"{k} {v}" for k, v in sorted(self.reasons.items()))
+            + f"; failures {len(self.failures)}; hands with >= 2 side pots {self.multiway_side_pots}; hands with a "
+            f"short all-in raise {self.short_allin_hands}; PokerKit-only forced checks {self.forced_checks}"
+        )
+
+    def check(self) -> None:
+        """No unexplained disagreement, and the generator still produces the hard cases it exists for."""
+        assert not self.failures, f"{len(self.failures)} hand(s) disagree with PokerKit; first:\n{self.failures[0]}"
+        assert self.exact >= self.hands // 2
+        assert self.stacks_compared >= self.hands * 8 // 10
+        assert self.multiway_side_pots >= self.hands // 20
+        assert self.short_allin_hands >= self.hands // 20
+
+
+def run_differential(seeds: Sequence[int]) -> DifferentialSummary:
+    """Compare every seed's hand with PokerKit and count what happened."""
+    summary = DifferentialSummary()
+    for seed in seeds:
+        out = compare_hand(seed)
+        summary.hands += 1
+        if out.failure:
+            summary.failures.append(out.failure)
+            continue
+        summary.reasons.update(out.reasons)
+        summary.exact += not out.reasons
+        summary.stacks_compared += out.stacks_compared
+        summary.multiway_side_pots += out.pots >= 3
+        summary.short_allin_hands += out.short_allins > 0
+        summary.forced_checks += out.forced_checks
+    return summary
+
+
 def test_seat_mapping_round_trips_and_puts_button_last() -> None:
     for n in range(2, 11):
         for button in range(n):
@@ -538,37 +591,25 @@ def test_pokerkit_agrees_on_first_hundred_hands() -> None:
     assert not failures, failures[0]
 
 
-@pytest.mark.slow
-def test_pokerkit_differential_10000_hands(record_property: pytest.RecordProperty) -> None:
-    reasons: Counter[str] = Counter()
-    failures: list[str] = []
-    exact = stacks_compared = multiway_side_pots = short_allin_hands = forced_checks = 0
-    for seed in range(N_HANDS):
-        out = compare_hand(seed)
-        if out.failure:
-            failures.append(out.failure)
-            continue
-        reasons.update(out.reasons)
-        exact += not out.reasons
-        stacks_compared += out.stacks_compared
-        multiway_side_pots += out.pots >= 3
-        short_allin_hands += out.short_allins > 0
-        forced_checks += out.forced_checks
-    summary = (
-        f"PokerKit differential: {N_HANDS} hands; {exact} agree exactly (legal sets at every decision "
-        f"and final stacks); final stacks compared in {stacks_compared}; documented deviations (hands): "
-        + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items()))
-        + f"; failures {len(failures)}; hands with >= 2 side pots {multiway_side_pots}; hands with a short "
-        f"all-in raise {short_allin_hands}; PokerKit-only forced checks {forced_checks}"
-    )
-    print("\n" + summary)
-    record_property("pokerkit_diff", summary)
-    record_property("pokerkit_exact", exact)
-    for key, value in reasons.items():
+def test_pokerkit_differential_sample(record_property: pytest.RecordProperty) -> None:
+    summary = run_differential(range(100, 100 + SUITE_HANDS))
+    print("\n" + summary.text())
+    record_property("pokerkit_diff", summary.text())
+    record_property("pokerkit_exact", summary.exact)
+    for key, value in summary.reasons.items():
         record_property(f"pokerkit_{key.replace(' ', '_').replace('-', '_')}", value)
-    assert not failures, f"{len(failures)} hand(s) disagree with PokerKit; first:\n{failures[0]}"
-    # The generator must keep producing the hard cases it exists for.
-    assert exact >= N_HANDS // 2
-    assert stacks_compared >= N_HANDS * 8 // 10
-    assert multiway_side_pots >= N_HANDS // 20
-    assert short_allin_hands >= N_HANDS // 20
+    summary.check()
+
+
+def test_the_summary_check_fails_on_a_failure_or_too_few_hard_cases() -> None:
+    good = DifferentialSummary(hands=20, exact=10, stacks_compared=16, multiway_side_pots=1, short_allin_hands=1)
+    good.check()
+    for bad in (
+        replace(good, failures=["final stacks differ"]),
+        replace(good, exact=9),
+        replace(good, stacks_compared=15),
+        replace(good, multiway_side_pots=0),
+        replace(good, short_allin_hands=0),
+    ):
+        with pytest.raises(AssertionError):
+            bad.check()

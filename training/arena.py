@@ -35,9 +35,12 @@ from typing import Any
 import numpy as np
 
 from holdem_env.agents.base import AgentError, make_agent, parse_spec, resolve_spec
+from holdem_env.agents.isolation import IsolatedAgent
 from holdem_env.engine.cards import card_str, shuffled_deck
 from holdem_env.engine.config import MAX_PLAYERS, MIN_PLAYERS, BettingStructure, TableConfig
-from holdem_env.engine.errors import ConfigError
+from holdem_env.engine.errors import ConfigError, PHHError
+from holdem_env.env import nlhe_v1
+from holdem_env.formats.phh import record_to_phh
 from holdem_env.training.stats import HudCounts, hud_counts_for_hand, mean_ci95
 
 __all__ = ["ArenaConfig", "MatchResult", "run_match", "lineup_of", "format_table", "ON_ILLEGAL", "MAX_HANDS"]
@@ -163,8 +166,6 @@ class _Player:
     """One worker's environment and agents, playing groups."""
 
     def __init__(self, cfg: ArenaConfig, keep_records: bool) -> None:
-        from holdem_env.env import nlhe_v1
-
         self.cfg = cfg
         self.n = int(cfg.players)  # type: ignore[arg-type]
         self.lineup = lineup_of(cfg.agents, self.n)
@@ -179,8 +180,6 @@ class _Player:
             illegal_action="timeout" if cfg.on_illegal == "timeout" else "raise",
         )
         if cfg.isolate_agents:
-            from holdem_env.agents.isolation import IsolatedAgent
-
             self.agents: list[Any] = IsolatedAgent.start_many(self.lineup)
         else:
             self.agents = [make_agent(spec) for spec in self.lineup]
@@ -224,9 +223,6 @@ class _Player:
 
     def _write_history(self, record: Any, contestant_at: list[int], index: int) -> None:
         """``hand_<index>.phh`` (players named by spec); ``.json`` where PHH cannot express the game (pot-limit, non-standard fixed-limit caps)."""
-        from holdem_env.engine.errors import PHHError
-        from holdem_env.formats.phh import record_to_phh
-
         n = self.n
         names = [self.lineup[contestant_at[s]] for s in range(n)]
         order = [(record.button + k) % n for k in range(1, n + 1)]

@@ -58,6 +58,9 @@ from typing import Any
 
 import yaml
 
+import holdem_env.agents.cfr_lite  # noqa: F401  (registers the cfr-lite name)
+from holdem_env.agents.base import AgentError, AgentSpecError, make_agent, parse_spec
+from holdem_env.agents.isolation import IsolatedAgent
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError
 
@@ -83,10 +86,10 @@ def _is_int(v: object) -> bool:
 
 
 def _int(key: str, v: object, lo: int, hi: int | None = None) -> int:
-    if not _is_int(v) or v < lo or (hi is not None and v > hi):  # type: ignore[operator]
+    if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
         bound = f">= {lo}" if hi is None else f"in {lo}..{hi}"
         raise ConfigError(key, v, f"must be an integer {bound}")
-    return int(v)  # type: ignore[arg-type]
+    return v
 
 
 def _bool(key: str, v: object) -> bool:
@@ -364,6 +367,7 @@ def _is_ppo(spec: str) -> bool:
 
 def _ppo_settings(raw: Mapping[str, Any]) -> Any:
     """The ``ppo:`` section as :class:`holdem_env.training.ppo.LeaguePpoSettings` (imported only when used)."""
+    # late import: training.ppo imports torch (seconds), which a config without a ppo section never needs
     from .ppo import LeaguePpoSettings
 
     if not isinstance(raw, Mapping):
@@ -374,14 +378,6 @@ def _ppo_settings(raw: Mapping[str, Any]) -> Any:
 def _check_spec(key: str, spec: str) -> Any:
     """The parsed spec (an :class:`holdem_env.agents.base.AgentSpec`); a bad spec is a :class:`ConfigError` at ``key``."""
     try:
-        from holdem_env.agents.base import AgentSpecError, parse_spec
-    except ImportError:  # pragma: no cover - the agents package is part of this project
-        return None
-    try:
-        import holdem_env.agents.cfr_lite  # noqa: F401  (registers the cfr-lite name)
-    except ImportError:  # pragma: no cover
-        pass
-    try:
         return parse_spec(spec)
     except AgentSpecError as exc:
         raise ConfigError(key, spec, str(exc)) from None
@@ -390,12 +386,8 @@ def _check_spec(key: str, spec: str) -> Any:
 def _check_builds(key: str, spec: str, *, isolated: bool) -> None:
     """Build the agent once (in its own process when ``isolated``), so that a bad argument
     stops a run before its folder exists."""
-    from holdem_env.agents.base import AgentError, AgentSpecError, make_agent
-
     try:
         if isolated:
-            from holdem_env.agents.isolation import IsolatedAgent
-
             IsolatedAgent(spec).close()
         else:
             make_agent(spec)

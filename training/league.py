@@ -75,8 +75,18 @@ from typing import Any, TextIO
 
 import numpy as np
 
+import holdem_env.agents.cfr_lite  # noqa: F401  (registers the cfr-lite name, also in worker processes)
+from holdem_env.agents.base import make_agent, parse_spec
+from holdem_env.agents.cfr_lite.actions import ActionAbstraction
+from holdem_env.agents.cfr_lite.buckets import CardAbstraction
+from holdem_env.agents.ranges import supports_range_queries
 from holdem_env.engine.errors import ConfigError, HoldemError, short_repr
+from holdem_env.fileutil import atomic_write_bytes, remove_stale_temp_files
+from holdem_env.training.arena import ArenaConfig, run_match
+from holdem_env.training.cfr_lite.trainer import CfrLiteTrainer, train_parallel
+from holdem_env.training.lbr import LbrConfig, run_lbr
 
+from .backends import make_backend
 from .config import LeagueConfig
 from .stats import HudCounts
 
@@ -140,16 +150,11 @@ def _lbr_members(config: LeagueConfig) -> list[str]:
     """Agents whose LBR the league logs: heads-up, ``lbr_every`` > 0, and range queries answered."""
     if not config.league.lbr_every or config.table.num_players != 2:
         return []
-    from holdem_env.agents.base import make_agent
-    from holdem_env.agents.ranges import supports_range_queries
-
     return [e.name for e in config.agents if supports_range_queries(make_agent(e.spec))]
 
 
 def _log_lbr(config: LeagueConfig, round_no: int, run_dir: Path, trainers: dict[str, Any], writer: Any) -> None:
     """LBR of each member of :func:`_lbr_members`, playing its policy of this round."""
-    from holdem_env.training.lbr import LbrConfig, run_lbr
-
     members = set(_lbr_members(config))
     t = config.table
     for i, e in enumerate(config.agents):
@@ -193,6 +198,8 @@ def _ppo_opponent_names(config: LeagueConfig, name: str) -> list[str]:
 
 
 def _make_ppo_learner(config: LeagueConfig, name: str) -> Any:
+    # late import: training.ppo imports torch, which the spawned worker processes (they import this
+    # module for its job functions) must not load
     from holdem_env.training.ppo import LeaguePpoLearner
 
     index = [a.name for a in config.agents].index(name)
@@ -206,18 +213,12 @@ def _make_ppo_learner(config: LeagueConfig, name: str) -> Any:
 
 def _ppo_spec(entry: Any, policy_path: Path) -> str:
     """The spec a training ppo agent plays: its policy file, with the entry's other arguments."""
-    from holdem_env.agents.base import parse_spec
-
     kwargs = {**parse_spec(entry.spec).kwargs, "policy": str(policy_path)}
     return "holdem_env.agents.ppo:PpoAgent(" + ", ".join(f"{k}={v!r}" for k, v in kwargs.items()) + ")"
 
 
 # -- jobs (top-level so that worker processes can run them) ----------------------------------
 def _make_trainer(config: LeagueConfig) -> Any:
-    from holdem_env.agents.cfr_lite.actions import ActionAbstraction
-    from holdem_env.agents.cfr_lite.buckets import CardAbstraction
-    from holdem_env.training.cfr_lite.trainer import CfrLiteTrainer
-
     c = config.cfr
     actions = ActionAbstraction(c.pot_fractions, c.all_in, c.max_raises_per_street, c.all_in_max_pot)
     cards = CardAbstraction(c.preflop_buckets, c.postflop_buckets, c.rollouts, c.bucket_sample_size, 0, spacing=c.bucket_spacing)
@@ -231,17 +232,12 @@ def _train_job(job: tuple[Any, int, np.random.SeedSequence]) -> tuple[Any, Any]:
 
 
 def _eval_job(job: dict[str, Any]) -> list[dict[str, Any]]:
-    import holdem_env.agents.cfr_lite  # noqa: F401  (registers cfr-lite in this process)
-    from holdem_env.training.arena import ArenaConfig, run_match
-
     cfg = ArenaConfig(**job)
     return run_match(cfg).rows
 
 
 # -- helpers ---------------------------------------------------------------------------------
 def _write_json_atomic(path: Path, data: Any) -> None:
-    from holdem_env.fileutil import atomic_write_bytes
-
     atomic_write_bytes(path, lambda fh: fh.write(json.dumps(data, indent=1, sort_keys=True).encode()))
 
 
@@ -301,8 +297,6 @@ def _read_state(path: Path) -> dict[str, Any]:
 
 def _remove_temp_files(run_dir: Path) -> None:
     """Delete what interrupted atomic writes left in the run folder (nothing else writes there now)."""
-    from holdem_env.fileutil import remove_stale_temp_files
-
     folders = [run_dir, run_dir / "checkpoint", run_dir / "policies"]
     if (run_dir / "policies").is_dir():
         folders += [p for p in (run_dir / "policies").iterdir() if p.is_dir()]
@@ -315,9 +309,6 @@ def _spec_for(entry: Any, policy_path: Path | None) -> str:
     arguments (``cfr-lite(threshold=0.3)`` keeps its threshold)."""
     if policy_path is None:
         return entry.spec
-    import holdem_env.agents.cfr_lite  # noqa: F401  (registers the cfr-lite name)
-    from holdem_env.agents.base import parse_spec
-
     kwargs = {**parse_spec(entry.spec).kwargs, "policy": str(policy_path)}
     args = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
     return f"holdem_env.agents.cfr_lite:CfrLiteAgent({args})"
@@ -428,8 +419,6 @@ def run_league(
     """
     from torch.utils.tensorboard import SummaryWriter
 
-    from .backends import make_backend
-
     run_dir = run_dir_of(config)
     ck_state = run_dir / "checkpoint" / _STATE
     if overwrite and resume:
@@ -507,8 +496,6 @@ def run_league(
                 names = list(trainers)
                 agent_index = {a.name: i for i, a in enumerate(config.agents)}
                 if len(names) == 1 and backend.workers > 1:  # one learner: its sampling runs on every worker
-                    from holdem_env.training.cfr_lite.trainer import train_parallel
-
                     tr = trainers[names[0]]
                     stats = train_parallel(tr, config.cfr.iterations_per_round, _seed(config, 1, agent_index[names[0]], r), backend.workers, backend.map)
                     results = [(tr, stats)]
@@ -604,13 +591,14 @@ def _evaluate(config: LeagueConfig, round_no: int, backend: Any, trainers: dict[
         path = run_dir / "policies" / e.name / f"round_{round_no:04d}.npz" if e.name in trainers else None
         specs[e.name] = _spec_for(e, path)
     t = config.table
-    jobs, pairs = [], []
-    for i, a in enumerate(entries):
+    jobs: list[dict[str, Any]] = []
+    pairs: list[tuple[str, str]] = []
+    for i, first in enumerate(entries):
         for j in range(i + 1, len(entries)):
-            b = entries[j]
-            pairs.append((a.name, b.name))
+            second = entries[j]
+            pairs.append((first.name, second.name))
             jobs.append({
-                "agents": (specs[a.name], specs[b.name]),
+                "agents": (specs[first.name], specs[second.name]),
                 "players": t.num_players,
                 "hands": config.league.eval_hands,
                 "seed": _int_seed(config, 2, i, j, round_no),

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from holdem_env.agents.base import AgentSpecError, make_agent, parse_spec
-from holdem_env.agents.ppo import PpoAgent, PpoPolicy
+from holdem_env.agents.ppo import ActorCritic, PolicyConfig, PpoAgent, PpoPolicy
 from holdem_env.engine.errors import ConfigError
 
 __all__ = ["OpponentPool"]
@@ -185,8 +185,6 @@ class OpponentPool:
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
         """Restore :meth:`state_dict` output (into a pool built with the same fixed specs)."""
-        from holdem_env.agents.ppo import ActorCritic, PolicyConfig
-
         self._snapshots = []
         for snap in state["snapshots"]:
             config = PolicyConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in snap["config"].items()})

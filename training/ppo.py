@@ -80,12 +80,18 @@ __all__ = [
 
 # -- 1. config ------------------------------------------------------------------------------------
 def _num(key: str, v: object, lo: float, hi: float, integer: bool = False, lo_open: bool = False) -> Any:
-    ok = isinstance(v, int) if integer else isinstance(v, (int, float))
-    if not ok or isinstance(v, bool) or not math.isfinite(float(v)) or v > hi or v < lo or (lo_open and v == lo):  # type: ignore[operator, arg-type]
+    if (
+        isinstance(v, bool)
+        or not isinstance(v, (int, float))
+        or (integer and not isinstance(v, int))
+        or not math.isfinite(v)
+        or not lo <= v <= hi
+        or (lo_open and v == lo)
+    ):
         kind = "an integer" if integer else "a number"
         bound = f"in ({lo}, {hi}]" if lo_open else f"in {lo}..{hi}"
         raise ConfigError(key, v, f"must be {kind} {bound}")
-    return int(v) if integer else float(v)  # type: ignore[arg-type]
+    return int(v) if integer else float(v)
 
 
 @dataclass(frozen=True)
@@ -131,7 +137,7 @@ class PpoSettings:
             raise ConfigError(p + "norm_adv", self.norm_adv, "must be true or false")
         _num(p + "reward_scale", self.reward_scale, 0.0, 1e6, lo_open=True)
         try:
-            PolicyConfig(hidden=self.hidden, features=self.features)  # type: ignore[arg-type]
+            PolicyConfig(hidden=self.hidden, features=self.features)
         except ConfigError as exc:
             raise ConfigError(p + exc.field, exc.value, exc.allowed) from None
         object.__setattr__(self, "hidden", tuple(self.hidden))

@@ -12,6 +12,8 @@ Importing this package registers the agent name ``cfr-lite`` with :mod:`holdem_e
 
 from __future__ import annotations
 
+from holdem_env.agents import base
+
 from .actions import ActionAbstraction, pseudo_harmonic, translate_size
 from .agent import SHIPPED_POLICY, CfrLiteAgent
 from .buckets import CardAbstraction, preflop_class, preflop_class_name
@@ -33,8 +35,6 @@ __all__ = [
 
 def register() -> None:
     """Register ``cfr-lite`` in the agent registry (idempotent)."""
-    from holdem_env.agents import base
-
     if base.REGISTRY.get("cfr-lite") != "holdem_env.agents.cfr_lite:CfrLiteAgent":
         base.register_agent("cfr-lite", "holdem_env.agents.cfr_lite:CfrLiteAgent", replace=True)
 

@@ -27,10 +27,12 @@ from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError, HoldemError
 from holdem_env.engine.ranges import HOLDINGS, holding_indices, strength_against_random
+from holdem_env.engine.state import HandState
+from holdem_env.env.nlhe_v1 import DEFAULT_BET_SIZES, discrete_raise_amounts
 
 from ..base import agent_rng, check_bet_sizes, legal_of
 from .actions import CALL, FOLD, AbstractMove, fraction_of_raise
-from .buckets import preflop_class
+from .buckets import NUM_PREFLOP_CLASSES, hand_strengths, preflop_class
 from .game import AbstractHoldem, Node, infoset_key
 from .policy import CfrLitePolicy
 
@@ -156,8 +158,6 @@ class CfrLiteAgent:
         *overbet*: more than :data:`OVERBET_FACTOR` times the largest offered pot fraction,
         and at least that many pots), after which the rest of the hand is off the tree.
         """
-        from holdem_env.engine.state import HandState
-
         dealt = tuple(bool(d) for d in view["dealt_in"])
         total = sum(int(s) for s in view["stacks"]) + int(view["pot"])
         players = sum(dealt)
@@ -356,8 +356,6 @@ class CfrLiteAgent:
             mode = "exact" if _looks_exact(mask, int(lo), int(hi)) else "discrete"
         if mode == "exact":
             return amount + 1
-        from holdem_env.env.nlhe_v1 import DEFAULT_BET_SIZES, discrete_raise_amounts
-
         sizes = self.bet_sizes if self.bet_sizes is not None else DEFAULT_BET_SIZES
         amounts = discrete_raise_amounts(
             SimpleNamespace(call=int(legal.get("call", 0)), min_raise_to=int(lo), max_raise_to=int(hi)),  # type: ignore[arg-type]
@@ -387,8 +385,6 @@ def _holding_classes() -> np.ndarray:
 
 def _strength_fraction(policy: CfrLitePolicy, hole: Sequence[int], board: Sequence[int]) -> float:
     """Preflop: the class's equity percentile (1 = aces); postflop: strength against a random hand."""
-    from .buckets import NUM_PREFLOP_CLASSES, hand_strengths, preflop_class
-
     if not board:
         rank = int(policy.cards.thresholds()["preflop_rank"][preflop_class(hole)])  # 0 = strongest
         return 1.0 - rank / (NUM_PREFLOP_CLASSES - 1)

@@ -34,6 +34,7 @@ import numpy as np
 
 from holdem_env.engine.cards import RANKS
 from holdem_env.engine.errors import ConfigError
+from holdem_env.engine.evaluator import evaluate_batch
 from holdem_env.fileutil import atomic_write_bytes
 
 __all__ = [
@@ -91,8 +92,6 @@ def preflop_class_name(cls: int) -> str:
 
 
 def _evaluate_batch(cards: np.ndarray) -> np.ndarray:
-    from holdem_env.engine.evaluator import evaluate_batch
-
     return np.asarray(evaluate_batch(np.ascontiguousarray(cards, dtype=np.int64)))
 
 

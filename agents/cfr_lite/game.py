@@ -19,8 +19,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from holdem_env.engine.cards import shuffled_deck
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError
+from holdem_env.engine.state import HandState
 
 from .actions import AbstractMove, ActionAbstraction
 from .buckets import CardAbstraction
@@ -84,9 +86,6 @@ class AbstractHoldem:
 
     def new_hand(self, rng: np.random.Generator, button: int) -> Node:
         """Deal a hand from a deck shuffled by ``rng`` with the button at ``button``."""
-        from holdem_env.engine.cards import shuffled_deck
-        from holdem_env.engine.state import HandState
-
         state = HandState(self.table, button=button, deck=shuffled_deck(rng))
         return Node(state, "", int(state.street))
 

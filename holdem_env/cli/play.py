@@ -43,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         print(INSTALL_HINT, file=sys.stderr)
         return 2
+    # late import: the play server needs the optional starlette/uvicorn extra, checked just above
     from holdem_env.play.server import PlayServer, bind_socket, serve
     from holdem_env.play.session import PlayConfig, PlaySession
 

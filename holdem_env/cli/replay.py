@@ -32,8 +32,10 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, TextIO
 
+from holdem_env.engine.actions import ActionKind
 from holdem_env.engine.cards import card_str
 from holdem_env.engine.errors import HoldemError
+from holdem_env.engine.record import ActionEvent, DealEvent, MuckEvent, ShowEvent, UncalledBetReturned
 from holdem_env.formats.phh import PHHActionError, PHHHand
 from holdem_env.formats.phh_stream import iter_file
 from holdem_env.formats.replay import ReplayResult, replay
@@ -95,8 +97,6 @@ def _hole(result: ReplayResult, seat: int) -> str:
 
 def format_hand(result: ReplayResult, path: str) -> str:
     """The replayed hand, street by street, as readable text (amounts in file units)."""
-    from holdem_env.engine.actions import ActionKind
-    from holdem_env.engine.record import ActionEvent, DealEvent, MuckEvent, ShowEvent, UncalledBetReturned
 
     hand, state = result.hand, result.state
     n = hand.num_players

@@ -13,6 +13,8 @@ import json
 import sys
 
 from holdem_env.engine.errors import HoldemError
+from holdem_env.training.config import LeagueConfig, load_config
+from holdem_env.training.league import run_league
 
 __all__ = ["configure_parser", "run"]
 
@@ -36,9 +38,6 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the league; exit status 0 on success, 2 on a configuration error."""
-    from holdem_env.training.config import LeagueConfig, load_config
-    from holdem_env.training.league import run_league
-
     try:
         config = load_config(args.config)
         data = config.to_dict()

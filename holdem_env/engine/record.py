@@ -319,6 +319,7 @@ class HandRecord:
 
     def replay(self) -> HandState:
         """Rebuild the hand: a fresh state from the recorded deck, then every action re-applied."""
+        # late import: engine.state imports this module for its events (a cycle at import time)
         from holdem_env.engine.state import HandState
 
         state = HandState(

@@ -134,13 +134,19 @@ class HoldemGymEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.observation_format = observation_format
         self.reward_scale = float(reward_scale)
-        self.observation_space = self.aec.observation_space(self.learner)
-        self.action_space = self.aec.action_space(self.learner)
+        obs_space = self.aec.observation_space(self.learner)
+        act_space = self.aec.action_space(self.learner)
+        # raw_env's spaces: Dict(observation=Box, action_mask=Box) and Discrete(num_actions)
+        assert isinstance(obs_space, gymnasium.spaces.Dict) and isinstance(act_space, gymnasium.spaces.Discrete)
+        self.observation_space = obs_space
+        self.action_space = act_space
         if observation_format == "flat":
-            vector = self.observation_space["observation"]
+            vector = obs_space["observation"]
+            assert isinstance(vector, gymnasium.spaces.Box)
+            num_actions = int(act_space.n)
             self.observation_space = gymnasium.spaces.Box(
-                low=np.concatenate([vector.low, np.zeros(self.action_space.n, np.float32)]),
-                high=np.concatenate([vector.high, np.ones(self.action_space.n, np.float32)]),
+                low=np.concatenate([vector.low, np.zeros(num_actions, np.float32)]),
+                high=np.concatenate([vector.high, np.ones(num_actions, np.float32)]),
                 dtype=np.float32,
             )
         self._policies = self._resolve_opponents(opponents)

@@ -67,6 +67,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import numpy as np
+from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
@@ -186,12 +187,18 @@ class HoldemVectorEnv(VectorEnv):
         self._tables = [_Table(nlhe_v1.raw_env(**env_kwargs), np.random.default_rng(0)) for _ in range(num_envs)]
         first = self._tables[0].env
         self.num_players = first.num_players if hasattr(first, "num_players") else len(first.possible_agents)
-        self.single_observation_space = first.observation_space(first.possible_agents[0])
-        self.single_action_space = first.action_space(first.possible_agents[0])
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
-        self._obs_len = self.single_observation_space["observation"].shape[0]
-        self._num_actions = int(self.single_action_space.n)
+        obs_space = first.observation_space(first.possible_agents[0])
+        act_space = first.action_space(first.possible_agents[0])
+        # nlhe_v1's spaces: Dict(observation=Box, action_mask=Box) and Discrete(num_actions)
+        assert isinstance(obs_space, spaces.Dict) and isinstance(act_space, spaces.Discrete)
+        vector = obs_space["observation"]
+        assert isinstance(vector, spaces.Box)
+        self.single_observation_space = obs_space
+        self.single_action_space = act_space
+        self.observation_space = batch_space(obs_space, num_envs)
+        self.action_space = batch_space(act_space, num_envs)
+        self._obs_len = vector.shape[0]
+        self._num_actions = int(act_space.n)
         self._record = getattr(opponents, "record", None)
         self._seeded = False
         #: Hands finished at all tables since the last reset (with or without a learner decision).

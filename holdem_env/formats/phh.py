@@ -54,9 +54,11 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from holdem_env.engine.actions import ActionKind
 from holdem_env.engine.cards import card_id, card_str
 from holdem_env.engine.config import BettingStructure
 from holdem_env.engine.errors import CardError, PHHError, short_repr
+from holdem_env.engine.record import ActionEvent, DealEvent, MuckEvent, ShowEvent
 
 __all__ = [
     "SUPPORTED_VARIANTS",
@@ -656,8 +658,6 @@ def from_record(
     fixed-limit tables with another cap than 4 bets a round (``raise_cap``, ``uncapped_heads_up``
     heads-up): they raise :class:`~holdem_env.engine.errors.PHHError`.
     """
-    from holdem_env.engine.actions import ActionKind
-    from holdem_env.engine.record import ActionEvent, DealEvent, MuckEvent, ShowEvent
 
     config = record.config
     variant = next((code for code, b in SUPPORTED_VARIANTS.items() if b == config.betting), None)

@@ -33,6 +33,7 @@ from decimal import Decimal
 from holdem_env.engine.cards import DECK_SIZE, card_str
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import HoldemError, PHHError
+from holdem_env.engine.evaluator import hand_strength
 from holdem_env.engine.state import HandState
 from holdem_env.formats.phh import PHHAction, PHHActionError, PHHHand
 
@@ -198,8 +199,6 @@ def _weakest_pair(board: list[int], used: set[int]) -> tuple[int, int]:
     never stronger than the real one, so with it the engine mucks that player as well and
     awards every pot as it was: the result does not depend on the unseen cards.
     """
-    from holdem_env.engine.evaluator import hand_strength
-
     free = [c for c in range(DECK_SIZE) if c not in used]
     best: tuple[int, int, int] | None = None
     for i, a in enumerate(free):

@@ -20,6 +20,7 @@ from holdem_env.engine.actions import Action, ActionKind
 from holdem_env.engine.cards import card_str
 from holdem_env.engine.record import ActionEvent
 from holdem_env.engine.state import HandState
+from holdem_env.env.nlhe_v1 import raw_env
 
 __all__ = ["BotSeats"]
 
@@ -58,8 +59,6 @@ class BotSeats:
         """The mirror env, rebuilt with a larger action space when a stack outgrew it."""
         need = max(stacks)
         if self._env is None or need > self._max_stack:
-            from holdem_env.env.nlhe_v1 import raw_env
-
             sb, bb, buy_in = self._blinds
             self._max_stack = max(self.n * buy_in, 2 * need)
             self._env = raw_env(

@@ -36,6 +36,7 @@ from holdem_env.engine.record import (
 )
 from holdem_env.engine.state import HandState
 from holdem_env.engine.table import Table
+from holdem_env.formats.phh import dumps_all, from_record
 from holdem_env.play.bots import BotSeats
 
 __all__ = ["DEFAULT_OPPONENTS", "BOT_NAMES", "HUMAN_SEAT", "PlayConfig", "PlaySession", "redacted_record"]
@@ -542,8 +543,6 @@ class PlaySession:
 
     def hand_history_phhs(self, viewer: int = HUMAN_SEAT) -> str:
         """The finished hands as a ``.phhs`` text, as ``viewer`` saw them (unshown cards unknown)."""
-        from holdem_env.formats.phh import dumps_all, from_record
-
         n = self.config.players
         hands = []
         for i, record in enumerate(self.records, start=1):

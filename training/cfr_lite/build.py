@@ -28,6 +28,7 @@ from holdem_env.agents.cfr_lite.actions import ActionAbstraction
 from holdem_env.agents.cfr_lite.buckets import CardAbstraction
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import HoldemError
+from holdem_env.training.backends import LocalBackend
 from holdem_env.training.cfr_lite.trainer import CfrLiteTrainer, train_parallel
 
 __all__ = ["PRESETS", "build_policy", "main"]
@@ -81,8 +82,6 @@ def build_policy(
     backend = None
     map_fn = map
     if workers > 1:
-        from holdem_env.training.backends import LocalBackend
-
         backend = LocalBackend(workers)
         map_fn = backend.map
     start = time.perf_counter()
