@@ -56,6 +56,7 @@ import gymnasium
 import numpy as np
 
 from holdem_env.engine.errors import ConfigError, HoldemError
+from holdem_env.env.flat import flat_observation_space, flatten_observation, split_flat_observation
 from holdem_env.env.nlhe_v1 import raw_env
 
 __all__ = ["HoldemGymEnv", "Policy", "random_legal_policy", "OBSERVATION_FORMATS", "split_flat_observation"]
@@ -63,15 +64,6 @@ __all__ = ["HoldemGymEnv", "Policy", "random_legal_policy", "OBSERVATION_FORMATS
 Policy = Callable[[dict, dict], int] | Any
 _MAX_SKIPPED_HANDS = 10_000
 OBSERVATION_FORMATS = ("dict", "flat")
-
-
-def split_flat_observation(flat: np.ndarray, num_actions: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(observation, action_mask)`` of a flat observation (the mask as int8), batched or not.
-
-    >>> split_flat_observation(np.array([0.5, 2.0, 1.0, 0.0, 1.0], dtype=np.float32), 3)
-    (array([0.5, 2. ], dtype=float32), array([1, 0, 1], dtype=int8))
-    """
-    return flat[..., :-num_actions], flat[..., -num_actions:].astype(np.int8)
 
 
 def random_legal_policy(rng: np.random.Generator) -> Callable[[dict, dict], int]:
@@ -141,14 +133,7 @@ class HoldemGymEnv(gymnasium.Env):
         self.observation_space = obs_space
         self.action_space = act_space
         if observation_format == "flat":
-            vector = obs_space["observation"]
-            assert isinstance(vector, gymnasium.spaces.Box)
-            num_actions = int(act_space.n)
-            self.observation_space = gymnasium.spaces.Box(
-                low=np.concatenate([vector.low, np.zeros(num_actions, np.float32)]),
-                high=np.concatenate([vector.high, np.ones(num_actions, np.float32)]),
-                dtype=np.float32,
-            )
+            self.observation_space = flat_observation_space(obs_space)
         self._policies = self._resolve_opponents(opponents)
         self._obs: dict[str, np.ndarray] | None = None
 
@@ -196,7 +181,7 @@ class HoldemGymEnv(gymnasium.Env):
         self._obs = obs
         if self.observation_format == "dict":
             return obs
-        return np.concatenate([obs["observation"], obs["action_mask"].astype(np.float32)])
+        return flatten_observation(obs)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict]:
         """Deal until the learner is to act; ``options`` go to the first hand dealt (see ``nlhe_v1``)."""
