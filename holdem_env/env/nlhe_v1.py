@@ -139,6 +139,7 @@ Version history
 from __future__ import annotations
 
 import dataclasses
+import importlib.machinery
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -148,6 +149,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from holdem_env.engine.actions import ActionKind, LegalActions, pot_fraction_raise_to
 from holdem_env.engine.cards import card_str, validate_deck
@@ -159,6 +162,8 @@ from holdem_env.engine.table import Table
 from holdem_env.env import _obs
 from holdem_env.env._obsbuild import ObservationBuilder
 from holdem_env.env._view import SeatView
+from holdem_env.env._view import _new as _new_object
+from holdem_env.env._view import _set_values as _set_view_values
 
 __all__ = [
     "env",
@@ -197,6 +202,7 @@ _KIND_COLUMN = {
 _KIND_INFO = {k: (k.value, _KIND_COLUMN.get(k, -1)) for k in ActionKind}
 _PAD_SEATS = 10
 _CARD_STRS = tuple(card_str(c) for c in range(52))
+_AT_TO_CALL, _AT_MIN_RAISE_TO, _AT_MAX_RAISE_TO = _obs.OFF_TO_CALL, _obs.OFF_MIN_RAISE_TO, _obs.OFF_MAX_RAISE_TO
 
 
 def exact_action_id(raise_to: int) -> int:
@@ -300,6 +306,20 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     infos = _forwarded("infos")
     _cumulative_rewards = _forwarded("_cumulative_rewards")
 
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """PettingZoo's ``reset`` (the order flags set first, so a failed reset still counts),
+        without its pass-through call."""
+        self._has_reset = True
+        self._has_updated = True
+        self.env.reset(seed=seed, options=options)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        """PettingZoo's ``agent_iter`` (its error before ``reset``, its iterable: each pass is a
+        new iterator of at most ``max_iter`` agents), with one ``__next__`` reading the raw env."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
     def step(self, action: Any) -> None:
         """PettingZoo's ``step``; its usual case (after ``reset``, agents left) calls the raw env directly."""
         if self._has_reset and self.env.agents:
@@ -313,6 +333,27 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
         return self.env.last(observe)
+
+
+class _AgentIterable(AECOrderEnforcingIterable):
+    """PettingZoo's order-enforcing iterable of :meth:`_OrderEnforcingWrapper.agent_iter`."""
+
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing iterator in one ``__next__`` (same checks, same order)."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        raw = wrapper.env
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return raw.agent_selection
 
 
 # ``info["legal"]`` of an agent that is not to act; numbers are never None (0 = no raise).
@@ -335,8 +376,14 @@ _CORE_FIELDS = (
     "_history", "_all_in", "_folded", "_holes", "_street", "_n_events", "_hands", "_rewards_to_clear", "_layout",
     "_builder", "_dyn", "_full_infos", "_exact", "_inv_bb", "_inv_bb32", "_reward_scale", "_bb", "_small_blind",
     "_no_shown", "_no_payoffs", "_zero_per_agent", "_false_per_agent", "_at_stacks", "_at_street_bets",
-    "_at_folded", "_at_all_in", "_at_pot", "_at_current_bet",
+    "_at_folded", "_at_all_in", "_at_pot", "_at_current_bet", "_gather",
 )
+#: The per-step names :meth:`_EnvCore._bind_buffers` binds (typed views and staging arrays in the
+#: compiled build; ``nlhe_v1.pxd`` declares them private): never pickled, rebuilt on load.
+_REBOUND_FIELDS = ("_dynv", "_gatherv", "_obs_stage", "_obs_stagev", "_mask_stage", "_mask_stagev")
+#: Whether this module runs compiled (setup.py COMPILED): observations and masks are then written
+#: by C loops over typed views; from the ``.py`` source, numpy does it (:class:`ObservationBuilder`).
+_TYPED_CORE = __file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 
 
 def _new_env(cls: type) -> Any:
@@ -365,20 +412,30 @@ class _EnvCore:
             value = getattr(self, name, _MISSING)
             if value is not _MISSING:
                 state[name] = value
-        state.pop("_dynv", None)
+        for name in _REBOUND_FIELDS:
+            state.pop(name, None)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
             setattr(self, name, value)
-        self._bind_buffer(state["_dyn"])
+        self._bind_buffers(state["_dyn"], state["_gather"])
 
-    def _bind_buffer(self, dyn: np.ndarray) -> None:
-        """Keep the state buffer as ``_dyn`` (what the observation builder gathers from) and as
-        ``_dynv``, the name every per-step write goes through (the same array here; the seam
-        where a typed core would bind a typed view)."""
+    def _bind_buffers(self, dyn: np.ndarray, gather: np.ndarray) -> None:
+        """Keep the state buffer as ``_dyn`` and the observers' gather indices as ``_gather``
+        (what the observation builder reads), and bind the names the per-step path goes
+        through (:data:`_REBOUND_FIELDS`, rebuilt on load, never pickled): ``_dynv`` and
+        ``_gatherv`` (the same arrays here, typed views in the compiled build) and the two
+        staging arrays the compiled build writes each observation and mask into before
+        copying them out."""
         self._dyn = dyn
         self._dynv = dyn
+        self._gather = gather
+        self._gatherv = gather
+        self._obs_stage = np.zeros(gather.shape[1], dtype=np.float32)
+        self._obs_stagev = self._obs_stage
+        self._mask_stage = np.zeros(self.num_actions, dtype=np.int8)
+        self._mask_stagev = self._mask_stage
 
     def _refresh_money(self) -> None:
         """Rewrite every seat's stack and street bet (in big blinds) from the engine.
@@ -552,13 +609,20 @@ class _EnvCore:
 
     def _seat_view(self, seat: int) -> SeatView:
         """What ``seat`` may see now, as plain values (its own hole cards only)."""
-        return SeatView.from_values((seat, self._holes[seat]) + self._public_values())
+        view = _new_object(SeatView)  # SeatView.from_values without its Python frame
+        _set_view_values(view, (seat, self._holes[seat]) + self._public_values())
+        return view
 
     def _all_views(self) -> list[SeatView]:
         """Every seat's view now (one set of public values, each seat's own hole cards)."""
         public = self._public_values()
         holes = self._holes
-        return [SeatView.from_values((s, holes[s]) + public) for s in range(self._layout.num_players)]
+        views = []
+        for s in range(self._layout.num_players):
+            view = _new_object(SeatView)  # SeatView.from_values without its Python frame
+            _set_view_values(view, (s, holes[s]) + public)
+            views.append(view)
+        return views
 
     def _public_values(self) -> tuple[Any, ...]:
         """The values every seat may see, in :data:`holdem_env.env._view.VIEW_KEYS` order after
@@ -725,31 +789,108 @@ class _EnvCore:
     # ------------------------------------------------------------------ observing
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The observation dict (``observation`` float32 vector, ``action_mask`` int8) of ``agent``."""
-        seat = self.agent_name_mapping[agent]
-        builder = self._builder
+        return self._observe_seat(self.agent_name_mapping[agent])
+
+    def _observe_seat(self, seat: int) -> dict[str, np.ndarray]:
+        """The observation dict of ``seat``: the seat to act (its scalars and mask), a seat
+        waiting for its turn (what it would owe now) or an idle one."""
         if seat == self._actor:
             inv = self._inv_bb
             legal = self._legal
             fold, check, call, lo, hi = legal.fold, legal.check, legal.call, legal.min_raise_to, legal.max_raise_to
             check_call = check or call > 0
             if lo is None:
-                return builder.actor(seat, call * inv, 0.0, 0.0, fold, check_call, 0, 0, None)
+                return self._observation(seat, 3, call * inv, 0.0, 0.0, fold, check_call, 0, 0, None)
             if self._exact:  # raise-to k has id k + 1 (exact_action_id)
-                return builder.actor(seat, call * inv, lo * inv, hi * inv, fold, check_call, lo + 1, hi + 2, None)
+                return self._observation(seat, 3, call * inv, lo * inv, hi * inv, fold, check_call, lo + 1, hi + 2, None)
             ids = [i + 2 for i, amount in enumerate(self._discrete_amounts()) if amount is not None]
-            return builder.actor(seat, call * inv, lo * inv, hi * inv, fold, check_call, 0, 0, ids)
+            return self._observation(seat, 3, call * inv, lo * inv, hi * inv, fold, check_call, 0, 0, ids)
         if self._actor is not None:  # a seat waiting for its turn: what it would owe now
             state = self._state
             owed = state.current_bet - state.street_bet_of(seat)
             if owed > 0 and not self._folded[seat]:
-                return builder.waiting(seat, min(owed, state.stack_of(seat)) * self._inv_bb)
-        return builder.idle(seat)
+                return self._observation(seat, 1, min(owed, state.stack_of(seat)) * self._inv_bb)
+        return self._observation(seat, 0)
+
+    def _observation(
+        self,
+        seat: int,
+        scalars: int,
+        to_call: float = 0.0,
+        min_to: float = 0.0,
+        max_to: float = 0.0,
+        fold: bool = False,
+        check_call: bool = False,
+        raise_lo: int = 0,
+        raise_hi: int = 0,
+        ids: list[int] | None = None,
+    ) -> dict[str, np.ndarray]:
+        """``seat``'s observation dict with its first ``scalars`` per-decision scalars written
+        (0 idle, 1 amount to call, 3 with the raise-to bounds: the seat to act, whose mask has
+        fold, check/call, ``range(raise_lo, raise_hi)`` and ``ids``; any other mask is all zero).
+
+        The pure-Python build asks :class:`ObservationBuilder` (numpy gathers); the compiled
+        build gathers with C loops over typed views (:meth:`_typed_vector`, :meth:`_typed_mask`).
+        """
+        if not _TYPED_CORE:
+            builder = self._builder
+            if scalars == 3:
+                return builder.actor(seat, to_call, min_to, max_to, fold, check_call, raise_lo, raise_hi, ids)
+            if scalars == 1:
+                return builder.waiting(seat, to_call)
+            return builder.idle(seat)
+        vector = self._typed_vector(seat, scalars, to_call, min_to, max_to)
+        if scalars == 3:
+            mask = self._typed_mask(fold, check_call, raise_lo, raise_hi, ids)
+        else:
+            mask = np.zeros(self.num_actions, dtype=np.int8)
+        return {"observation": vector, "action_mask": mask}
+
+    def _typed_vector(self, seat: int, scalars: int, to_call: float, min_to: float, max_to: float) -> np.ndarray:
+        """Observer ``seat``'s vector (a new array): its gather indices read from the state
+        buffer into the staging array, the per-decision scalars written, then one copy."""
+        src = self._dynv
+        index = self._gatherv
+        out = self._obs_stagev
+        for i in range(index.shape[1]):
+            out[i] = src[index[seat, i]]
+        if scalars:
+            out[_AT_TO_CALL] = to_call
+            if scalars == 3:
+                out[_AT_MIN_RAISE_TO] = min_to
+                out[_AT_MAX_RAISE_TO] = max_to
+        return self._obs_stage.copy()
+
+    def _typed_mask(self, fold: bool, check_call: bool, raise_lo: int, raise_hi: int, ids: list[int] | None) -> np.ndarray:
+        """The mask of the seat to act (a new array): fold, check/call and ``ids`` set in the
+        all-zero staging mask, one copy (those entries cleared again), then the raise range
+        ``raise_lo .. raise_hi - 1`` filled by numpy."""
+        n = self.num_actions
+        if raise_lo < 0 or raise_hi > n:
+            raise IndexError(f"raise ids {raise_lo}..{raise_hi - 1} are outside 0..{n - 1}")
+        if ids is not None and any(not 0 <= i < n for i in ids):
+            raise IndexError(f"action ids {ids} are not all inside 0..{n - 1}")
+        m = self._mask_stagev
+        m[FOLD] = fold
+        m[CHECK_CALL] = check_call
+        if ids is not None:
+            for i in ids:
+                m[i] = 1
+        mask = self._mask_stage.copy()
+        m[FOLD] = 0
+        m[CHECK_CALL] = 0
+        if ids is not None:
+            for i in ids:
+                m[i] = 0
+        if raise_lo < raise_hi:
+            mask[raise_lo:raise_hi] = 1
+        return mask
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """``(observation, cumulative reward, terminated, truncated, info)`` of the selected agent."""
         agent = self.agent_selection
         return (
-            self.observe(agent) if observe else None,
+            self._observe_seat(self.agent_name_mapping[agent]) if observe else None,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -884,8 +1025,8 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
         self._at_stacks, self._at_street_bets = layout.stacks, layout.street_bets
         self._at_folded, self._at_all_in = layout.folded, layout.all_in
         self._at_pot, self._at_current_bet = layout.pot, layout.current_bet
-        self._bind_buffer(np.zeros(layout.size, dtype=np.float32))
-        self._builder = ObservationBuilder(self._dyn, layout.gather(self.num_seats), self.num_actions, _obs.OFF_TO_CALL)
+        self._bind_buffers(np.zeros(layout.size, dtype=np.float32), layout.gather(self.num_seats))
+        self._builder = ObservationBuilder(self._dyn, self._gather, self.num_actions, _obs.OFF_TO_CALL)
         self._inv_bb32 = float(np.float32(self._inv_bb))
         self._table: Table | None = None
         self._state: HandState | None = None
