@@ -172,6 +172,13 @@ class BufferLayout:
         "zero",
         "size",
     )
+    # the row starts of SEAT_FEATURES, set by name in __init__
+    stacks: int
+    street_bets: int
+    folded: int
+    all_in: int
+    dealt_in: int
+    button: int
 
     def __init__(self, num_players: int) -> None:
         if isinstance(num_players, bool) or not isinstance(num_players, int) or not 2 <= num_players <= 10:

@@ -386,7 +386,7 @@ _REBOUND_FIELDS = ("_dynv", "_gatherv", "_obs_stage", "_obs_stagev", "_mask_stag
 _TYPED_CORE = __file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 
 
-def _new_env(cls: type) -> Any:
+def _new_env(cls: type[_EnvCore]) -> _EnvCore:
     """An empty instance of ``cls`` for unpickling (its state is set next)."""
     return cls.__new__(cls)
 
@@ -400,6 +400,65 @@ class _EnvCore:
     from :class:`holdem_env.env._obs.BufferLayout` (``self._layout``; the ``_at_*`` attributes
     are its row starts, kept as plain ints for the per-step path).
     """
+
+    # The attributes, as nlhe_v1.pxd declares them (set by raw_env.__init__, reset and the
+    # per-step methods; the compiled build keeps them in typed fields of the same names).
+    rewards: dict[str, float]
+    _cumulative_rewards: dict[str, float]
+    terminations: dict[str, bool]
+    truncations: dict[str, bool]
+    infos: dict[str, dict[str, Any]]
+    agents: list[str]
+    agent_selection: str
+    possible_agents: list[str]
+    agent_name_mapping: dict[str, int]
+    _agent_selector: AgentSelector
+    _skip_agent_selection: str | None
+    illegal_action: str
+    bet_sizes: tuple[float, ...]
+    num_actions: int
+    _state: HandState  # from the first reset on (raw_env.state_object says so before it)
+    _legal: LegalActions | None
+    _actor: int | None
+    _amounts: list[int | None] | None
+    _dealt: tuple[bool, ...]
+    _views: list[SeatView]
+    _board_strs: tuple[str, ...]
+    _history: list[tuple[int, str, str, int]]
+    _all_in: list[bool]
+    _folded: list[bool]
+    _holes: list[tuple[str, ...]]
+    _street: int
+    _n_events: int
+    _hands: int
+    _rewards_to_clear: bool
+    _layout: _obs.BufferLayout
+    _builder: ObservationBuilder
+    _dyn: np.ndarray
+    _gather: np.ndarray
+    _dynv: np.ndarray
+    _gatherv: np.ndarray
+    _obs_stage: np.ndarray
+    _obs_stagev: np.ndarray
+    _mask_stage: np.ndarray
+    _mask_stagev: np.ndarray
+    _full_infos: bool
+    _exact: bool
+    _inv_bb: float
+    _inv_bb32: float
+    _reward_scale: float
+    _bb: int
+    _small_blind: int
+    _no_shown: tuple[tuple[str, ...], ...]
+    _no_payoffs: tuple[int, ...]
+    _zero_per_agent: dict[str, float]
+    _false_per_agent: dict[str, bool]
+    _at_stacks: int
+    _at_street_bets: int
+    _at_folded: int
+    _at_all_in: int
+    _at_pot: int
+    _at_current_bet: int
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle and copy by attributes (the compiled build keeps the core's in typed fields,
@@ -683,7 +742,9 @@ class _EnvCore:
         rewards = self.rewards
         cumulative = self._cumulative_rewards
         terminations = self.terminations
-        for a, p in zip(self.possible_agents, state.payoffs, strict=True):
+        payoffs = state.payoffs
+        assert payoffs is not None  # the hand is over
+        for a, p in zip(self.possible_agents, payoffs, strict=True):
             r = rewards[a] = p * scale
             cumulative[a] += r  # PettingZoo's _accumulate_rewards, inlined
             terminations[a] = True
@@ -713,10 +774,11 @@ class _EnvCore:
     def _raise_amount(self, a: int) -> int | None:
         """Raise-to chips of action id ``a`` at the current decision (None if masked)."""
         legal = self._legal
+        assert legal is not None  # a decision is pending
         if self._exact:
             amount = a - 1
-            lo = legal.min_raise_to
-            if lo is None or not lo <= amount <= legal.max_raise_to:
+            lo, hi = legal.min_raise_to, legal.max_raise_to
+            if lo is None or hi is None or not lo <= amount <= hi:
                 return None
             return amount
         return self._discrete_amounts()[a - 2]
@@ -725,6 +787,7 @@ class _EnvCore:
         if self._amounts is None:
             state = self._state
             seat = self._actor
+            assert self._legal is not None and seat is not None  # a decision is pending
             self._amounts = discrete_raise_amounts(
                 self._legal,
                 pot=state.pot,
@@ -733,6 +796,41 @@ class _EnvCore:
                 bet_sizes=self.bet_sizes,
             )
         return self._amounts
+
+    def describe_action(self, action: int) -> str:
+        """Human-readable meaning of an action id (``"fold"``, ``"check/call"``, ``"raise to 40"``)."""
+        a = self._action_id(action)
+        if a == FOLD:
+            return "fold"
+        if a == CHECK_CALL:
+            return "check/call"
+        if self._exact:
+            return f"raise to {a - 1}"
+        if a == self.num_actions - 1:
+            return "all-in"
+        if a == 2:
+            return "min-raise"
+        return f"raise {self.bet_sizes[a - 3]:g} pot"
+
+    def _describe_legal(self) -> str:
+        legal = self._legal
+        assert legal is not None  # a decision is pending
+        parts = []
+        if legal.fold:
+            parts.append("0 (fold)")
+        if legal.check:
+            parts.append("1 (check)")
+        elif legal.call > 0:
+            parts.append(f"1 (call {legal.call})")
+        lo, hi = legal.min_raise_to, legal.max_raise_to
+        if lo is not None and hi is not None:
+            if self._exact:
+                parts.append(f"{lo + 1}..{hi + 1} (raise to {lo}..{hi})")
+            else:
+                for i, amount in enumerate(self._discrete_amounts()):
+                    if amount is not None:
+                        parts.append(f"{i + 2} (raise to {amount})")
+        return ", ".join(parts)
 
     def step(self, action: Any) -> None:
         """Apply the selected agent's action id (``None`` for an agent whose hand is over)."""
@@ -743,6 +841,7 @@ class _EnvCore:
         a = action if type(action) is int and 0 <= action < self.num_actions else self._action_id(action)
         state = self._state
         legal = self._legal
+        assert legal is not None  # the selected agent is to act
         amount = None
         if a == FOLD:
             ok = legal.fold
@@ -763,6 +862,7 @@ class _EnvCore:
         elif a == FOLD:
             ev = state.fold()
         else:
+            assert amount is not None
             ev = state.raise_to(amount)
         self._cumulative_rewards[agent] = 0
         self._after_action(ev)
@@ -797,9 +897,10 @@ class _EnvCore:
         if seat == self._actor:
             inv = self._inv_bb
             legal = self._legal
+            assert legal is not None  # the seat is to act
             fold, check, call, lo, hi = legal.fold, legal.check, legal.call, legal.min_raise_to, legal.max_raise_to
             check_call = check or call > 0
-            if lo is None:
+            if lo is None or hi is None:
                 return self._observation(seat, 3, call * inv, 0.0, 0.0, fold, check_call, 0, 0, None)
             if self._exact:  # raise-to k has id k + 1 (exact_action_id)
                 return self._observation(seat, 3, call * inv, lo * inv, hi * inv, fold, check_call, lo + 1, hi + 2, None)
@@ -868,8 +969,10 @@ class _EnvCore:
         n = self.num_actions
         if raise_lo < 0 or raise_hi > n:
             raise IndexError(f"raise ids {raise_lo}..{raise_hi - 1} are outside 0..{n - 1}")
-        if ids is not None and any(not 0 <= i < n for i in ids):
-            raise IndexError(f"action ids {ids} are not all inside 0..{n - 1}")
+        if ids is not None:
+            for i in ids:  # a loop, not any(): no generator object per call in the compiled build
+                if not 0 <= i < n:
+                    raise IndexError(f"action id {i} is outside 0..{n - 1}")
         m = self._mask_stagev
         m[FOLD] = fold
         m[CHECK_CALL] = check_call
@@ -902,7 +1005,9 @@ class _EnvCore:
 class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
     """The unwrapped AEC environment; see the module docstring for every table."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "nlhe_v1", "is_parallelizable": False, "render_fps": 1}
+    metadata: dict[str, Any] = {
+        "render_modes": ["human", "ansi"], "name": "nlhe_v1", "is_parallelizable": False, "render_fps": 1
+    }
 
     def __init__(
         self,
@@ -938,7 +1043,7 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
             big_blind=big_blind,
             ante=ante,
             buy_in=buy_in,
-            betting=betting,
+            betting=BettingStructure.parse(betting),
             **table_kwargs,
         )
         n = self.config.num_players
@@ -1029,7 +1134,7 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
         self._builder = ObservationBuilder(self._dyn, self._gather, self.num_actions, _obs.OFF_TO_CALL)
         self._inv_bb32 = float(np.float32(self._inv_bb))
         self._table: Table | None = None
-        self._state: HandState | None = None
+        self._state = None  # type: ignore[assignment]  # no hand before the first reset
         self._np_random: np.random.Generator | None = None
         self._np_random_seed: int | None = None
         self._hands = 0
@@ -1096,27 +1201,6 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
             state = self._table.start_hand(deck=deck, button=button, stacks=stacks, abandon=True)
         self._start(state)
 
-    def _describe_legal(self) -> str:
-        legal = self._legal
-        parts = []
-        if legal.fold:
-            parts.append("0 (fold)")
-        if legal.check:
-            parts.append("1 (check)")
-        elif legal.call > 0:
-            parts.append(f"1 (call {legal.call})")
-        if legal.min_raise_to is not None:
-            if self._exact:
-                parts.append(
-                    f"{legal.min_raise_to + 1}..{legal.max_raise_to + 1} "
-                    f"(raise to {legal.min_raise_to}..{legal.max_raise_to})"
-                )
-            else:
-                for i, amount in enumerate(self._discrete_amounts()):
-                    if amount is not None:
-                        parts.append(f"{i + 2} (raise to {amount})")
-        return ", ".join(parts)
-
     # ------------------------------------------------------------------ helpers
     def action_amount(self, action: int) -> int | None:
         """Raise-to chips of ``action`` at the current decision; None for fold, check/call or a masked size.
@@ -1140,21 +1224,6 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
                     return i + 2
         legal = self._describe_legal() if self._legal is not None else "nothing (the hand is over)"
         raise IllegalActionError(f"no legal action raises to {raise_to!r} now; legal: {legal}")
-
-    def describe_action(self, action: int) -> str:
-        """Human-readable meaning of an action id (``"fold"``, ``"check/call"``, ``"raise to 40"``)."""
-        a = self._action_id(action)
-        if a == FOLD:
-            return "fold"
-        if a == CHECK_CALL:
-            return "check/call"
-        if self._exact:
-            return f"raise to {a - 1}"
-        if a == self.num_actions - 1:
-            return "all-in"
-        if a == 2:
-            return "min-raise"
-        return f"raise {self.bet_sizes[a - 3]:g} pot"
 
     @property
     def state_object(self) -> HandState:
@@ -1242,6 +1311,7 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
             lines.append(f"to act: {self.possible_agents[self._actor]}")
         else:
             payoffs = state.payoffs
+            assert payoffs is not None  # no actor: the hand is over
             lines.append("hand over: " + ", ".join(f"seat {s} {payoffs[s]:+d}" for s in range(n) if self._dealt[s]))
         return "\n".join(lines)
 
