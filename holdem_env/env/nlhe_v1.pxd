@@ -53,6 +53,8 @@ cdef class _EnvCore:
     cdef float[::1] _obs_stagev
     cdef object _mask_stage
     cdef signed char[::1] _mask_stagev
+    cdef Py_ssize_t _stage_lo
+    cdef Py_ssize_t _stage_hi
     cdef public bint _full_infos
     cdef public bint _exact
     cdef public double _inv_bb
@@ -102,5 +104,5 @@ cdef class _EnvCore:
     )
     @cython.locals(i=Py_ssize_t, src="float[::1]", index="Py_ssize_t[:, ::1]", out="float[::1]")
     cdef _typed_vector(self, Py_ssize_t seat, int scalars, double to_call, double min_to, double max_to)
-    @cython.locals(i=Py_ssize_t, n=Py_ssize_t, m="signed char[::1]")
+    @cython.locals(i=Py_ssize_t, n=Py_ssize_t, lo=Py_ssize_t, hi=Py_ssize_t, m="signed char[::1]")
     cdef _typed_mask(self, bint fold, bint check_call, Py_ssize_t raise_lo, Py_ssize_t raise_hi, list ids)

@@ -380,7 +380,9 @@ _CORE_FIELDS = (
 )
 #: The per-step names :meth:`_EnvCore._bind_buffers` binds (typed views and staging arrays in the
 #: compiled build; ``nlhe_v1.pxd`` declares them private): never pickled, rebuilt on load.
-_REBOUND_FIELDS = ("_dynv", "_gatherv", "_obs_stage", "_obs_stagev", "_mask_stage", "_mask_stagev")
+_REBOUND_FIELDS = (
+    "_dynv", "_gatherv", "_obs_stage", "_obs_stagev", "_mask_stage", "_mask_stagev", "_stage_lo", "_stage_hi"
+)
 #: Whether this module runs compiled (setup.py COMPILED): observations and masks are then written
 #: by C loops over typed views; from the ``.py`` source, numpy does it (:class:`ObservationBuilder`).
 _TYPED_CORE = __file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
@@ -442,6 +444,8 @@ class _EnvCore:
     _obs_stagev: np.ndarray
     _mask_stage: np.ndarray
     _mask_stagev: np.ndarray
+    _stage_lo: int
+    _stage_hi: int
     _full_infos: bool
     _exact: bool
     _inv_bb: float
@@ -495,6 +499,7 @@ class _EnvCore:
         self._obs_stagev = self._obs_stage
         self._mask_stage = np.zeros(self.num_actions, dtype=np.int8)
         self._mask_stagev = self._mask_stage
+        self._stage_lo = self._stage_hi = 0  # the raise range set in the staging mask (none)
 
     def _refresh_money(self) -> None:
         """Rewrite every seat's stack and street bet (in big blinds) from the engine.
@@ -963,9 +968,9 @@ class _EnvCore:
         return self._obs_stage.copy()
 
     def _typed_mask(self, fold: bool, check_call: bool, raise_lo: int, raise_hi: int, ids: list[int] | None) -> np.ndarray:
-        """The mask of the seat to act (a new array): fold, check/call and ``ids`` set in the
-        all-zero staging mask, one copy (those entries cleared again), then the raise range
-        ``raise_lo .. raise_hi - 1`` filled by numpy."""
+        """The mask of the seat to act (a new array), from the staging mask: it keeps the last
+        raise range ``_stage_lo .. _stage_hi - 1`` set (only the entries that differ from the
+        new range are rewritten), fold, check/call and ``ids`` are set for one copy and cleared."""
         n = self.num_actions
         if raise_lo < 0 or raise_hi > n:
             raise IndexError(f"raise ids {raise_lo}..{raise_hi - 1} are outside 0..{n - 1}")
@@ -973,20 +978,36 @@ class _EnvCore:
             for i in ids:  # a loop, not any(): no generator object per call in the compiled build
                 if not 0 <= i < n:
                     raise IndexError(f"action id {i} is outside 0..{n - 1}")
+        if raise_lo >= raise_hi:
+            raise_lo = raise_hi = 0
         m = self._mask_stagev
-        m[FOLD] = fold
-        m[CHECK_CALL] = check_call
+        lo, hi = self._stage_lo, self._stage_hi
+        if lo < raise_hi and raise_lo < hi:  # overlapping ranges: move both ends
+            for i in range(lo, raise_lo):
+                m[i] = 0
+            for i in range(raise_hi, hi):
+                m[i] = 0
+            for i in range(raise_lo, lo):
+                m[i] = 1
+            for i in range(hi, raise_hi):
+                m[i] = 1
+        else:
+            for i in range(lo, hi):
+                m[i] = 0
+            for i in range(raise_lo, raise_hi):
+                m[i] = 1
+        self._stage_lo, self._stage_hi = raise_lo, raise_hi
+        m[FOLD] = 1 if fold or raise_lo <= FOLD < raise_hi else 0
+        m[CHECK_CALL] = 1 if check_call or raise_lo <= CHECK_CALL < raise_hi else 0
         if ids is not None:
             for i in ids:
                 m[i] = 1
         mask = self._mask_stage.copy()
-        m[FOLD] = 0
-        m[CHECK_CALL] = 0
         if ids is not None:
             for i in ids:
-                m[i] = 0
-        if raise_lo < raise_hi:
-            mask[raise_lo:raise_hi] = 1
+                m[i] = 1 if raise_lo <= i < raise_hi else 0
+        m[FOLD] = 1 if raise_lo <= FOLD < raise_hi else 0
+        m[CHECK_CALL] = 1 if raise_lo <= CHECK_CALL < raise_hi else 0
         return mask
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
