@@ -7,6 +7,8 @@ cimport cython
 
 # Where the per-decision scalars sit in an observation (holdem_env.env._obs; set by the .py).
 cdef Py_ssize_t _AT_TO_CALL, _AT_MIN_RAISE_TO, _AT_MAX_RAISE_TO
+# The history columns the action writes name (holdem_env.env._obs; set by the .py).
+cdef Py_ssize_t _HIST_CHECKS, _HIST_AMOUNT
 
 
 cdef class _EnvCore:
@@ -72,6 +74,8 @@ cdef class _EnvCore:
     cdef public Py_ssize_t _at_all_in
     cdef public Py_ssize_t _at_pot
     cdef public Py_ssize_t _at_current_bet
+    cdef public list _hole_at
+    cdef public list _history_at
 
     cpdef _bind_buffers(self, dyn, gather)
     @cython.locals(s=Py_ssize_t, inv=double, at_stacks=Py_ssize_t, at_bets=Py_ssize_t, dynv="float[::1]")

@@ -198,8 +198,10 @@ _KIND_COLUMN = {
     ActionKind.BET: _obs.HIST_RAISES,
     ActionKind.RAISE: _obs.HIST_RAISES,
 }
-# kind -> (name in the history, history column or -1 for a fold)
-_KIND_INFO = {k: (k.value, _KIND_COLUMN.get(k, -1)) for k in ActionKind}
+# kind's value -> (name in the history, history column or -1 for a fold); keyed by the value, a
+# plain str, because hashing an ActionKind runs Enum's Python-level __hash__ (once per action)
+_KIND_INFO = {k.value: (k.value, _KIND_COLUMN.get(k, -1)) for k in ActionKind}
+_HIST_CHECKS, _HIST_AMOUNT = _obs.HIST_CHECKS, _obs.HIST_AMOUNT
 _PAD_SEATS = 10
 _CARD_STRS = tuple(card_str(c) for c in range(52))
 _AT_TO_CALL, _AT_MIN_RAISE_TO, _AT_MAX_RAISE_TO = _obs.OFF_TO_CALL, _obs.OFF_MIN_RAISE_TO, _obs.OFF_MAX_RAISE_TO
@@ -376,7 +378,7 @@ _CORE_FIELDS = (
     "_history", "_all_in", "_folded", "_holes", "_street", "_n_events", "_hands", "_rewards_to_clear", "_layout",
     "_builder", "_dyn", "_full_infos", "_exact", "_inv_bb", "_inv_bb32", "_reward_scale", "_bb", "_small_blind",
     "_no_shown", "_no_payoffs", "_zero_per_agent", "_false_per_agent", "_at_stacks", "_at_street_bets",
-    "_at_folded", "_at_all_in", "_at_pot", "_at_current_bet", "_gather",
+    "_at_folded", "_at_all_in", "_at_pot", "_at_current_bet", "_gather", "_hole_at", "_history_at",
 )
 #: The per-step names :meth:`_EnvCore._bind_buffers` binds (typed views and staging arrays in the
 #: compiled build; ``nlhe_v1.pxd`` declares them private): never pickled, rebuilt on load.
@@ -463,6 +465,8 @@ class _EnvCore:
     _at_all_in: int
     _at_pot: int
     _at_current_bet: int
+    _hole_at: list[int]
+    _history_at: list[list[int]]
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle and copy by attributes (the compiled build keeps the core's in typed fields,
@@ -556,7 +560,7 @@ class _EnvCore:
                 dynv[layout.all_in + s] = 1.0
             h = state.hole_cards_of(s)
             if h:
-                at = layout.hole_at(s)
+                at = self._hole_at[s]
                 dynv[at + h[0]] = 1.0
                 dynv[at + h[1]] = 1.0
         dynv[layout.button + state.button] = 1.0
@@ -597,7 +601,7 @@ class _EnvCore:
         dynv = self._dynv
         street = int(ev.street)
         seat = ev.seat
-        kind_name, col = _KIND_INFO[ev.kind]
+        kind_name, col = _KIND_INFO[ev.kind._value_]
         self._history.append((seat, _STREET_NAMES[street], kind_name, ev.to))
         if ev.all_in:
             self._all_in[seat] = True
@@ -606,10 +610,10 @@ class _EnvCore:
             self._folded[seat] = True
             dynv[self._at_folded + seat] = 1.0
             return
-        at = self._layout.history_at(street, seat)
+        at = self._history_at[street][seat]
         dynv[at + col] += 1.0
-        if col != _obs.HIST_CHECKS:  # a call, bet or raise sets the seat's street total
-            dynv[at + _obs.HIST_AMOUNT] = ev.to * self._inv_bb
+        if col != _HIST_CHECKS:  # a call, bet or raise sets the seat's street total
+            dynv[at + _HIST_AMOUNT] = ev.to * self._inv_bb
 
     def _advance(self) -> None:
         """Bring bookkeeping up to date after the engine moved (new events, actor or end)."""
@@ -1151,6 +1155,8 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
         self._at_stacks, self._at_street_bets = layout.stacks, layout.street_bets
         self._at_folded, self._at_all_in = layout.folded, layout.all_in
         self._at_pot, self._at_current_bet = layout.pot, layout.current_bet
+        self._hole_at = [layout.hole_at(s) for s in range(n)]
+        self._history_at = [[layout.history_at(t, s) for s in range(n)] for t in range(_obs.STREETS)]
         self._bind_buffers(np.zeros(layout.size, dtype=np.float32), layout.gather(self.num_seats))
         self._builder = ObservationBuilder(self._dyn, self._gather, self.num_actions, _obs.OFF_TO_CALL)
         self._inv_bb32 = float(np.float32(self._inv_bb))
