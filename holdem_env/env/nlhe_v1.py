@@ -293,11 +293,12 @@ def _forwarded(name: str) -> property:
 class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     """PettingZoo's ``OrderEnforcingWrapper`` with direct accessors for the per-step attributes.
 
-    ``reset``, ``agent_iter`` and their order checks are PettingZoo's own; ``step`` calls the
-    raw env directly in the usual case and PettingZoo's otherwise. The attributes read every
-    step are properties here instead of going through PettingZoo's ``__getattr__`` fallback, and
-    ``last`` is the raw env's (same results, same error before ``reset``): together half the
-    time of a hand through ``agent_iter``/``last``/``step``.
+    The order checks, errors and warnings are PettingZoo's: ``reset`` sets its flags and calls
+    the raw env, ``agent_iter`` returns its order-enforcing iterable (one ``__next__`` here
+    instead of two), ``step`` calls the raw env directly in the usual case and PettingZoo's
+    otherwise. The attributes read every step are properties here instead of going through
+    PettingZoo's ``__getattr__`` fallback, and ``last`` is the raw env's (same results, same
+    error before ``reset``). ``tests/test_env_fastpaths.py`` holds them to PettingZoo's behaviour.
     """
 
     agents = _forwarded("agents")
