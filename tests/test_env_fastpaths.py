@@ -111,3 +111,44 @@ def test_pot_and_current_bet_cells_match_the_engine_at_every_decision(action_mod
             decisions += 1
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert decisions > 100
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"num_players": 6, "action_mode": "exact"},
+        {"num_players": 3, "action_mode": "discrete", "pad_seats": True},
+        {"num_players": 2, "action_mode": "exact", "betting": "pot-limit", "max_stack": 1500},
+    ],
+    ids=["6max-exact", "3-discrete-padded", "hu-exact-deeper"],
+)
+def test_typed_observations_equal_the_numpy_builder_for_every_seat(
+    kwargs: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The compiled build's C-loop observations (``_typed_vector``/``_typed_mask``, run here
+    from whichever build is in use) and :class:`ObservationBuilder`'s numpy gathers give the
+    same bytes for the seat to act, seats waiting with chips to call, folded and idle seats."""
+    from holdem_env.env import nlhe_v1 as module
+
+    env = nlhe_v1.env(**kwargs)
+    raw = env.unwrapped
+    rng = np.random.default_rng(2)
+    env.reset(seed=2)
+    seen = set()
+    for hand in range(8):
+        if hand:
+            env.reset()
+        for _agent in env.agent_iter():
+            for agent in raw.possible_agents:
+                out = {}
+                for typed in (False, True):
+                    monkeypatch.setattr(module, "_TYPED_CORE", typed)
+                    out[typed] = raw.observe(agent)
+                for key in ("observation", "action_mask"):
+                    a, b = out[False][key], out[True][key]
+                    assert a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes(), (hand, agent, key)
+                assert out[True]["observation"] is not raw.observe(agent)["observation"]  # a new array each call
+                seen.add((agent == raw.agent_selection, bool(out[True]["action_mask"].any())))
+            obs, _, term, trunc, _ = env.last()
+            env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert (True, True) in seen and (False, False) in seen  # actors with masks, and waiting/idle seats

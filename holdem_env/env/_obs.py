@@ -43,6 +43,8 @@ __all__ = [
     "SCALARS",
     "NUM_SCALARS",
     "OFF_TO_CALL",
+    "OFF_MIN_RAISE_TO",
+    "OFF_MAX_RAISE_TO",
     "SEAT_FEATURES",
     "HISTORY_FEATURES",
     "STREETS",
@@ -73,6 +75,8 @@ OFF_SEATS = OFF_SCALARS + NUM_SCALARS
 # The three scalars only the observer's own decision has, written per observation in this order.
 _PER_DECISION = ("amount_to_call", "min_raise_to", "max_raise_to")
 OFF_TO_CALL = OFF_SCALARS + SCALARS.index("amount_to_call")
+OFF_MIN_RAISE_TO = OFF_SCALARS + SCALARS.index("min_raise_to")
+OFF_MAX_RAISE_TO = OFF_SCALARS + SCALARS.index("max_raise_to")
 assert tuple(SCALARS[OFF_TO_CALL - OFF_SCALARS :][:3]) == _PER_DECISION
 
 
@@ -168,6 +172,13 @@ class BufferLayout:
         "zero",
         "size",
     )
+    # the row starts of SEAT_FEATURES, set by name in __init__
+    stacks: int
+    street_bets: int
+    folded: int
+    all_in: int
+    dealt_in: int
+    button: int
 
     def __init__(self, num_players: int) -> None:
         if isinstance(num_players, bool) or not isinstance(num_players, int) or not 2 <= num_players <= 10:

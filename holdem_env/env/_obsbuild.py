@@ -1,9 +1,12 @@
-"""Observation dicts of ``nlhe_v1`` from its buffer: the pure-Python builder.
+"""Observation dicts of ``nlhe_v1`` from its buffer: the numpy builder of the pure-Python build.
 
 :class:`ObservationBuilder` turns the env's flat float32 buffer (kept up to date event by
 event, in absolute seat order) into one observer's ``{"observation", "action_mask"}`` dict:
 a gather of that observer's indices, then the scalars only the observer's own decision has
-(amount to call, min and max raise-to) and the action mask.
+(amount to call, min and max raise-to) and the action mask. The compiled build writes the same
+bytes with C loops in the env's typed core (``nlhe_v1._EnvCore._typed_vector`` and
+``_typed_mask``; ``tests/test_env_fastpaths.py`` compares the two for every seat); its gather
+indices are still checked here (:func:`check_arguments`) when the env builds its builder.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ _INT8 = np.dtype(np.int8)
 
 
 def check_arguments(buffer: np.ndarray, gather: np.ndarray, off_to_call: int) -> None:
-    """Raise ValueError unless the arguments fit a builder (shared with the Cython twin)."""
+    """Raise ValueError unless the arguments fit a builder."""
     if buffer.dtype != np.float32 or buffer.ndim != 1 or not buffer.flags.c_contiguous:
         raise ValueError("buffer must be a contiguous 1-D float32 array")
     if gather.dtype != np.intp or gather.ndim != 2:

@@ -5,6 +5,11 @@
 # attributes live in its __dict__). Public API and anything a test patches stay Python-visible.
 cimport cython
 
+# Where the per-decision scalars sit in an observation (holdem_env.env._obs; set by the .py).
+cdef Py_ssize_t _AT_TO_CALL, _AT_MIN_RAISE_TO, _AT_MAX_RAISE_TO
+# The history columns the action writes name (holdem_env.env._obs; set by the .py).
+cdef Py_ssize_t _HIST_CHECKS, _HIST_AMOUNT
+
 
 cdef class _EnvCore:
     # PettingZoo's bookkeeping (read by wrappers and users; untyped so any value they set is kept)
@@ -42,7 +47,16 @@ cdef class _EnvCore:
     cdef public object _layout
     cdef public object _builder
     cdef public object _dyn
+    cdef public object _gather
+    # bound by _bind_buffers (nlhe_v1._REBOUND_FIELDS): never pickled, rebuilt on load
     cdef float[::1] _dynv
+    cdef Py_ssize_t[:, ::1] _gatherv
+    cdef object _obs_stage
+    cdef float[::1] _obs_stagev
+    cdef object _mask_stage
+    cdef signed char[::1] _mask_stagev
+    cdef Py_ssize_t _stage_lo
+    cdef Py_ssize_t _stage_hi
     cdef public bint _full_infos
     cdef public bint _exact
     cdef public double _inv_bb
@@ -60,8 +74,10 @@ cdef class _EnvCore:
     cdef public Py_ssize_t _at_all_in
     cdef public Py_ssize_t _at_pot
     cdef public Py_ssize_t _at_current_bet
+    cdef public list _hole_at
+    cdef public list _history_at
 
-    cpdef _bind_buffer(self, dyn)
+    cpdef _bind_buffers(self, dyn, gather)
     @cython.locals(s=Py_ssize_t, inv=double, at_stacks=Py_ssize_t, at_bets=Py_ssize_t, dynv="float[::1]")
     cdef _refresh_money(self)
     @cython.locals(n=Py_ssize_t, s=Py_ssize_t, at=Py_ssize_t, inv=double, dynv="float[::1]")
@@ -84,3 +100,13 @@ cdef class _EnvCore:
     cpdef _raise_amount(self, Py_ssize_t a)
     cpdef list _discrete_amounts(self)
     cdef _was_dead_step(self, action)
+    @cython.locals(check_call=bint, inv=double)
+    cpdef dict _observe_seat(self, Py_ssize_t seat)
+    cdef dict _observation(
+        self, Py_ssize_t seat, int scalars, double to_call=*, double min_to=*, double max_to=*, bint fold=*,
+        bint check_call=*, Py_ssize_t raise_lo=*, Py_ssize_t raise_hi=*, list ids=*
+    )
+    @cython.locals(i=Py_ssize_t, src="float[::1]", index="Py_ssize_t[:, ::1]", out="float[::1]")
+    cdef _typed_vector(self, Py_ssize_t seat, int scalars, double to_call, double min_to, double max_to)
+    @cython.locals(i=Py_ssize_t, n=Py_ssize_t, lo=Py_ssize_t, hi=Py_ssize_t, m="signed char[::1]")
+    cdef _typed_mask(self, bint fold, bint check_call, Py_ssize_t raise_lo, Py_ssize_t raise_hi, list ids)

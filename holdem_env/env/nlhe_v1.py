@@ -139,6 +139,7 @@ Version history
 from __future__ import annotations
 
 import dataclasses
+import importlib.machinery
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -148,6 +149,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from holdem_env.engine.actions import ActionKind, LegalActions, pot_fraction_raise_to
 from holdem_env.engine.cards import card_str, validate_deck
@@ -159,6 +162,8 @@ from holdem_env.engine.table import Table
 from holdem_env.env import _obs
 from holdem_env.env._obsbuild import ObservationBuilder
 from holdem_env.env._view import SeatView
+from holdem_env.env._view import _new as _new_object
+from holdem_env.env._view import _set_values as _set_view_values
 
 __all__ = [
     "env",
@@ -193,10 +198,13 @@ _KIND_COLUMN = {
     ActionKind.BET: _obs.HIST_RAISES,
     ActionKind.RAISE: _obs.HIST_RAISES,
 }
-# kind -> (name in the history, history column or -1 for a fold)
-_KIND_INFO = {k: (k.value, _KIND_COLUMN.get(k, -1)) for k in ActionKind}
+# kind's value -> (name in the history, history column or -1 for a fold); keyed by the value, a
+# plain str, because hashing an ActionKind runs Enum's Python-level __hash__ (once per action)
+_KIND_INFO = {k.value: (k.value, _KIND_COLUMN.get(k, -1)) for k in ActionKind}
+_HIST_CHECKS, _HIST_AMOUNT = _obs.HIST_CHECKS, _obs.HIST_AMOUNT
 _PAD_SEATS = 10
 _CARD_STRS = tuple(card_str(c) for c in range(52))
+_AT_TO_CALL, _AT_MIN_RAISE_TO, _AT_MAX_RAISE_TO = _obs.OFF_TO_CALL, _obs.OFF_MIN_RAISE_TO, _obs.OFF_MAX_RAISE_TO
 
 
 def exact_action_id(raise_to: int) -> int:
@@ -285,11 +293,12 @@ def _forwarded(name: str) -> property:
 class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     """PettingZoo's ``OrderEnforcingWrapper`` with direct accessors for the per-step attributes.
 
-    ``reset``, ``agent_iter`` and their order checks are PettingZoo's own; ``step`` calls the
-    raw env directly in the usual case and PettingZoo's otherwise. The attributes read every
-    step are properties here instead of going through PettingZoo's ``__getattr__`` fallback, and
-    ``last`` is the raw env's (same results, same error before ``reset``): together half the
-    time of a hand through ``agent_iter``/``last``/``step``.
+    The order checks, errors and warnings are PettingZoo's: ``reset`` sets its flags and calls
+    the raw env, ``agent_iter`` returns its order-enforcing iterable (one ``__next__`` here
+    instead of two), ``step`` calls the raw env directly in the usual case and PettingZoo's
+    otherwise. The attributes read every step are properties here instead of going through
+    PettingZoo's ``__getattr__`` fallback, and ``last`` is the raw env's (same results, same
+    error before ``reset``). ``tests/test_env_fastpaths.py`` holds them to PettingZoo's behaviour.
     """
 
     agents = _forwarded("agents")
@@ -299,6 +308,20 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     truncations = _forwarded("truncations")
     infos = _forwarded("infos")
     _cumulative_rewards = _forwarded("_cumulative_rewards")
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """PettingZoo's ``reset`` (the order flags set first, so a failed reset still counts),
+        without its pass-through call."""
+        self._has_reset = True
+        self._has_updated = True
+        self.env.reset(seed=seed, options=options)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        """PettingZoo's ``agent_iter`` (its error before ``reset``, its iterable: each pass is a
+        new iterator of at most ``max_iter`` agents), with one ``__next__`` reading the raw env."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
 
     def step(self, action: Any) -> None:
         """PettingZoo's ``step``; its usual case (after ``reset``, agents left) calls the raw env directly."""
@@ -313,6 +336,27 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
         return self.env.last(observe)
+
+
+class _AgentIterable(AECOrderEnforcingIterable):
+    """PettingZoo's order-enforcing iterable of :meth:`_OrderEnforcingWrapper.agent_iter`."""
+
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing iterator in one ``__next__`` (same checks, same order)."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        raw = wrapper.env
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return raw.agent_selection
 
 
 # ``info["legal"]`` of an agent that is not to act; numbers are never None (0 = no raise).
@@ -335,11 +379,19 @@ _CORE_FIELDS = (
     "_history", "_all_in", "_folded", "_holes", "_street", "_n_events", "_hands", "_rewards_to_clear", "_layout",
     "_builder", "_dyn", "_full_infos", "_exact", "_inv_bb", "_inv_bb32", "_reward_scale", "_bb", "_small_blind",
     "_no_shown", "_no_payoffs", "_zero_per_agent", "_false_per_agent", "_at_stacks", "_at_street_bets",
-    "_at_folded", "_at_all_in", "_at_pot", "_at_current_bet",
+    "_at_folded", "_at_all_in", "_at_pot", "_at_current_bet", "_gather", "_hole_at", "_history_at",
 )
+#: The per-step names :meth:`_EnvCore._bind_buffers` binds (typed views and staging arrays in the
+#: compiled build; ``nlhe_v1.pxd`` declares them private): never pickled, rebuilt on load.
+_REBOUND_FIELDS = (
+    "_dynv", "_gatherv", "_obs_stage", "_obs_stagev", "_mask_stage", "_mask_stagev", "_stage_lo", "_stage_hi"
+)
+#: Whether this module runs compiled (setup.py COMPILED): observations and masks are then written
+#: by C loops over typed views; from the ``.py`` source, numpy does it (:class:`ObservationBuilder`).
+_TYPED_CORE = __file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 
 
-def _new_env(cls: type) -> Any:
+def _new_env(cls: type[_EnvCore]) -> _EnvCore:
     """An empty instance of ``cls`` for unpickling (its state is set next)."""
     return cls.__new__(cls)
 
@@ -354,6 +406,69 @@ class _EnvCore:
     are its row starts, kept as plain ints for the per-step path).
     """
 
+    # The attributes, as nlhe_v1.pxd declares them (set by raw_env.__init__, reset and the
+    # per-step methods; the compiled build keeps them in typed fields of the same names).
+    rewards: dict[str, float]
+    _cumulative_rewards: dict[str, float]
+    terminations: dict[str, bool]
+    truncations: dict[str, bool]
+    infos: dict[str, dict[str, Any]]
+    agents: list[str]
+    agent_selection: str
+    possible_agents: list[str]
+    agent_name_mapping: dict[str, int]
+    _agent_selector: AgentSelector
+    _skip_agent_selection: str | None
+    illegal_action: str
+    bet_sizes: tuple[float, ...]
+    num_actions: int
+    _state: HandState  # from the first reset on (raw_env.state_object says so before it)
+    _legal: LegalActions | None
+    _actor: int | None
+    _amounts: list[int | None] | None
+    _dealt: tuple[bool, ...]
+    _views: list[SeatView]
+    _board_strs: tuple[str, ...]
+    _history: list[tuple[int, str, str, int]]
+    _all_in: list[bool]
+    _folded: list[bool]
+    _holes: list[tuple[str, ...]]
+    _street: int
+    _n_events: int
+    _hands: int
+    _rewards_to_clear: bool
+    _layout: _obs.BufferLayout
+    _builder: ObservationBuilder
+    _dyn: np.ndarray
+    _gather: np.ndarray
+    _dynv: np.ndarray
+    _gatherv: np.ndarray
+    _obs_stage: np.ndarray
+    _obs_stagev: np.ndarray
+    _mask_stage: np.ndarray
+    _mask_stagev: np.ndarray
+    _stage_lo: int
+    _stage_hi: int
+    _full_infos: bool
+    _exact: bool
+    _inv_bb: float
+    _inv_bb32: float
+    _reward_scale: float
+    _bb: int
+    _small_blind: int
+    _no_shown: tuple[tuple[str, ...], ...]
+    _no_payoffs: tuple[int, ...]
+    _zero_per_agent: dict[str, float]
+    _false_per_agent: dict[str, bool]
+    _at_stacks: int
+    _at_street_bets: int
+    _at_folded: int
+    _at_all_in: int
+    _at_pot: int
+    _at_current_bet: int
+    _hole_at: list[int]
+    _history_at: list[list[int]]
+
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle and copy by attributes (the compiled build keeps the core's in typed fields,
         outside ``__dict__``; its typed buffer view is re-bound on load, not pickled)."""
@@ -365,20 +480,31 @@ class _EnvCore:
             value = getattr(self, name, _MISSING)
             if value is not _MISSING:
                 state[name] = value
-        state.pop("_dynv", None)
+        for name in _REBOUND_FIELDS:
+            state.pop(name, None)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
             setattr(self, name, value)
-        self._bind_buffer(state["_dyn"])
+        self._bind_buffers(state["_dyn"], state["_gather"])
 
-    def _bind_buffer(self, dyn: np.ndarray) -> None:
-        """Keep the state buffer as ``_dyn`` (what the observation builder gathers from) and as
-        ``_dynv``, the name every per-step write goes through (the same array here; the seam
-        where a typed core would bind a typed view)."""
+    def _bind_buffers(self, dyn: np.ndarray, gather: np.ndarray) -> None:
+        """Keep the state buffer as ``_dyn`` and the observers' gather indices as ``_gather``
+        (what the observation builder reads), and bind the names the per-step path goes
+        through (:data:`_REBOUND_FIELDS`, rebuilt on load, never pickled): ``_dynv`` and
+        ``_gatherv`` (the same arrays here, typed views in the compiled build) and the two
+        staging arrays the compiled build writes each observation and mask into before
+        copying them out."""
         self._dyn = dyn
         self._dynv = dyn
+        self._gather = gather
+        self._gatherv = gather
+        self._obs_stage = np.zeros(gather.shape[1], dtype=np.float32)
+        self._obs_stagev = self._obs_stage
+        self._mask_stage = np.zeros(self.num_actions, dtype=np.int8)
+        self._mask_stagev = self._mask_stage
+        self._stage_lo = self._stage_hi = 0  # the raise range set in the staging mask (none)
 
     def _refresh_money(self) -> None:
         """Rewrite every seat's stack and street bet (in big blinds) from the engine.
@@ -435,7 +561,7 @@ class _EnvCore:
                 dynv[layout.all_in + s] = 1.0
             h = state.hole_cards_of(s)
             if h:
-                at = layout.hole_at(s)
+                at = self._hole_at[s]
                 dynv[at + h[0]] = 1.0
                 dynv[at + h[1]] = 1.0
         dynv[layout.button + state.button] = 1.0
@@ -476,7 +602,7 @@ class _EnvCore:
         dynv = self._dynv
         street = int(ev.street)
         seat = ev.seat
-        kind_name, col = _KIND_INFO[ev.kind]
+        kind_name, col = _KIND_INFO[ev.kind._value_]
         self._history.append((seat, _STREET_NAMES[street], kind_name, ev.to))
         if ev.all_in:
             self._all_in[seat] = True
@@ -485,10 +611,10 @@ class _EnvCore:
             self._folded[seat] = True
             dynv[self._at_folded + seat] = 1.0
             return
-        at = self._layout.history_at(street, seat)
+        at = self._history_at[street][seat]
         dynv[at + col] += 1.0
-        if col != _obs.HIST_CHECKS:  # a call, bet or raise sets the seat's street total
-            dynv[at + _obs.HIST_AMOUNT] = ev.to * self._inv_bb
+        if col != _HIST_CHECKS:  # a call, bet or raise sets the seat's street total
+            dynv[at + _HIST_AMOUNT] = ev.to * self._inv_bb
 
     def _advance(self) -> None:
         """Bring bookkeeping up to date after the engine moved (new events, actor or end)."""
@@ -552,13 +678,20 @@ class _EnvCore:
 
     def _seat_view(self, seat: int) -> SeatView:
         """What ``seat`` may see now, as plain values (its own hole cards only)."""
-        return SeatView.from_values((seat, self._holes[seat]) + self._public_values())
+        view = _new_object(SeatView)  # SeatView.from_values without its Python frame
+        _set_view_values(view, (seat, self._holes[seat]) + self._public_values())
+        return view
 
     def _all_views(self) -> list[SeatView]:
         """Every seat's view now (one set of public values, each seat's own hole cards)."""
         public = self._public_values()
         holes = self._holes
-        return [SeatView.from_values((s, holes[s]) + public) for s in range(self._layout.num_players)]
+        views = []
+        for s in range(self._layout.num_players):
+            view = _new_object(SeatView)  # SeatView.from_values without its Python frame
+            _set_view_values(view, (s, holes[s]) + public)
+            views.append(view)
+        return views
 
     def _public_values(self) -> tuple[Any, ...]:
         """The values every seat may see, in :data:`holdem_env.env._view.VIEW_KEYS` order after
@@ -619,7 +752,9 @@ class _EnvCore:
         rewards = self.rewards
         cumulative = self._cumulative_rewards
         terminations = self.terminations
-        for a, p in zip(self.possible_agents, state.payoffs, strict=True):
+        payoffs = state.payoffs
+        assert payoffs is not None  # the hand is over
+        for a, p in zip(self.possible_agents, payoffs, strict=True):
             r = rewards[a] = p * scale
             cumulative[a] += r  # PettingZoo's _accumulate_rewards, inlined
             terminations[a] = True
@@ -649,10 +784,11 @@ class _EnvCore:
     def _raise_amount(self, a: int) -> int | None:
         """Raise-to chips of action id ``a`` at the current decision (None if masked)."""
         legal = self._legal
+        assert legal is not None  # a decision is pending
         if self._exact:
             amount = a - 1
-            lo = legal.min_raise_to
-            if lo is None or not lo <= amount <= legal.max_raise_to:
+            lo, hi = legal.min_raise_to, legal.max_raise_to
+            if lo is None or hi is None or not lo <= amount <= hi:
                 return None
             return amount
         return self._discrete_amounts()[a - 2]
@@ -661,6 +797,7 @@ class _EnvCore:
         if self._amounts is None:
             state = self._state
             seat = self._actor
+            assert self._legal is not None and seat is not None  # a decision is pending
             self._amounts = discrete_raise_amounts(
                 self._legal,
                 pot=state.pot,
@@ -669,6 +806,41 @@ class _EnvCore:
                 bet_sizes=self.bet_sizes,
             )
         return self._amounts
+
+    def describe_action(self, action: int) -> str:
+        """Human-readable meaning of an action id (``"fold"``, ``"check/call"``, ``"raise to 40"``)."""
+        a = self._action_id(action)
+        if a == FOLD:
+            return "fold"
+        if a == CHECK_CALL:
+            return "check/call"
+        if self._exact:
+            return f"raise to {a - 1}"
+        if a == self.num_actions - 1:
+            return "all-in"
+        if a == 2:
+            return "min-raise"
+        return f"raise {self.bet_sizes[a - 3]:g} pot"
+
+    def _describe_legal(self) -> str:
+        legal = self._legal
+        assert legal is not None  # a decision is pending
+        parts = []
+        if legal.fold:
+            parts.append("0 (fold)")
+        if legal.check:
+            parts.append("1 (check)")
+        elif legal.call > 0:
+            parts.append(f"1 (call {legal.call})")
+        lo, hi = legal.min_raise_to, legal.max_raise_to
+        if lo is not None and hi is not None:
+            if self._exact:
+                parts.append(f"{lo + 1}..{hi + 1} (raise to {lo}..{hi})")
+            else:
+                for i, amount in enumerate(self._discrete_amounts()):
+                    if amount is not None:
+                        parts.append(f"{i + 2} (raise to {amount})")
+        return ", ".join(parts)
 
     def step(self, action: Any) -> None:
         """Apply the selected agent's action id (``None`` for an agent whose hand is over)."""
@@ -679,6 +851,7 @@ class _EnvCore:
         a = action if type(action) is int and 0 <= action < self.num_actions else self._action_id(action)
         state = self._state
         legal = self._legal
+        assert legal is not None  # the selected agent is to act
         amount = None
         if a == FOLD:
             ok = legal.fold
@@ -699,6 +872,7 @@ class _EnvCore:
         elif a == FOLD:
             ev = state.fold()
         else:
+            assert amount is not None
             ev = state.raise_to(amount)
         self._cumulative_rewards[agent] = 0
         self._after_action(ev)
@@ -725,31 +899,127 @@ class _EnvCore:
     # ------------------------------------------------------------------ observing
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The observation dict (``observation`` float32 vector, ``action_mask`` int8) of ``agent``."""
-        seat = self.agent_name_mapping[agent]
-        builder = self._builder
+        return self._observe_seat(self.agent_name_mapping[agent])
+
+    def _observe_seat(self, seat: int) -> dict[str, np.ndarray]:
+        """The observation dict of ``seat``: the seat to act (its scalars and mask), a seat
+        waiting for its turn (what it would owe now) or an idle one."""
         if seat == self._actor:
             inv = self._inv_bb
             legal = self._legal
+            assert legal is not None  # the seat is to act
             fold, check, call, lo, hi = legal.fold, legal.check, legal.call, legal.min_raise_to, legal.max_raise_to
             check_call = check or call > 0
-            if lo is None:
-                return builder.actor(seat, call * inv, 0.0, 0.0, fold, check_call, 0, 0, None)
+            if lo is None or hi is None:
+                return self._observation(seat, 3, call * inv, 0.0, 0.0, fold, check_call, 0, 0, None)
             if self._exact:  # raise-to k has id k + 1 (exact_action_id)
-                return builder.actor(seat, call * inv, lo * inv, hi * inv, fold, check_call, lo + 1, hi + 2, None)
+                return self._observation(seat, 3, call * inv, lo * inv, hi * inv, fold, check_call, lo + 1, hi + 2, None)
             ids = [i + 2 for i, amount in enumerate(self._discrete_amounts()) if amount is not None]
-            return builder.actor(seat, call * inv, lo * inv, hi * inv, fold, check_call, 0, 0, ids)
+            return self._observation(seat, 3, call * inv, lo * inv, hi * inv, fold, check_call, 0, 0, ids)
         if self._actor is not None:  # a seat waiting for its turn: what it would owe now
             state = self._state
             owed = state.current_bet - state.street_bet_of(seat)
             if owed > 0 and not self._folded[seat]:
-                return builder.waiting(seat, min(owed, state.stack_of(seat)) * self._inv_bb)
-        return builder.idle(seat)
+                return self._observation(seat, 1, min(owed, state.stack_of(seat)) * self._inv_bb)
+        return self._observation(seat, 0)
+
+    def _observation(
+        self,
+        seat: int,
+        scalars: int,
+        to_call: float = 0.0,
+        min_to: float = 0.0,
+        max_to: float = 0.0,
+        fold: bool = False,
+        check_call: bool = False,
+        raise_lo: int = 0,
+        raise_hi: int = 0,
+        ids: list[int] | None = None,
+    ) -> dict[str, np.ndarray]:
+        """``seat``'s observation dict with its first ``scalars`` per-decision scalars written
+        (0 idle, 1 amount to call, 3 with the raise-to bounds: the seat to act, whose mask has
+        fold, check/call, ``range(raise_lo, raise_hi)`` and ``ids``; any other mask is all zero).
+
+        The pure-Python build asks :class:`ObservationBuilder` (numpy gathers); the compiled
+        build gathers with C loops over typed views (:meth:`_typed_vector`, :meth:`_typed_mask`).
+        """
+        if not _TYPED_CORE:
+            builder = self._builder
+            if scalars == 3:
+                return builder.actor(seat, to_call, min_to, max_to, fold, check_call, raise_lo, raise_hi, ids)
+            if scalars == 1:
+                return builder.waiting(seat, to_call)
+            return builder.idle(seat)
+        vector = self._typed_vector(seat, scalars, to_call, min_to, max_to)
+        if scalars == 3:
+            mask = self._typed_mask(fold, check_call, raise_lo, raise_hi, ids)
+        else:
+            mask = np.zeros(self.num_actions, dtype=np.int8)
+        return {"observation": vector, "action_mask": mask}
+
+    def _typed_vector(self, seat: int, scalars: int, to_call: float, min_to: float, max_to: float) -> np.ndarray:
+        """Observer ``seat``'s vector (a new array): its gather indices read from the state
+        buffer into the staging array, the per-decision scalars written, then one copy."""
+        src = self._dynv
+        index = self._gatherv
+        out = self._obs_stagev
+        for i in range(index.shape[1]):
+            out[i] = src[index[seat, i]]
+        if scalars:
+            out[_AT_TO_CALL] = to_call
+            if scalars == 3:
+                out[_AT_MIN_RAISE_TO] = min_to
+                out[_AT_MAX_RAISE_TO] = max_to
+        return self._obs_stage.copy()
+
+    def _typed_mask(self, fold: bool, check_call: bool, raise_lo: int, raise_hi: int, ids: list[int] | None) -> np.ndarray:
+        """The mask of the seat to act (a new array), from the staging mask: it keeps the last
+        raise range ``_stage_lo .. _stage_hi - 1`` set (only the entries that differ from the
+        new range are rewritten), fold, check/call and ``ids`` are set for one copy and cleared."""
+        n = self.num_actions
+        if raise_lo < 0 or raise_hi > n:
+            raise IndexError(f"raise ids {raise_lo}..{raise_hi - 1} are outside 0..{n - 1}")
+        if ids is not None:
+            for i in ids:  # a loop, not any(): no generator object per call in the compiled build
+                if not 0 <= i < n:
+                    raise IndexError(f"action id {i} is outside 0..{n - 1}")
+        if raise_lo >= raise_hi:
+            raise_lo = raise_hi = 0
+        m = self._mask_stagev
+        lo, hi = self._stage_lo, self._stage_hi
+        if lo < raise_hi and raise_lo < hi:  # overlapping ranges: move both ends
+            for i in range(lo, raise_lo):
+                m[i] = 0
+            for i in range(raise_hi, hi):
+                m[i] = 0
+            for i in range(raise_lo, lo):
+                m[i] = 1
+            for i in range(hi, raise_hi):
+                m[i] = 1
+        else:
+            for i in range(lo, hi):
+                m[i] = 0
+            for i in range(raise_lo, raise_hi):
+                m[i] = 1
+        self._stage_lo, self._stage_hi = raise_lo, raise_hi
+        m[FOLD] = 1 if fold or raise_lo <= FOLD < raise_hi else 0
+        m[CHECK_CALL] = 1 if check_call or raise_lo <= CHECK_CALL < raise_hi else 0
+        if ids is not None:
+            for i in ids:
+                m[i] = 1
+        mask = self._mask_stage.copy()
+        if ids is not None:
+            for i in ids:
+                m[i] = 1 if raise_lo <= i < raise_hi else 0
+        m[FOLD] = 1 if raise_lo <= FOLD < raise_hi else 0
+        m[CHECK_CALL] = 1 if raise_lo <= CHECK_CALL < raise_hi else 0
+        return mask
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """``(observation, cumulative reward, terminated, truncated, info)`` of the selected agent."""
         agent = self.agent_selection
         return (
-            self.observe(agent) if observe else None,
+            self._observe_seat(self.agent_name_mapping[agent]) if observe else None,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -761,7 +1031,9 @@ class _EnvCore:
 class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
     """The unwrapped AEC environment; see the module docstring for every table."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "nlhe_v1", "is_parallelizable": False, "render_fps": 1}
+    metadata: dict[str, Any] = {
+        "render_modes": ["human", "ansi"], "name": "nlhe_v1", "is_parallelizable": False, "render_fps": 1
+    }
 
     def __init__(
         self,
@@ -797,7 +1069,7 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
             big_blind=big_blind,
             ante=ante,
             buy_in=buy_in,
-            betting=betting,
+            betting=BettingStructure.parse(betting),
             **table_kwargs,
         )
         n = self.config.num_players
@@ -884,11 +1156,13 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
         self._at_stacks, self._at_street_bets = layout.stacks, layout.street_bets
         self._at_folded, self._at_all_in = layout.folded, layout.all_in
         self._at_pot, self._at_current_bet = layout.pot, layout.current_bet
-        self._bind_buffer(np.zeros(layout.size, dtype=np.float32))
-        self._builder = ObservationBuilder(self._dyn, layout.gather(self.num_seats), self.num_actions, _obs.OFF_TO_CALL)
+        self._hole_at = [layout.hole_at(s) for s in range(n)]
+        self._history_at = [[layout.history_at(t, s) for s in range(n)] for t in range(_obs.STREETS)]
+        self._bind_buffers(np.zeros(layout.size, dtype=np.float32), layout.gather(self.num_seats))
+        self._builder = ObservationBuilder(self._dyn, self._gather, self.num_actions, _obs.OFF_TO_CALL)
         self._inv_bb32 = float(np.float32(self._inv_bb))
         self._table: Table | None = None
-        self._state: HandState | None = None
+        self._state = None  # type: ignore[assignment]  # no hand before the first reset
         self._np_random: np.random.Generator | None = None
         self._np_random_seed: int | None = None
         self._hands = 0
@@ -955,27 +1229,6 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
             state = self._table.start_hand(deck=deck, button=button, stacks=stacks, abandon=True)
         self._start(state)
 
-    def _describe_legal(self) -> str:
-        legal = self._legal
-        parts = []
-        if legal.fold:
-            parts.append("0 (fold)")
-        if legal.check:
-            parts.append("1 (check)")
-        elif legal.call > 0:
-            parts.append(f"1 (call {legal.call})")
-        if legal.min_raise_to is not None:
-            if self._exact:
-                parts.append(
-                    f"{legal.min_raise_to + 1}..{legal.max_raise_to + 1} "
-                    f"(raise to {legal.min_raise_to}..{legal.max_raise_to})"
-                )
-            else:
-                for i, amount in enumerate(self._discrete_amounts()):
-                    if amount is not None:
-                        parts.append(f"{i + 2} (raise to {amount})")
-        return ", ".join(parts)
-
     # ------------------------------------------------------------------ helpers
     def action_amount(self, action: int) -> int | None:
         """Raise-to chips of ``action`` at the current decision; None for fold, check/call or a masked size.
@@ -999,21 +1252,6 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
                     return i + 2
         legal = self._describe_legal() if self._legal is not None else "nothing (the hand is over)"
         raise IllegalActionError(f"no legal action raises to {raise_to!r} now; legal: {legal}")
-
-    def describe_action(self, action: int) -> str:
-        """Human-readable meaning of an action id (``"fold"``, ``"check/call"``, ``"raise to 40"``)."""
-        a = self._action_id(action)
-        if a == FOLD:
-            return "fold"
-        if a == CHECK_CALL:
-            return "check/call"
-        if self._exact:
-            return f"raise to {a - 1}"
-        if a == self.num_actions - 1:
-            return "all-in"
-        if a == 2:
-            return "min-raise"
-        return f"raise {self.bet_sizes[a - 3]:g} pot"
 
     @property
     def state_object(self) -> HandState:
@@ -1101,6 +1339,7 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
             lines.append(f"to act: {self.possible_agents[self._actor]}")
         else:
             payoffs = state.payoffs
+            assert payoffs is not None  # no actor: the hand is over
             lines.append("hand over: " + ", ".join(f"seat {s} {payoffs[s]:+d}" for s in range(n) if self._dealt[s]))
         return "\n".join(lines)
 
