@@ -26,9 +26,14 @@ MAPPED = ("agents", "training")  # repository folder -> installed as holdem_env.
 COMPILED = ["holdem_env/engine/state.py", "holdem_env/env/nlhe_v1.py"]  # those that measurably paid (BENCHMARKS.md)
 PURE_PYTHON_ENV = "HOLDEM_ENV_PURE_PYTHON"
 
+# Folders holding only package data (policies, a sample hand history, the web page) are listed as
+# packages too, which is how setuptools wants data in sub-folders shipped (pyproject's package-data).
+DATA_PACKAGES = ["holdem_env.agents.data", "holdem_env.formats.data", "holdem_env.play.static"]
+
 packages = find_packages(include=["holdem_env", "holdem_env.*"])
 for folder in MAPPED:
     packages += [f"holdem_env.{name}" for name in find_packages(include=[folder, f"{folder}.*"])]
+packages += DATA_PACKAGES
 
 
 def _warn(why: str) -> None:
