@@ -50,8 +50,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from holdem_env.engine import evaluator as _ev
 from holdem_env.engine.errors import HoldemError
 from holdem_env.engine.evaluator import evaluate_batch
+from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, blocked_by
 from holdem_env.env import _obs
 
 __all__ = [
@@ -60,7 +62,9 @@ __all__ = [
     "EQUITY_SAMPLES",
     "SPR_CAP",
     "seats_of",
+    "live_opponents",
     "equity_batch",
+    "equity_table",
     "features_batch",
     "observation_scale",
     "encode_batch",
@@ -160,10 +164,92 @@ def equity_batch(holes: np.ndarray, boards: list[np.ndarray], opponents: np.ndar
     return out
 
 
-def features_batch(observations: np.ndarray) -> np.ndarray:
+def live_opponents(observations: np.ndarray) -> np.ndarray:
+    """Opponents dealt in and not folded, per row of ``(B, obs_len)`` (int64 ``(B,)``)."""
+    obs = np.asarray(observations, dtype=np.float32)
+    seats = seats_of(obs.shape[1])
+    off = _obs.obs_offsets(seats)
+    dealt = obs[:, off["dealt_in"][0] : off["dealt_in"][1]]
+    folded = obs[:, off["folded"][0] : off["folded"][1]]
+    return np.clip((dealt[:, 1:] * (1.0 - folded[:, 1:])).sum(axis=1), 0, seats - 1).astype(np.int64)
+
+
+_TABLES: dict[tuple[int, ...], np.ndarray] = {}
+_TABLES_KEPT = 16
+
+
+def equity_table(board: np.ndarray) -> np.ndarray:
+    """The ``equity`` feature of every holding against one opponent on ``board`` (0, 3, 4 or
+    5 card ids): float32 ``(1326,)`` indexed like :data:`holdem_env.engine.ranges.HOLDINGS`,
+    NaN for holdings that share a card with the board. Entry ``i`` equals
+    ``equity_batch(HOLDINGS[i:i+1], [board], [1])`` bit for bit (a test checks it).
+
+    Built for range queries, which ask for every holding on one board: the deals of the
+    common random numbers differ between holdings only where a permutation meets the
+    holding's own cards, so the opponent's and the holding's hands are valued by adding
+    card keys (:mod:`holdem_env.engine.evaluator`'s method) instead of one evaluator row per
+    deal; the last few boards' tables are kept.
+
+    >>> import numpy as np
+    >>> t = equity_table(np.array([], dtype=int))
+    >>> e = equity_batch(HOLDINGS[[5, 1000]], [np.array([], dtype=int)] * 2, np.array([1, 1]))
+    >>> bool(t[5] == e[0] and t[1000] == e[1])
+    True
+    """
+    b = tuple(sorted(int(c) for c in np.asarray(board).ravel()))
+    if len(b) not in (0, 3, 4, 5) or len(set(b)) != len(b) or any(not 0 <= c < 52 for c in b):
+        raise HoldemError(f"a board is 0, 3, 4 or 5 different card ids in 0..51, got {list(b)}")
+    table = _TABLES.get(b)
+    if table is None:
+        table = _equity_table(b)
+        if len(_TABLES) >= _TABLES_KEPT:
+            _TABLES.pop(next(iter(_TABLES)))
+        _TABLES[b] = table
+    return table
+
+
+def _key_values(cards: np.ndarray) -> np.ndarray:
+    """Evaluator values of 7-card rows ``(..., 7)``: key sums, flush rows by :func:`evaluate_batch`."""
+    key = np.take(_ev._CARD_KEYS, cards).sum(axis=-1)
+    values = np.take(_ev._dense_table(7), key & _ev._RANK_MASK, mode="clip").astype(np.int32)
+    flush = ((key + _ev._FLUSH_ADD) & _ev._FLUSH_TEST) != 0
+    if flush.any():
+        values[flush] = evaluate_batch(cards[flush].astype(np.uint8), validate=False)
+    return values
+
+
+def _equity_table(board: tuple[int, ...]) -> np.ndarray:
+    m = len(board)
+    n = EQUITY_SAMPLES
+    need = 2 + (5 - m)
+    ids = np.flatnonzero(~blocked_by(board))
+    hold = HOLDINGS[ids]
+    # Each permutation without the board's cards; a holding's deal is the first ``need`` of
+    # those that are not its own cards: they lie within the first need + 2.
+    on_board = np.zeros(52, dtype=bool)
+    on_board[list(board)] = True
+    off = ~on_board[_PERMS]
+    first = np.cumsum(off, axis=1) <= need + 2
+    window = _PERMS[off & first].reshape(n, need + 2)  # (n, need + 2)
+    take = (window[None, :, :] != hold[:, None, None, 0]) & (window[None, :, :] != hold[:, None, None, 1])
+    take &= np.cumsum(take, axis=2) <= need
+    drawn = np.broadcast_to(window[None], take.shape)[take].reshape(len(ids), n, need)
+    board_arr = np.broadcast_to(np.asarray(board, dtype=np.int64), (len(ids), n, m))
+    runout = np.concatenate([board_arr, drawn[:, :, 2:]], axis=2)
+    mine = _key_values(np.concatenate([np.broadcast_to(hold[:, None, :], (len(ids), n, 2)), runout], axis=2))
+    theirs = _key_values(np.concatenate([drawn[:, :, :2], runout], axis=2))
+    share = np.where(mine > theirs, 1.0, np.where(mine == theirs, 0.5, 0.0))
+    out = np.full(NUM_HOLDINGS, np.nan, dtype=np.float32)
+    out[ids] = share.mean(axis=1).astype(np.float32)
+    return out
+
+
+def features_batch(observations: np.ndarray, equity: np.ndarray | None = None) -> np.ndarray:
     """The features (:data:`FEATURE_NAMES`) of each row of ``(B, obs_len)``; float32 ``(B, NUM_FEATURES)``.
 
     A row whose seat has no hole cards (not dealt in, or a padded observation) gets equity 0.
+    ``equity``: the rows' equity feature if the caller already has it (``(B,)``, e.g. from
+    :func:`equity_table`); it is used as given.
     """
     obs = np.asarray(observations, dtype=np.float32)
     if obs.ndim != 2:
@@ -176,14 +262,17 @@ def features_batch(observations: np.ndarray) -> np.ndarray:
         return out
     sc = obs[:, off["scalars"][0] : off["scalars"][1]]
     pot, to_call, stack = sc[:, 0], sc[:, 1], sc[:, 4]
-    dealt = obs[:, off["dealt_in"][0] : off["dealt_in"][1]]
-    folded = obs[:, off["folded"][0] : off["folded"][1]]
-    live = np.clip((dealt[:, 1:] * (1.0 - folded[:, 1:])).sum(axis=1), 0, seats - 1).astype(np.int64)
+    live = live_opponents(obs)
     hole_hot = obs[:, off["hole"][0] : off["hole"][1]] > 0.5
     board_hot = obs[:, off["board"][0] : off["board"][1]] > 0.5
     has_hole = hole_hot.sum(axis=1) == 2
     idx = np.flatnonzero(has_hole)
-    if idx.size:
+    if equity is not None:
+        given = np.asarray(equity, dtype=np.float32).reshape(-1)
+        if given.shape != (b,):
+            raise HoldemError(f"equity must give one value per observation row ({b}), got shape {given.shape}")
+        out[:, 0] = given
+    elif idx.size:
         holes = np.stack([np.flatnonzero(hole_hot[i]) for i in idx])
         boards = [np.flatnonzero(board_hot[i]) for i in idx]
         out[idx, 0] = equity_batch(holes, boards, live[idx])
@@ -225,8 +314,11 @@ def observation_scale(seats: int, stack_bb: float = 100.0) -> np.ndarray:
     return scale
 
 
-def encode_batch(observations: np.ndarray, scale: np.ndarray, with_features: bool = True) -> np.ndarray:
-    """The network input: ``observations * scale``, then (``with_features``) :func:`features_batch`."""
+def encode_batch(
+    observations: np.ndarray, scale: np.ndarray, with_features: bool = True, equity: np.ndarray | None = None
+) -> np.ndarray:
+    """The network input: ``observations * scale``, then (``with_features``) :func:`features_batch`
+    (``equity``: passed on to it)."""
     obs = np.asarray(observations, dtype=np.float32)
     if obs.ndim != 2 or obs.shape[1] != scale.shape[0]:
         raise HoldemError(
@@ -235,4 +327,4 @@ def encode_batch(observations: np.ndarray, scale: np.ndarray, with_features: boo
     scaled = obs * scale
     if not with_features:
         return scaled
-    return np.concatenate([scaled, features_batch(obs)], axis=1)
+    return np.concatenate([scaled, features_batch(obs, equity)], axis=1)

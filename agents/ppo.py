@@ -31,12 +31,13 @@ import torch
 from torch import nn
 
 from holdem_env.engine.errors import ConfigError, HoldemError
+from holdem_env.engine.ranges import check_holdings, holding_indices
 from holdem_env.env import _obs
 from holdem_env.env.nlhe_v1 import DEFAULT_BET_SIZES, ENV_ID, SAME_OBSERVATIONS_AS
 from holdem_env.fileutil import atomic_write_bytes
 
 from .base import agent_rng, check_bet_sizes
-from .features import NUM_FEATURES, encode_batch, observation_scale
+from .features import NUM_FEATURES, encode_batch, equity_table, live_opponents, observation_scale
 
 __all__ = [
     "ActorCritic",
@@ -83,8 +84,10 @@ class PolicyConfig:
         if not isinstance(self.features, bool):
             raise ConfigError("features", self.features, "must be true or false")
         h = self.hidden
-        if not isinstance(h, (list, tuple)) or not h or not all(
-            isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 4096 for x in h
+        if (
+            not isinstance(h, (list, tuple))
+            or not h
+            or not all(isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 4096 for x in h)
         ):
             raise ConfigError("hidden", h, "must be a non-empty list of layer widths in 1..4096")
         object.__setattr__(self, "hidden", tuple(int(x) for x in h))
@@ -193,19 +196,23 @@ class PpoPolicy:
         self.scale = observation_scale(config.num_players, config.stack_bb)
 
     # -- input -----------------------------------------------------------------------------
-    def encode(self, observations: np.ndarray) -> np.ndarray:
-        """Network input ``(B, input_size)`` of raw observation rows ``(B, obs_size)``."""
+    def encode(self, observations: np.ndarray, equity: np.ndarray | None = None) -> np.ndarray:
+        """Network input ``(B, input_size)`` of raw observation rows ``(B, obs_size)``
+        (``equity``: the rows' equity feature when already known; see
+        :func:`~holdem_env.agents.features.features_batch`)."""
         obs = np.asarray(observations, dtype=np.float32)
         if obs.ndim != 2 or obs.shape[1] != self.config.obs_size:
             raise HoldemError(
                 f"this ppo policy was trained for {self.config.num_players} seats (observations of "
                 f"{self.config.obs_size} entries); got observations of shape {obs.shape}"
             )
-        return encode_batch(obs, self.scale, self.config.features)
+        return encode_batch(obs, self.scale, self.config.features, equity)
 
     @torch.no_grad()
-    def probabilities(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """Action probabilities ``(B, A)`` (float64; exactly 0 on masked ids)."""
+    def probabilities(
+        self, observations: np.ndarray, masks: np.ndarray, equity: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Action probabilities ``(B, A)`` (float64; exactly 0 on masked ids); ``equity`` as in :meth:`encode`."""
         masks = np.asarray(masks)
         if masks.ndim != 2 or masks.shape[1] != self.config.num_actions:
             raise HoldemError(
@@ -213,7 +220,7 @@ class PpoPolicy:
                 f"{list(self.config.bet_sizes)}); the action masks have shape {masks.shape}: use the env's "
                 f"discrete action mode with these bet sizes"
             )
-        x = torch.from_numpy(self.encode(observations))
+        x = torch.from_numpy(self.encode(observations, equity))
         logits, _ = self.model(x, torch.from_numpy(masks.astype(np.int64)))
         return logits.double().softmax(-1).numpy()
 
@@ -257,7 +264,8 @@ class PpoPolicy:
                 f"{ENV_ID!r}: observations may differ, retrain the policy"
             )
         try:
-            config = PolicyConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in payload["config"].items()})
+            fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in payload["config"].items()}
+            config = PolicyConfig(**fields)
         except (TypeError, ConfigError) as exc:
             raise PolicyFileError(f"ppo policy file {str(p)!r} has a bad config: {exc}") from None
         if payload.get("obs_size") != config.obs_size:
@@ -329,6 +337,38 @@ class PpoAgent:
         obs = np.asarray(observation["observation"], dtype=np.float32)[None, :]
         mask = np.asarray(observation["action_mask"])[None, :]
         return int(self.act_batch(obs, mask, [self.rng])[0])
+
+    def action_probabilities(
+        self, observation: Mapping[str, Any], info: Mapping[str, Any], holdings: np.ndarray
+    ) -> np.ndarray:
+        """Range query (:mod:`holdem_env.agents.ranges`): for each row of ``holdings`` the policy's
+        action probabilities had the seat held those two cards -- the observation with its
+        hole-card one-hot replaced, the engineered features recomputed, all rows in one
+        network call. The row of the seat's own holding is exactly what :meth:`act` samples
+        from (a greedy agent: probability 1 on the action it plays).
+
+        The equity feature comes from :func:`~holdem_env.agents.features.equity_table`
+        (the same numbers ``act`` computes) when one opponent is live; otherwise the
+        features are computed row by row as for ``act``.
+        """
+        hold = check_holdings(holdings)
+        obs = np.asarray(observation["observation"], dtype=np.float32)
+        mask = np.asarray(observation["action_mask"])
+        rows = np.repeat(obs[None, :], len(hold), axis=0)
+        rows[:, _obs.OFF_HOLE : _obs.OFF_HOLE + 52] = 0.0
+        rows[np.arange(len(hold))[:, None], _obs.OFF_HOLE + hold] = 1.0
+        equity = None
+        if self.policy.config.features and len(hold) and live_opponents(obs[None, :])[0] == 1:
+            board = np.flatnonzero(obs[_obs.OFF_BOARD : _obs.OFF_BOARD + 52] > 0.5)
+            equity = equity_table(board)[holding_indices(hold)]
+            equity = np.where(np.isnan(equity), 0.0, equity)  # a holding the board blocks: no real row
+        masks = np.repeat(mask[None, :], len(hold), axis=0)
+        probs = self.policy.probabilities(rows, masks, equity)
+        if self.greedy:
+            best = np.where(masks > 0, probs + 1.0, -1.0).argmax(axis=1)
+            probs = np.zeros_like(probs)
+            probs[np.arange(len(hold)), best] = 1.0
+        return probs
 
     def act_batch(
         self, observations: np.ndarray, masks: np.ndarray, rngs: Sequence[np.random.Generator] | None = None

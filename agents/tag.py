@@ -3,9 +3,11 @@
 Preflop it plays the 169 starting-hand classes (:mod:`holdem_env.agents.preflop`) by position:
 an opening range that widens as fewer players are left to act, 3-bet and calling ranges
 against one raise, 4-bet/call ranges against a 3-bet and a premium-only range beyond.
-Postflop it estimates its equity against the opponents still in the hand by Monte Carlo
-over ``samples`` deals drawn from a generator seeded by the board and ``equity_seed`` (so
-the estimate is a deterministic function of the cards), compares it with the pot odds,
+Postflop it computes its equity against the opponents still in the hand -- heads-up exactly
+against a uniformly random holding (on the flop over ``flop_runouts`` turn-and-river pairs
+sampled by a generator seeded by the board and ``equity_seed``), multiway by Monte Carlo over
+``samples`` deals drawn the same way -- so the equity is a deterministic function of the
+cards, one table of all 1,326 holdings per board. It compares it with the pot odds,
 value-bets and raises strong hands, continuation-bets as the preflop raiser, and folds
 weak hands facing bets. Bet sizes are fractions of the pot, mapped to the closest legal
 action id. Its only other randomness is one uniform draw per postflop decision, so it
@@ -19,6 +21,7 @@ by that factor, equity margins grow); ``aggression`` > 1 bets and raises more of
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from types import SimpleNamespace
 from typing import Any
@@ -29,7 +32,15 @@ from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.equity import equity
 from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.evaluator import evaluate_batch
-from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, blocked_by, card_incidence, holding_indices
+from holdem_env.engine.ranges import (
+    HOLDINGS,
+    NUM_HOLDINGS,
+    blocked_by,
+    card_incidence,
+    equity_against_random,
+    flop_runouts,
+    holding_indices,
+)
 
 from .base import agent_rng, check_bet_sizes, legal_of
 from .preflop import class_percentile, hand_class, open_fraction, top_range
@@ -74,6 +85,11 @@ def raise_options(
     return [(i + 2, amt) for i, amt in enumerate(amounts) if amt is not None and mask[i + 2]]
 
 
+#: Turn-and-river pairs of a flop: the 49 cards off it, two at a time (1,081 avoid a given holding).
+_ALL_FLOP_RUNOUTS = 1176
+#: Boards whose heads-up equity tables are kept (a hand's flop, turn and river, twice over).
+_TABLES_KEPT = 8
+
 #: Largest ``tightness`` / ``aggression``: beyond it every hand is folded (or raised) anyway.
 _MAX_FACTOR = 100.0
 
@@ -107,7 +123,9 @@ class TagAgent:
 
     Parameters: ``tightness`` (default 1.0; larger = tighter), ``aggression`` (default
     1.0; larger = more bets/raises), ``samples`` (Monte Carlo deals per postflop
-    decision, default 300), ``bet_sizes`` (the env's discrete pot fractions, if not the
+    decision with two or more opponents, default 300), ``flop_runouts`` (heads-up flop:
+    turn-and-river pairs the equity averages over, default 64; 1176 or more: all of them,
+    exact -- turn and river are always exact), ``bet_sizes`` (the env's discrete pot fractions, if not the
     default), ``read_ranges`` (default False; True: postflop equity against ranges read
     from each opponent's preflop actions -- raisers hold the top 30%, callers the top 55%,
     others any two cards -- instead of random hands; measured slower and more passive),
@@ -125,6 +143,7 @@ class TagAgent:
         rng: np.random.Generator | None = None,
         seed: int | None = None,
         equity_seed: int = 0,
+        flop_runouts: int = 64,
     ) -> None:
         self.tightness = _check_positive("tightness", tightness)
         self.aggression = _check_positive("aggression", aggression)
@@ -138,6 +157,9 @@ class TagAgent:
         if isinstance(equity_seed, bool) or not isinstance(equity_seed, int) or equity_seed < 0:
             raise ConfigError("equity_seed", equity_seed, "must be an integer >= 0")
         self.equity_seed = equity_seed
+        if isinstance(flop_runouts, bool) or not isinstance(flop_runouts, int) or flop_runouts < 1:
+            raise ConfigError("flop_runouts", flop_runouts, "must be an integer >= 1 (1176 or more: every run-out)")
+        self.flop_runouts = min(flop_runouts, _ALL_FLOP_RUNOUTS)
         self.rng = agent_rng(rng, seed)
         self._equity_cache: dict[tuple[Any, ...], np.ndarray] = {}
 
@@ -170,8 +192,8 @@ class TagAgent:
         out = np.zeros((len(hold), len(np.asarray(observation["action_mask"]))))
         if view["street"] == "preflop":
             by_class: dict[str, int] = {}
-            for i, (a, b) in enumerate(hold):
-                cls = hand_class((int(a), int(b)))
+            classes = _holding_classes()[holding_indices(hold)]
+            for i, cls in enumerate(classes.tolist()):
                 if cls not in by_class:
                     by_class[cls] = self._preflop(observation, info, view, legal, class_percentile(cls))
                 out[i, by_class[cls]] = 1.0
@@ -285,7 +307,7 @@ class TagAgent:
     def _equities(self, holdings: np.ndarray, view: Mapping[str, Any]) -> np.ndarray:
         """Postflop equity of each holding against the opponents still in the hand.
 
-        Monte Carlo over ``samples`` deals (the rest of the board and the opponents' cards)
+        Heads-up: :meth:`_heads_up_table`. With more opponents: Monte Carlo over ``samples`` deals (the rest of the board and the opponents' cards)
         drawn once from a generator seeded by ``equity_seed`` and the board, shared by every
         holding; a deal that uses one of the holding's cards is skipped for it. With
         ``read_ranges`` the opponents' cards come from their read ranges instead
@@ -310,6 +332,8 @@ class TagAgent:
                     for h in holdings
                 ]
             )
+        if opponents == 1:
+            return self._heads_up_table(tuple(sorted(board)))[holding_indices(holdings)]
         key = (self.equity_seed, self.samples, opponents, tuple(sorted(board)))
         if len(holdings) <= 16:  # a decision: only its own hand (the same numbers as the full table)
             cached = self._equity_cache.get(key)
@@ -323,9 +347,32 @@ class TagAgent:
             cached = np.full(NUM_HOLDINGS, np.nan)
             possible = np.flatnonzero(~blocked_by(board))
             cached[possible] = _sampled_equities(HOLDINGS[possible], board, opponents, self.samples, rng)
-            self._equity_cache.clear()  # one board at a time: a range query asks again and again
-            self._equity_cache[key] = cached
+            self._remember(key, cached)
         return cached[holding_indices(holdings)]
+
+    def _heads_up_table(self, board: tuple[int, ...]) -> np.ndarray:
+        """Every holding's equity against one uniformly random holding on ``board`` (sorted):
+        exact on the turn and river (:func:`holdem_env.engine.ranges.equity_against_random`),
+        on the flop over ``flop_runouts`` run-outs drawn without replacement from a generator
+        seeded by ``equity_seed`` and the board, the same run-outs for every holding. Kept for
+        the last few boards: a hand's range queries ask again and again."""
+        key = ("heads-up", self.equity_seed, self.flop_runouts, board)
+        table = self._equity_cache.get(key)
+        if table is None:
+            runouts = None
+            if len(board) == 3 and self.flop_runouts < _ALL_FLOP_RUNOUTS:
+                rng = np.random.default_rng([self.equity_seed, *board])
+                runouts = flop_runouts(board)[np.sort(rng.choice(_ALL_FLOP_RUNOUTS, self.flop_runouts, replace=False))]
+            table = equity_against_random(board, runouts)
+            # A holding whose cards meet every sampled run-out has no estimate: call it even.
+            table = np.where(np.isnan(table) & ~blocked_by(board), 0.5, table)
+            self._remember(key, table)
+        return table
+
+    def _remember(self, key: tuple[Any, ...], table: np.ndarray) -> None:
+        if len(self._equity_cache) >= _TABLES_KEPT:
+            self._equity_cache.pop(next(iter(self._equity_cache)))
+        self._equity_cache[key] = table
 
     def _postflop_spot(
         self, observation: Mapping[str, Any], info: Mapping[str, Any], view: Mapping[str, Any], legal: Mapping[str, Any]
@@ -389,6 +436,12 @@ class TagAgent:
         if spot.raise_value is not None:
             out[value_bet] = int(spot.raise_value)
         return out
+
+
+@functools.lru_cache(maxsize=1)
+def _holding_classes() -> np.ndarray:
+    """The starting-hand class of each of the 1,326 holdings (``"AKs"``, ``"72o"``, ...)."""
+    return np.array([hand_class((int(a), int(b))) for a, b in HOLDINGS])
 
 
 def _sampled_equities(

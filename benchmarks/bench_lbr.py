@@ -52,21 +52,23 @@ def bench_lbr(
         result = run_lbr(cfg)
         cpu = _cpu_seconds() - cpu0
         print(format_result(result), file=sys.stderr)
-        out.append({
-            "agent": spec,
-            "blinds": f"{blinds[0]}/{blinds[1]}, stacks {blinds[2]}",
-            "lbr_mbb_per_hand": round(result.mbb_per_hand, 1),
-            "ci95": round(result.ci95, 1),
-            "hands": result.hands,
-            "workers": workers,
-            "seconds": round(result.seconds, 1),
-            "hands_per_second": round(result.hands_per_second, 2),
-            # CPU time of this process and its finished workers: on a shared machine the
-            # wall time depends on the load, the CPU time much less.
-            "cpu_seconds": round(cpu, 1),
-            "hands_per_cpu_second": round(result.hands / cpu, 2) if cpu > 0 else None,
-            "by_position": {k: round(v, 1) for k, v in result.by_position.items()},
-        })
+        out.append(
+            {
+                "agent": spec,
+                "blinds": f"{blinds[0]}/{blinds[1]}, stacks {blinds[2]}",
+                "lbr_mbb_per_hand": round(result.mbb_per_hand, 1),
+                "ci95": round(result.ci95, 1),
+                "hands": result.hands,
+                "workers": workers,
+                "seconds": round(result.seconds, 1),
+                "hands_per_second": round(result.hands_per_second, 2),
+                # CPU time of this process and its finished workers: on a shared machine the
+                # wall time depends on the load, the CPU time much less.
+                "cpu_seconds": round(cpu, 1),
+                "hands_per_cpu_second": round(result.hands / cpu, 2) if cpu > 0 else None,
+                "by_position": {k: round(v, 1) for k, v in result.by_position.items()},
+            }
+        )
     return out
 
 
@@ -79,7 +81,10 @@ def bench_aivat(hands: int, workers: int, seed: int) -> dict:
     cfg = ArenaConfig(agents=("cfr-lite", "tag"), players=2, hands=hands, seed=seed, workers=workers)
     result = run_match(cfg, keep_records=True)
     played = time.perf_counter() - t0
+    chance = luck_adjusted(result, actions=False)
+    chance_done = time.perf_counter()
     adjusted = luck_adjusted(result)
+    print(format_luck_adjusted(chance), file=sys.stderr)
     print(format_luck_adjusted(adjusted), file=sys.stderr)
     row = adjusted["rows"][0]
     return {
@@ -87,12 +92,16 @@ def bench_aivat(hands: int, workers: int, seed: int) -> dict:
         "hands": int(result.group_net.shape[0] * 2),
         "plain_mbb_per_hand": round(row["mbb_per_hand"], 1),
         "plain_ci95": round(row["ci95"], 1),
+        "chance_terms_mbb_per_hand": round(chance["rows"][0]["adjusted_mbb_per_hand"], 1),
+        "chance_terms_ci95": round(chance["rows"][0]["adjusted_ci95"], 1),
+        "chance_terms_ci_ratio": round(chance["ci_ratio"], 3),
         "adjusted_mbb_per_hand": round(row["adjusted_mbb_per_hand"], 1),
         "adjusted_ci95": round(row["adjusted_ci95"], 1),
         "ci_ratio": round(adjusted["ci_ratio"], 3),
         "variance_reduction": round(adjusted["variance_reduction"], 3),
         "match_seconds": round(played, 1),
-        "adjust_seconds": round(time.perf_counter() - t0 - played, 1),
+        "chance_terms_seconds": round(chance_done - t0 - played, 1),
+        "action_terms_seconds": round(time.perf_counter() - chance_done, 1),
     }
 
 

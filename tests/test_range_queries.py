@@ -288,3 +288,97 @@ def test_malformed_range_answers_are_rejected() -> None:
         query_range(Bad(np.array([[0.5, 0.0, 0.5], [1.0, 0.0, 0.0]])), obs, {}, HOLDINGS[:2])
     with pytest.raises(RangeQueryError, match="sums to"):
         query_range(Bad(np.array([[0.5, 0.4, 0.0], [1.0, 0.0, 0.0]])), obs, {}, HOLDINGS[:2])
+
+
+def _checked_down(spec: str, hands: int, seed: int) -> Iterator[tuple[Any, dict, dict]]:
+    """(agent, observation, info) at every decision of heads-up hands both seats check or call
+    down (discrete mode, 50/100, 20,000 chips): every street is reached."""
+    env = nlhe_v1.env(num_players=2, small_blind=50, big_blind=100, buy_in=20000, action_mode="discrete")
+    agent = make_agent(spec, rng=np.random.default_rng(seed))
+    for hand in range(hands):
+        env.reset(seed=seed * 1000 + hand)
+        for _name in env.agent_iter():
+            obs, _, term, trunc, info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            yield agent, obs, info
+            env.step(1)
+
+
+def test_ppo_range_answer_is_the_masked_softmax_act_samples_from() -> None:
+    checked = 0
+    streets: set[str] = set()
+    for agent, obs, info in _checked_down("ppo", hands=1, seed=2):
+        hold = public_holdings(info)
+        probs = query_range(agent, obs, info, hold)
+        mask = np.asarray(obs["action_mask"])
+        # what act samples from: the policy's masked softmax of the seat's own observation
+        expected = agent.policy.probabilities(obs["observation"][None, :], mask[None, :])[0]
+        assert np.allclose(own_row(probs, hold, info), expected, rtol=0, atol=1e-6)
+        assert (probs[:, mask == 0] == 0.0).all()
+        # another holding's row: the observation with that holding's one-hot, features recomputed row by row
+        other = hold[len(hold) // 2]
+        swapped = np.array(obs["observation"], dtype=np.float32)
+        swapped[:52] = 0.0
+        swapped[other] = 1.0
+        direct = agent.policy.probabilities(swapped[None, :], mask[None, :])[0]
+        assert np.allclose(probs[len(hold) // 2], direct, rtol=0, atol=1e-6)
+        streets.add(info["view"]["street"])
+        checked += 1
+    assert checked >= 8 and streets == {"preflop", "flop", "turn", "river"}
+
+
+def test_greedy_ppo_range_answer_puts_all_weight_on_the_played_action() -> None:
+    for agent, obs, info in _checked_down("ppo(greedy=True)", hands=1, seed=4):
+        hold = public_holdings(info)
+        row = own_row(query_range(agent, obs, info, hold), hold, info)
+        assert row.max() == 1.0 and int(np.argmax(row)) == agent.act(obs, info)
+
+
+def test_equity_table_matches_the_feature_row_by_row() -> None:
+    from holdem_env.agents.features import equity_batch, equity_table
+
+    rng = np.random.default_rng(7)
+    for m in (0, 3, 4, 5):
+        board = np.sort(rng.permutation(52)[:m])
+        table = equity_table(board)
+        ok = np.flatnonzero(~blocked_by(board.tolist()))
+        pick = ok[rng.choice(len(ok), 60, replace=False)]
+        rows = equity_batch(HOLDINGS[pick], [board] * len(pick), np.ones(len(pick), dtype=np.int64))
+        assert np.array_equal(table[pick], rows)  # bit for bit: act and the range answer agree
+        assert np.isnan(table[~np.isin(np.arange(len(table)), ok)]).all()
+
+
+def test_strengths_on_boards_equal_strength_against_random_board_by_board() -> None:
+    from holdem_env.engine.ranges import strengths_on_boards
+
+    rng = np.random.default_rng(11)
+    boards = np.array([rng.permutation(52)[:5] for _ in range(70)])  # more than one block of boards
+    boards[0] = parse_cards("Ah Kh Qh Jh 2c")  # flush and straight flush heavy
+    boards[1] = parse_cards("2c 2d 2h 3s 3c")  # a full house on board: many ties
+    many = strengths_on_boards(boards)
+    for row, board in zip(many, boards, strict=True):
+        assert np.allclose(row, strength_against_random(board.tolist()), equal_nan=True, rtol=0, atol=1e-12)
+
+
+def test_equity_against_random_is_the_exact_equity_against_a_uniform_range() -> None:
+    from holdem_env.engine.ranges import equity_against_random, flop_runouts
+
+    rng = np.random.default_rng(12)
+    for size in (4, 3):
+        cards = rng.permutation(52)[: size + 2]
+        hole, board = tuple(int(c) for c in cards[:2]), [int(c) for c in cards[2:]]
+        table = equity_against_random(board)
+        exact = equity_against_range(equity_against_each(hole, board), uniform_range(list(hole) + board))
+        assert table[holding_index(*hole)] == pytest.approx(exact, abs=1e-12)
+        assert np.isnan(table[blocked_by(board)]).all()
+    # a sample of flop run-outs: the mean over those that avoid the holding
+    flop = [int(c) for c in rng.permutation(52)[:3]]
+    sample = flop_runouts(flop)[[0, 5, 700, 1175]]
+    part = equity_against_random(flop, sample)
+    h = holding_index(*sample[1])  # meets run-out 5 (and any other sharing a card): those do not count
+    by_hand = np.nanmean([strength_against_random(flop + r.tolist())[h] for r in sample])  # NaN: a clash
+    assert part[h] == pytest.approx(by_hand, abs=1e-12)
+    with pytest.raises(CardError):
+        equity_against_random(flop, np.array([[flop[0], 51 if flop[0] != 51 else 50]]))

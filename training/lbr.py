@@ -45,6 +45,7 @@ from __future__ import annotations
 import copy
 import math
 import os
+import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -348,6 +349,13 @@ def _play_deals(cfg: LbrConfig, deals: list[int]) -> list[tuple[int, int, int]]:
     return out
 
 
+def _one_thread_per_worker() -> None:
+    """Worker initializer: a torch agent computes with one thread (the workers are the parallelism;
+    several threads per worker on few cores cost far more wall time than they save)."""
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(1)
+
+
 def run_lbr(
     config: LbrConfig,
     *,
@@ -390,7 +398,7 @@ def run_lbr(
             for c in chunks:
                 fold_in(_play_deals(cfg, c))
         else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            with ProcessPoolExecutor(max_workers=workers, initializer=_one_thread_per_worker) as pool:
                 for done in pool.map(_play_deals, [cfg] * len(chunks), chunks):
                     fold_in(done)
     finally:

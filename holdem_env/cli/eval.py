@@ -34,11 +34,20 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         help=f"agent specs: a registered name ({', '.join(registered_agents())}), 'name(key=value)' "
         "or 'package.module:ClassName'; repeated in order to fill --players seats",
     )
-    parser.add_argument("--players", type=int, default=None, help="seats at the table, 2..10 (default: number of agents)")
-    parser.add_argument("--hands", type=int, default=2000, help="hands to play (at most 10,000,000), rounded up to whole duplicate groups (default 2000)")
+    parser.add_argument(
+        "--players", type=int, default=None, help="seats at the table, 2..10 (default: number of agents)"
+    )
+    parser.add_argument(
+        "--hands",
+        type=int,
+        default=2000,
+        help="hands to play (at most 10,000,000), rounded up to whole duplicate groups (default 2000)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of every deal and agent generator (default 0)")
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all CPU cores)")
-    parser.add_argument("--no-duplicate", action="store_true", help="fresh deals for every hand instead of duplicate groups")
+    parser.add_argument(
+        "--no-duplicate", action="store_true", help="fresh deals for every hand instead of duplicate groups"
+    )
     parser.add_argument("--small-blind", type=int, default=5)
     parser.add_argument("--big-blind", type=int, default=10)
     parser.add_argument("--buy-in", type=int, default=1000)
@@ -63,8 +72,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--aivat",
         action="store_true",
-        help="heads-up only: also report the luck-adjusted (AIVAT-style chance terms) estimate and how much it "
-        "narrows the interval",
+        help="heads-up only: also report the luck-adjusted estimate (AIVAT-style chance terms, plus action terms "
+        "at the decisions of agents that answer range queries; the hands are replayed) and how much it narrows "
+        "the interval",
     )
 
 
@@ -94,10 +104,16 @@ def run(args: argparse.Namespace) -> int:
         return 2
     # Checked before the match, so that a long run is not lost to a typo in a path.
     if args.json and not Path(args.json).resolve().parent.is_dir():
-        print(f"holdem eval: --json {args.json!r}: the folder {str(Path(args.json).resolve().parent)!r} does not exist", file=sys.stderr)
+        print(
+            f"holdem eval: --json {args.json!r}: the folder {str(Path(args.json).resolve().parent)!r} does not exist",
+            file=sys.stderr,
+        )
         return 2
     if args.history and Path(args.history).exists() and not Path(args.history).is_dir():
-        print(f"holdem eval: --history {args.history!r} is a file: give a folder (it is created if missing)", file=sys.stderr)
+        print(
+            f"holdem eval: --history {args.history!r} is a file: give a folder (it is created if missing)",
+            file=sys.stderr,
+        )
         return 2
 
     if args.aivat and (args.players or len(args.agents)) != 2:
@@ -137,4 +153,3 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(data, indent=2, allow_nan=False) + "\n")
     return 0
-

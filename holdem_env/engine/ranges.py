@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from holdem_env.engine import evaluator as _ev
 from holdem_env.engine.cards import card_str, parse_cards
 from holdem_env.engine.errors import CardError, ConfigError
 from holdem_env.engine.evaluator import evaluate_batch
@@ -45,6 +46,9 @@ __all__ = [
     "holding_indices",
     "card_incidence",
     "strength_against_random",
+    "strengths_on_boards",
+    "equity_against_random",
+    "flop_runouts",
 ]
 
 CardsLike = str | Iterable[str | int]
@@ -253,3 +257,156 @@ def check_holdings(holdings: Sequence[Sequence[int]] | np.ndarray) -> np.ndarray
     if arr.ndim != 2 or arr.shape[1] != 2 or ((arr < 0) | (arr > 51)).any() or (arr[:, 0] == arr[:, 1]).any():
         raise CardError("holdings must be an (n, 2) array of two different card ids in 0..51 per row")
     return arr
+
+
+#: Where each holding sits among its two cards' member lists: holding ``h = (c1, c2)`` is
+#: entry ``_MEMBER_POS[h, k]`` of the flattened ``(52, 51)`` :data:`_CARD_HOLDINGS`, k = 0, 1.
+_MEMBER_POS = np.zeros((NUM_HOLDINGS, 2), dtype=np.int64)
+for _c in range(52):
+    for _j, _h in enumerate(_CARD_HOLDINGS[_c]):
+        _MEMBER_POS[_h, 0 if HOLDINGS[_h, 0] == _c else 1] = _c * 51 + _j
+_MAX_VALUE = 7462  # evaluator values are 1..7462
+_BOARDS_PER_STEP = 64  # bounds the working arrays (boards x 1,326 x 7 cards) to a few MB
+
+
+def strengths_on_boards(boards: np.ndarray) -> np.ndarray:
+    """:func:`strength_against_random` of many complete boards at once: ``(B, 5)`` card ids
+    in, ``(B, 1326)`` out (NaN for holdings that share a card with that row's board).
+
+    Vectorised over the boards: every holding is ranked once per board, ties and wins are
+    counted with a histogram of the values, and the opponent holdings that share a card
+    with the holding are taken out card by card (inclusion-exclusion). The caller checks
+    the boards (five different ids in 0..51 per row).
+
+    >>> b = np.array([parse_cards("2c 2d 9h Js Qs"), parse_cards("Ah Kh Qh 3c 4d")])
+    >>> s = strengths_on_boards(b)
+    >>> bool(np.allclose(s[0], strength_against_random("2c 2d 9h Js Qs"), equal_nan=True))
+    True
+    """
+    boards = np.asarray(boards, dtype=np.int64).reshape(-1, 5)
+    out = np.full((len(boards), NUM_HOLDINGS), np.nan)
+    for start in range(0, len(boards), _BOARDS_PER_STEP):
+        chunk = boards[start : start + _BOARDS_PER_STEP]
+        out[start : start + len(chunk)] = _strength_block(chunk)
+    return out
+
+
+# Each holding's evaluator key (its two cards' keys added) and rank bits per suit.
+_HOLDING_KEYS = _ev._CARD_KEYS[HOLDINGS[:, 0]] + _ev._CARD_KEYS[HOLDINGS[:, 1]]
+_HOLDING_SUIT_BITS = np.zeros((NUM_HOLDINGS, 4), dtype=np.int64)
+for _k in (0, 1):
+    np.bitwise_or.at(_HOLDING_SUIT_BITS, (np.arange(NUM_HOLDINGS), HOLDINGS[:, _k] & 3), 1 << (HOLDINGS[:, _k] >> 2))
+
+
+def _values_on_boards(boards: np.ndarray) -> np.ndarray:
+    """Evaluator values ``(n, 1326)`` of every holding with each five-card board (garbage
+    for holdings that share a card with the board; the caller masks them).
+
+    :func:`~holdem_env.engine.evaluator.evaluate_batch`'s method with the board's part of
+    the key added once per board instead of five times per hand (tests compare the two).
+    """
+    n = len(boards)
+    key = _ev._CARD_KEYS[boards].sum(axis=1)[:, None] + _HOLDING_KEYS[None, :]
+    values = np.take(_ev._dense_table(7), key & _ev._RANK_MASK, mode="clip").astype(np.int64)
+    flush = (key + _ev._FLUSH_ADD) & _ev._FLUSH_TEST
+    rows, cols = np.nonzero(flush)
+    if rows.size:
+        bits = flush[rows, cols] >> (_ev._SUIT_SHIFT + 3)  # one of 0x1, 0x10, 0x100, 0x1000
+        suit = (bits > 0x1).astype(np.intp) + (bits > 0x10) + (bits > 0x100)
+        board_bits = np.zeros((n, 4), dtype=np.int64)
+        for k in range(boards.shape[1]):
+            np.bitwise_or.at(board_bits, (np.arange(n), boards[:, k] & 3), 1 << (boards[:, k] >> 2))
+        mask = board_bits[rows, suit] | _HOLDING_SUIT_BITS[cols, suit]
+        values[rows, cols] = _ev._FLUSH_TABLE[mask]
+    return values
+
+
+def _strength_block(boards: np.ndarray) -> np.ndarray:
+    n = len(boards)
+    on_board = np.zeros((n, 52), dtype=bool)
+    np.put_along_axis(on_board, boards, True, axis=1)
+    blocked = on_board[:, HOLDINGS[:, 0]] | on_board[:, HOLDINGS[:, 1]]  # (n, 1326)
+    values = _values_on_boards(boards).astype(np.int32)
+    values[blocked] = 0  # below every real value: never beaten, never tied
+    rows = np.arange(n, dtype=np.int32)[:, None]
+    hist = np.bincount((values + rows * (_MAX_VALUE + 1)).ravel(), minlength=n * (_MAX_VALUE + 1))
+    hist = hist.reshape(n, _MAX_VALUE + 1).astype(np.int32)
+    hist[:, 0] = 0
+    below = np.cumsum(hist, axis=1) - hist  # valid holdings strictly below each value
+    less = below[rows, values]
+    equal = hist[rows, values]
+    # The same counts among the 51 holdings of each card, for holding h's two cards: each
+    # (board, card) list sorted once; in sorted order an entry's "below" count is where its
+    # run of equal values starts and its "equal" count the run's length.
+    members = values[:, _CARD_HOLDINGS].reshape(-1, 51)  # (n * 52, 51)
+    order = np.argsort(members, axis=1)
+    ranked = np.take_along_axis(members, order, axis=1)
+    step = ranked[:, 1:] != ranked[:, :-1]
+    edge = np.ones((len(ranked), 1), dtype=bool)
+    slots = np.broadcast_to(np.arange(51), ranked.shape)
+    run_start = np.maximum.accumulate(np.where(np.concatenate([edge, step], axis=1), slots, 0), axis=1)
+    run_end = np.minimum.accumulate(np.where(np.concatenate([step, edge], axis=1), slots, 50)[:, ::-1], axis=1)
+    lo = np.empty_like(run_start)
+    count = np.empty_like(run_start)
+    np.put_along_axis(lo, order, run_start, axis=1)
+    np.put_along_axis(count, order, run_end[:, ::-1] + 1 - run_start, axis=1)
+    dead = (members == 0).sum(axis=1, keepdims=True)  # blocked members sort first: not below a real value
+    less_c = (lo - dead).reshape(n, -1)
+    equal_c = count.reshape(n, -1)
+    count_c = (51 - dead).reshape(n, 52)
+    p0, p1 = _MEMBER_POS[:, 0], _MEMBER_POS[:, 1]
+    wins = less - less_c[:, p0] - less_c[:, p1]
+    ties = equal - equal_c[:, p0] - equal_c[:, p1] + 1  # h itself was taken out twice
+    valid = (values > 0).sum(axis=1, keepdims=True)
+    disjoint = valid - count_c[:, HOLDINGS[:, 0]] - count_c[:, HOLDINGS[:, 1]] + 1
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = (wins + 0.5 * ties) / disjoint
+    out[blocked] = np.nan
+    return out
+
+
+def flop_runouts(flop: CardsLike) -> np.ndarray:
+    """Every turn-and-river pair of ``flop`` (three cards): a ``(1176, 2)`` array (pairs of the 49
+    cards off the flop, in order); 1,081 of them avoid a given holding's cards."""
+    b = _cards(flop, "flop")
+    if len(b) != 3 or len(set(b)) != 3:
+        raise CardError(f"a flop is three different cards, got {len(b)}")
+    rest = [c for c in range(52) if c not in b]
+    return np.array(list(itertools.combinations(rest, 2)), dtype=np.int64)
+
+
+def equity_against_random(board: CardsLike, runouts: np.ndarray | None = None) -> np.ndarray:
+    """Each holding's showdown equity against one uniformly random opponent holding, ties
+    half: a ``(1326,)`` array, NaN for holdings that share a card with ``board``.
+
+    ``board`` of 5 cards: exact (:func:`strength_against_random`); 4 cards: exact, the mean
+    over the rivers that do not use the holding's cards; 3 cards: the same mean over
+    ``runouts`` (an ``(m, 2)`` array of turn-and-river pairs, e.g. a sample of
+    :func:`flop_runouts`; default all of them: exact). Every valid (run-out, opponent) pair
+    leaves the same number of opponent holdings, so the plain mean over a holding's run-outs
+    is its exact equity.
+
+    >>> e = equity_against_random("Kd Qc 7h 3s")
+    >>> float(e[holding_index(*parse_cards("KsKh"))]) > 0.9, bool(np.isnan(e[holding_index(*parse_cards("KdKs"))]))
+    (True, True)
+    """
+    b = _cards(board, "board")
+    if len(b) not in (3, 4, 5) or len(set(b)) != len(b):
+        raise CardError(f"a board for equity against a random holding has 3, 4 or 5 different cards, got {len(b)}")
+    if len(b) == 5:
+        return strength_against_random(b)
+    if len(b) == 4:
+        tails = np.array([[c] for c in range(52) if c not in b], dtype=np.int64)
+    else:
+        tails = flop_runouts(b) if runouts is None else np.asarray(runouts, dtype=np.int64)
+        if tails.ndim != 2 or tails.shape[1] != 2 or len(tails) == 0 or np.isin(tails, b).any():
+            raise CardError("flop run-outs must be a non-empty (m, 2) array of cards off the flop")
+    full = np.concatenate([np.broadcast_to(np.asarray(b, dtype=np.int64), (len(tails), len(b))), tails], axis=1)
+    strengths = strengths_on_boards(full)  # NaN where the run-out uses one of the holding's cards
+    used = ~np.isnan(strengths)
+    counts = used.sum(axis=0)
+    total = np.where(used, strengths, 0.0).sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.where(counts > 0, total / np.maximum(counts, 1), np.nan)
+    out[blocked_by(b)] = np.nan
+    return out
