@@ -41,6 +41,7 @@ from holdem_env.engine.ranges import (
     flop_runouts,
     holding_indices,
 )
+from holdem_env.env.nlhe_v1 import discrete_raise_amounts
 
 from .base import agent_rng, check_bet_sizes, legal_of
 from .preflop import class_percentile, hand_class, open_fraction, top_range
@@ -71,8 +72,6 @@ def raise_options(
     if len(mask) != 4 + len(bet_sizes):
         ids = np.flatnonzero(mask[2:]) + 2
         return [(int(a), int(a) - 1) for a in ids]
-    from holdem_env.env.nlhe_v1 import discrete_raise_amounts
-
     view = info["view"]
     seat = view["seat"]
     amounts = discrete_raise_amounts(

@@ -147,19 +147,6 @@ def test_a_planted_forbidden_import_fails_then_passes_when_removed(tmp_path: Pat
 #: ``# late import: <reason>`` on its line or right above it (one comment may head a run of imports).
 LATE_IMPORT = re.compile(r"#\s*late import:\s*\S")
 
-#: Late imports in modules other engineers are editing now, to review there: (file, imported module).
-#: Each entry must still exist (test_pending_late_imports_are_still_there), so the list only shrinks.
-PENDING_LATE_IMPORTS = frozenset({
-    ("holdem_env/engine/state.py", "holdem_env.engine.evaluator"),
-    ("holdem_env/env/nlhe_v1.py", "holdem_env.formats"),
-    ("holdem_env/cli/lbr.py", "holdem_env.training.lbr"),
-    ("holdem_env/cli/eval.py", "holdem_env.training.arena"),
-    ("holdem_env/cli/eval.py", "holdem_env.training.aivat"),
-    ("agents/tag.py", "holdem_env.env.nlhe_v1"),
-    ("training/aivat.py", "holdem_env.training.arena"),
-})
-
-
 def _function_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
     """Every import statement inside a function body (nested functions included), in line order."""
     found: dict[int, ast.Import | ast.ImportFrom] = {}
@@ -214,18 +201,11 @@ def unexplained_late_imports(root: Path = ROOT) -> list[str]:
     return [
         f"{rel}:{line}: late import of {target} has no '# late import: <reason>' comment"
         for rel, line, target in _late_imports_without_reason(root)
-        if (rel, target) not in PENDING_LATE_IMPORTS
     ]
 
 
 def test_every_first_party_import_inside_a_function_says_why() -> None:
     assert unexplained_late_imports() == []
-
-
-def test_pending_late_imports_are_still_there() -> None:
-    """An entry of PENDING_LATE_IMPORTS whose import moved to the top (or got its comment) leaves the list."""
-    present = {(rel, target) for rel, _, target in _late_imports_without_reason(ROOT)}
-    assert PENDING_LATE_IMPORTS - present == set()
 
 
 @pytest.mark.parametrize(

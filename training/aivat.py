@@ -51,6 +51,8 @@ from holdem_env.engine.equity import exact_equity
 from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.evaluator import evaluate_batch
 from holdem_env.engine.record import ActionEvent, DealEvent, UncalledBetReturned
+from holdem_env.env import nlhe_v1
+from holdem_env.training.arena import _group_seed, lineup_of
 from holdem_env.training.stats import mean_ci95
 
 __all__ = [
@@ -225,14 +227,10 @@ def luck_adjusted(result: Any, *, actions: bool = True) -> dict[str, Any]:
     groups = result.group_net.shape[0]
     if len(result.records) != groups * n:
         raise ConfigError("records", len(result.records), f"must hold every hand ({groups * n}): keep_records=True")
-    from holdem_env.training.arena import _group_seed, lineup_of
-
     lineup = lineup_of(cfg.agents, n)
     replay: Any = None
     contestants = [make_agent(spec) for spec in lineup] if actions else []
     if any(supports_range_queries(a) for a in contestants):
-        from holdem_env.env import nlhe_v1
-
         replay = nlhe_v1.raw_env(
             num_players=n,
             small_blind=cfg.small_blind,

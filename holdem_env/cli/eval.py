@@ -21,6 +21,8 @@ from pathlib import Path
 
 from holdem_env.agents.base import AgentError, AgentSpecError, registered_agents
 from holdem_env.engine.errors import HoldemError
+from holdem_env.training.aivat import format_luck_adjusted, luck_adjusted
+from holdem_env.training.arena import ArenaConfig, format_table, run_match
 
 __all__ = ["configure_parser", "run"]
 
@@ -80,8 +82,6 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the match; print the table; 0 on success, 2 on bad input or a misbehaving agent."""
-    from holdem_env.training.arena import ArenaConfig, format_table, run_match
-
     try:
         cfg = ArenaConfig(
             agents=tuple(args.agents),
@@ -145,8 +145,6 @@ def run(args: argparse.Namespace) -> int:
     print(format_table(result))
     data = result.to_json_dict()
     if args.aivat:
-        from holdem_env.training.aivat import format_luck_adjusted, luck_adjusted
-
         adjusted = luck_adjusted(result)
         print(format_luck_adjusted(adjusted))
         data["aivat"] = adjusted

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from holdem_env.agents.base import AgentError, AgentSpecError, registered_agents
 from holdem_env.engine.errors import HoldemError
+from holdem_env.training.lbr import LbrConfig, format_result, run_lbr
 
 __all__ = ["configure_parser", "run"]
 
@@ -61,8 +62,6 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the LBR match and print the report; 0 on success, 2 on bad input or an unsuitable agent."""
-    from holdem_env.training.lbr import LbrConfig, format_result, run_lbr
-
     try:
         cfg = LbrConfig(
             agent=args.agent,

@@ -32,7 +32,7 @@ Interpretations where the rule book leaves room (documented here, tested in ``te
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -41,6 +41,7 @@ from holdem_env.engine.actions import Action, ActionKind, LegalActions, Street
 from holdem_env.engine.cards import validate_deck
 from holdem_env.engine.config import BettingStructure, TableConfig
 from holdem_env.engine.errors import ConfigError, HandOverError, IllegalActionError, short_repr
+from holdem_env.engine.evaluator import hand_strength
 from holdem_env.engine.pots import build_pots, split_pot, uncalled_bet
 from holdem_env.engine.record import (
     ActionEvent,
@@ -66,7 +67,6 @@ _FOLD, _CHECK, _CALL, _BET, _RAISE = (
     ActionKind.RAISE,
 )
 _FIXED_LIMIT, _POT_LIMIT = BettingStructure.FIXED_LIMIT, BettingStructure.POT_LIMIT
-_hand_strength = None
 _ORDERED_DECK = tuple(range(52))
 _new_tuple = tuple.__new__  # a NamedTuple from a plain tuple without the constructor's frame
 
@@ -85,16 +85,6 @@ class _Legal(NamedTuple):
     def public(self) -> LegalActions:
         """The same set without ``why_no_raise``: the public :class:`LegalActions`."""
         return _new_tuple(LegalActions, self[:6])
-
-
-def _strength_fn() -> Callable[[Sequence[int]], int]:
-    """The evaluator's ``hand_strength``, imported on first use (evaluator imports this module's package)."""
-    global _hand_strength
-    if _hand_strength is None:
-        from holdem_env.engine.evaluator import hand_strength
-
-        _hand_strength = hand_strength
-    return _hand_strength
 
 
 def _int_list(name: str, values: Sequence[int], n: int, lo: int = 0) -> list[int]:
@@ -452,7 +442,7 @@ class HandState:
         n = self._n
         button = self._button
         board = self._board
-        strength_of = _strength_fn()
+        strength_of = hand_strength
         folded = self._folded
         hole = self._hole
         strength = [-1] * n

@@ -164,6 +164,7 @@ from holdem_env.env._obsbuild import ObservationBuilder
 from holdem_env.env._view import SeatView
 from holdem_env.env._view import _new as _new_object
 from holdem_env.env._view import _set_values as _set_view_values
+from holdem_env.formats import phh
 
 __all__ = [
     "env",
@@ -1275,8 +1276,6 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
         Pot-limit hands (and fixed-limit ones with another cap than 4 bets a round) have no PHH
         form and raise :class:`~holdem_env.engine.errors.PHHError`.
         """
-        from holdem_env.formats import phh
-
         return phh.record_to_phh(self.hand_record(), **kwargs)
 
     def write_phh(self, path: str | os.PathLike[str], **kwargs: Any) -> None:
