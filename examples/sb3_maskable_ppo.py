@@ -16,7 +16,9 @@ import argparse
 import gymnasium
 import numpy as np
 from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv
+from tqdm import tqdm
 
 import holdem_env  # noqa: F401  (registers "holdem_env/Holdem-v0" with Gymnasium)
 from holdem_env.agents.base import make_agent
@@ -32,6 +34,20 @@ def make_env(opponent: str, seed: int):
     return thunk
 
 
+class ProgressBar(BaseCallback):
+    """A tqdm bar over the training steps (SB3's own bar needs the extra ``rich`` package)."""
+
+    def _on_training_start(self) -> None:
+        self.bar = tqdm(total=self.locals["total_timesteps"], unit="step", desc="MaskablePPO")
+
+    def _on_step(self) -> bool:
+        self.bar.update(self.training_env.num_envs)
+        return True
+
+    def _on_training_end(self) -> None:
+        self.bar.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--timesteps", type=int, default=100_000)
@@ -44,7 +60,7 @@ def main() -> None:
     venv = DummyVecEnv([make_env(args.pool[i % len(args.pool)], args.seed + i) for i in range(args.envs)])
     venv.seed(args.seed)
     model = MaskablePPO("MultiInputPolicy", venv, n_steps=min(512, args.timesteps), batch_size=64, seed=args.seed)
-    model.learn(total_timesteps=args.timesteps)
+    model.learn(total_timesteps=args.timesteps, callback=ProgressBar())
     model.save(args.out)
     print(f"saved {args.out}; evaluate: holdem eval \"sb3(path='{args.out}')\" tag --players 2")
 
