@@ -29,7 +29,7 @@ test: build
 	$(VENV)/bin/mypy
 	$(PY) -m pytest -n 2 -q
 
-# The main job: a heads-up league (random vs tag vs cfr-lite learning by self-play), <= 10 min on 2 cores.
+# The main job: a heads-up league of random, tag, cfr-lite (learning by self-play) and ppo (learning by PPO), <= 10 min on 2 cores.
 train: build
 	$(VENV)/bin/holdem train --config configs/quickstart.yaml --overwrite
 
