@@ -61,7 +61,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
-# The main job: a heads-up league (random vs tag vs cfr-lite learning by self-play), <= 10 min on 2 cores.
+# The main job: a heads-up league of random, tag, cfr-lite (learning by self-play) and ppo (learning by PPO).
 train: build
 	$(VENV)/bin/holdem train --config configs/quickstart.yaml --overwrite
 

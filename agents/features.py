@@ -68,6 +68,8 @@ __all__ = [
     "features_batch",
     "observation_scale",
     "encode_batch",
+    "features_row",
+    "encode_row",
 ]
 
 FEATURE_NAMES: tuple[str, ...] = ("equity", "pot_odds", "spr", "position", "live_opponents", "to_call_stack")
@@ -81,6 +83,11 @@ _PER_SEAT = len(_obs.SEAT_FEATURES) + _obs.STREETS * len(_obs.HISTORY_FEATURES)
 # The common random numbers: one fixed permutation of the deck per sample (a constant, not a generator).
 _PERMS = np.argsort(np.random.default_rng(20261201).random((EQUITY_SAMPLES, 52)), axis=1).astype(np.intp)
 _PREFLOP_CACHE: dict[tuple[int, int, int], float] = {}
+# Postflop equities by (hole cards, board, opponents): a decision's street is usually seen
+# again in the same hand. Bounded; emptied when full (the values are pure functions of the key).
+_POSTFLOP_CACHE: dict[tuple[int, int, bytes, int], float] = {}
+_POSTFLOP_CACHE_SIZE = 100_000
+_OFFSETS: dict[int, dict[str, tuple[int, int]]] = {}
 
 
 def seats_of(obs_len: int) -> int:
@@ -133,7 +140,8 @@ def equity_batch(holes: np.ndarray, boards: list[np.ndarray], opponents: np.ndar
     ``holes``: ``(B, 2)`` card ids; ``boards``: ``B`` arrays of 0, 3, 4 or 5 card ids;
     ``opponents``: ``(B,)`` live opponents (a row with none gets equity 1). Rows are
     evaluated in groups of equal board size and opponent count (one evaluator call each);
-    preflop values are cached (they depend on two cards and the opponent count only).
+    computed values are cached by cards and opponent count (preflop all of them, postflop
+    the most recent ones), which changes no value: each is a pure function of its key.
 
     >>> import numpy as np
     >>> e = equity_batch(np.array([[51, 50], [0, 5]]), [np.array([], dtype=int)] * 2, np.array([1, 1]))
@@ -144,23 +152,31 @@ def equity_batch(holes: np.ndarray, boards: list[np.ndarray], opponents: np.ndar
     opp = np.asarray(opponents, dtype=np.int64)
     out = np.ones(len(holes), dtype=np.float32)
     groups: dict[tuple[int, int], list[int]] = {}
+    keys: dict[int, tuple[int, int, bytes, int]] = {}
     for i, board in enumerate(boards):
         o = int(opp[i])
         if o <= 0:
             continue
         if board.size == 0:
             value = _PREFLOP_CACHE.get((int(holes[i, 0]), int(holes[i, 1]), o))
-            if value is not None:
-                out[i] = value
-                continue
+        else:
+            key = keys[i] = (int(holes[i, 0]), int(holes[i, 1]), np.sort(np.asarray(board, dtype=np.int8)).tobytes(), o)
+            value = _POSTFLOP_CACHE.get(key)
+        if value is not None:
+            out[i] = value
+            continue
         groups.setdefault((board.size, o), []).append(i)
     for (m, o), idx in groups.items():
         board_rows = np.array([boards[i] for i in idx], dtype=np.intp).reshape(len(idx), m)
         values = _equity_group(holes[idx], board_rows, o)
         out[idx] = values
-        if m == 0:
-            for i, v in zip(idx, values, strict=True):
+        for i, v in zip(idx, values, strict=True):
+            if m == 0:
                 _PREFLOP_CACHE[(int(holes[i, 0]), int(holes[i, 1]), o)] = float(v)
+            else:
+                if len(_POSTFLOP_CACHE) >= _POSTFLOP_CACHE_SIZE:
+                    _POSTFLOP_CACHE.clear()
+                _POSTFLOP_CACHE[keys[i]] = float(v)
     return out
 
 
@@ -255,7 +271,7 @@ def features_batch(observations: np.ndarray, equity: np.ndarray | None = None) -
     if obs.ndim != 2:
         raise HoldemError(f"observations must be a 2-D batch (rows, entries), got shape {obs.shape}")
     seats = seats_of(obs.shape[1])
-    off = _obs.obs_offsets(seats)
+    off = _offsets(seats)
     b = obs.shape[0]
     out = np.zeros((b, NUM_FEATURES), dtype=np.float32)
     if b == 0:
@@ -286,6 +302,61 @@ def features_batch(observations: np.ndarray, equity: np.ndarray | None = None) -
     out[:, 4] = live / (seats - 1)
     at_risk = np.minimum(to_call / np.maximum(stack, 1e-9), 1.0)
     out[:, 5] = np.where(stack > 0, at_risk, np.where(to_call > 0, 1.0, 0.0))
+    return out
+
+
+def _offsets(seats: int) -> dict[str, tuple[int, int]]:
+    off = _OFFSETS.get(seats)
+    if off is None:
+        off = _OFFSETS[seats] = _obs.obs_offsets(seats)
+    return off
+
+
+_F32_TINY = np.float32(1e-9)
+_F32_SPR_CAP = np.float32(SPR_CAP)
+_F32_ONE = np.float32(1.0)
+
+
+def features_row(observation: np.ndarray) -> np.ndarray:
+    """The features of one observation row ``(obs_len,)``: float32 ``(NUM_FEATURES,)``.
+
+    Equal, bit for bit, to ``features_batch(observation[None, :])[0]`` (the same float32
+    operations on scalars), without the batch machinery: the per-decision path of an agent
+    that acts for one seat at a time.
+
+    >>> features_row(np.zeros((2, 158), dtype=np.float32))
+    Traceback (most recent call last):
+    ...
+    holdem_env.engine.errors.HoldemError: features_row takes one observation row, got shape (2, 158)
+    """
+    obs = np.asarray(observation, dtype=np.float32)
+    if obs.ndim != 1:
+        raise HoldemError(f"features_row takes one observation row, got shape {obs.shape}")
+    seats = seats_of(obs.shape[0])
+    off = _offsets(seats)
+    out = np.zeros(NUM_FEATURES, dtype=np.float32)
+    s0 = off["scalars"][0]
+    pot, to_call, stack = obs[s0], obs[s0 + 1], obs[s0 + 4]
+    d0, f0 = off["dealt_in"][0], off["folded"][0]
+    dealt = obs[d0 + 1 : d0 + seats]
+    folded = obs[f0 + 1 : f0 + seats]
+    live = int(min(max(float((dealt * (_F32_ONE - folded)).sum()), 0.0), float(seats - 1)))
+    hole = np.flatnonzero(obs[off["hole"][0] : off["hole"][1]] > 0.5)
+    if hole.size == 2:
+        board = np.flatnonzero(obs[off["board"][0] : off["board"][1]] > 0.5)
+        out[0] = equity_batch(hole[None, :], [board], np.array([live]))[0]
+    if to_call > 0:
+        out[1] = to_call / np.maximum(pot + to_call, _F32_TINY)
+    spr = stack / np.maximum(pot, _F32_TINY) if pot > 0 else _F32_SPR_CAP
+    out[2] = np.minimum(spr, _F32_SPR_CAP) / _F32_SPR_CAP
+    rel_button = int(np.argmax(obs[off["button"][0] : off["button"][1]]))
+    distance = (seats - rel_button) % seats
+    out[3] = ((distance - 1) % seats) / (seats - 1)
+    out[4] = live / (seats - 1)
+    if stack > 0:
+        out[5] = np.minimum(to_call / np.maximum(stack, _F32_TINY), _F32_ONE)
+    elif to_call > 0:
+        out[5] = 1.0
     return out
 
 
@@ -328,3 +399,16 @@ def encode_batch(
     if not with_features:
         return scaled
     return np.concatenate([scaled, features_batch(obs, equity)], axis=1)
+
+
+def encode_row(observation: np.ndarray, scale: np.ndarray, with_features: bool = True) -> np.ndarray:
+    """:func:`encode_batch` of one observation row ``(obs_len,)``; equal to ``encode_batch(row[None])[0]``."""
+    obs = np.asarray(observation, dtype=np.float32)
+    if obs.ndim != 1 or obs.shape[0] != scale.shape[0]:
+        raise HoldemError(
+            f"an observation of shape {obs.shape} does not match the scale's {scale.shape[0]} entries"
+        )
+    scaled = obs * scale
+    if not with_features:
+        return scaled
+    return np.concatenate([scaled, features_row(obs)])

@@ -38,6 +38,7 @@ from holdem_env.fileutil import atomic_write_bytes
 
 from .base import agent_rng, check_bet_sizes
 from .features import NUM_FEATURES, encode_batch, equity_table, live_opponents, observation_scale
+from .ppo_fast import probabilities_one, sample_row
 
 __all__ = [
     "ActorCritic",
@@ -333,10 +334,12 @@ class PpoAgent:
         self.rng = rng
 
     def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> int:
-        """A legal action id for the seat on turn."""
-        obs = np.asarray(observation["observation"], dtype=np.float32)[None, :]
-        mask = np.asarray(observation["action_mask"])[None, :]
-        return int(self.act_batch(obs, mask, [self.rng])[0])
+        """A legal action id for the seat on turn (the numpy path of :mod:`holdem_env.agents.ppo_fast`)."""
+        mask = np.asarray(observation["action_mask"])
+        probs = probabilities_one(self.policy, observation["observation"], mask)
+        if self.greedy:
+            return int(np.where(mask > 0, probs + 1.0, -1.0).argmax())
+        return sample_row(probs, mask, self.rng)
 
     def action_probabilities(
         self, observation: Mapping[str, Any], info: Mapping[str, Any], holdings: np.ndarray
