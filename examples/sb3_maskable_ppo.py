@@ -41,7 +41,8 @@ class ProgressBar(BaseCallback):
         self.bar = tqdm(total=self.locals["total_timesteps"], unit="step", desc="MaskablePPO")
 
     def _on_step(self) -> bool:
-        self.bar.update(self.training_env.num_envs)
+        # SB3 collects whole rollouts, so the last one may pass the requested total: the bar stops there
+        self.bar.update(min(self.training_env.num_envs, self.bar.total - self.bar.n))
         return True
 
     def _on_training_end(self) -> None:
