@@ -51,8 +51,7 @@ from holdem_env.engine.equity import exact_equity
 from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.evaluator import evaluate_batch
 from holdem_env.engine.record import ActionEvent, DealEvent, UncalledBetReturned
-from holdem_env.env import nlhe_v1
-from holdem_env.training.arena import _group_seed, lineup_of
+from holdem_env.training.arena import _group_seed, lineup_of, match_env
 from holdem_env.training.stats import mean_ci95
 
 __all__ = [
@@ -231,15 +230,7 @@ def luck_adjusted(result: Any, *, actions: bool = True) -> dict[str, Any]:
     replay: Any = None
     contestants = [make_agent(spec) for spec in lineup] if actions else []
     if any(supports_range_queries(a) for a in contestants):
-        replay = nlhe_v1.raw_env(
-            num_players=n,
-            small_blind=cfg.small_blind,
-            big_blind=cfg.big_blind,
-            buy_in=cfg.buy_in,
-            betting=cfg.betting,
-            action_mode=cfg.action_mode,
-            reward_unit="chips",
-        )
+        replay = match_env(cfg)
     adjusted = np.zeros((groups, n))
     for g in range(groups):
         children = _group_seed(cfg.seed, g).spawn(1 + n)

@@ -157,6 +157,20 @@ class _GroupResult:
     records: list[Any] = field(default_factory=list)
 
 
+def match_env(cfg: ArenaConfig) -> nlhe_v1.raw_env:
+    """The env a match of ``cfg`` is played on (rewards in chips): the arena's, and AIVAT's replays."""
+    return nlhe_v1.raw_env(
+        num_players=int(cfg.players),  # type: ignore[arg-type]
+        small_blind=cfg.small_blind,
+        big_blind=cfg.big_blind,
+        buy_in=cfg.buy_in,
+        betting=cfg.betting,
+        action_mode=cfg.action_mode,
+        reward_unit="chips",
+        illegal_action="timeout" if cfg.on_illegal == "timeout" else "raise",
+    )
+
+
 def _group_seed(seed: int, group: int) -> np.random.SeedSequence:
     # Equal to SeedSequence(seed).spawn(G)[group] without spawning the others.
     return np.random.SeedSequence(seed, spawn_key=(group,))
@@ -169,16 +183,7 @@ class _Player:
         self.cfg = cfg
         self.n = int(cfg.players)  # type: ignore[arg-type]
         self.lineup = lineup_of(cfg.agents, self.n)
-        self.env = nlhe_v1.raw_env(
-            num_players=self.n,
-            small_blind=cfg.small_blind,
-            big_blind=cfg.big_blind,
-            buy_in=cfg.buy_in,
-            betting=cfg.betting,
-            action_mode=cfg.action_mode,
-            reward_unit="chips",
-            illegal_action="timeout" if cfg.on_illegal == "timeout" else "raise",
-        )
+        self.env = match_env(cfg)
         if cfg.isolate_agents:
             self.agents: list[Any] = IsolatedAgent.start_many(self.lineup)
         else:
