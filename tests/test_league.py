@@ -298,10 +298,13 @@ def test_ray_backend_runs_a_league(tmp_path: Path) -> None:
     pytest.importorskip("ray")
     from holdem_env.training.league import run_league
 
-    data = _tiny(tmp_path, rounds=1).to_dict()
+    data = _tiny(tmp_path / "ray", rounds=1).to_dict()
     data["backend"] = {"kind": "ray", "workers": 2, "address": None}
     result = run_league(LeagueConfig.from_dict(data))
     assert result.finished and len(result.table) == 3
+    # Ray only distributes the work: every job is seeded by the config, so the local pool's run is the same run
+    local = run_league(_tiny(tmp_path / "local", rounds=1))
+    assert result.table == local.table and result.pairs == local.pairs and result.history == local.history
 
 
 def test_resume_refuses_fewer_rounds_than_the_checkpoint(uninterrupted) -> None:
