@@ -302,8 +302,10 @@ def test_ray_backend_runs_a_league(tmp_path: Path) -> None:
     data["backend"] = {"kind": "ray", "workers": 2, "address": None}
     result = run_league(LeagueConfig.from_dict(data))
     assert result.finished and len(result.table) == 3
-    # Ray only distributes the work: every job is seeded by the config, so the local pool's run is the same run
-    local = run_league(_tiny(tmp_path / "local", rounds=1))
+    # Ray only distributes the work: the local pool with as many workers plays the same run
+    local_data = _tiny(tmp_path / "local", rounds=1).to_dict()
+    local_data["backend"] = {"kind": "local", "workers": 2, "address": None}
+    local = run_league(LeagueConfig.from_dict(local_data))
     assert result.table == local.table and result.pairs == local.pairs and result.history == local.history
 
 
