@@ -26,6 +26,7 @@ BENCHMARKS: dict[str, tuple[list[str], list[str]]] = {
     "arena": (["bench_arena.py", "--throughput", "--targets"], ["bench_arena.py", "--throughput", "--hands", "1000"]),
     "cfr": (["bench_cfr.py"], ["bench_cfr.py", "--quick"]),
     "cfr_lite": (["bench_cfr_lite.py"], ["bench_cfr_lite.py", "--only", "speed"]),
+    "pokerkit_differential": (["pokerkit_differential.py"], ["pokerkit_differential.py", "--hands", "500"]),
 }
 
 
