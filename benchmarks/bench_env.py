@@ -28,6 +28,7 @@ them out of ``tests/``.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import shlex
 import subprocess
@@ -328,6 +329,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--pure-python-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    missing = [m for m in ("rlcard", "pygame") if importlib.util.find_spec(m) is None]
+    if missing:  # the references compared against (PettingZoo's hold'em needs both)
+        parser.error(f"the reference libraries {', '.join(missing)} are missing: `make bench` installs the bench "
+                     "extra (or pip install -e '.[bench]')")
     given = [a for a in (sys.argv[1:] if argv is None else argv) if a != "--pure-python-child"]
     if args.pure_python and not args.pure_python_child:
         return _run_pure_python(given, args.pure_python)
