@@ -229,3 +229,16 @@ def test_optional_start_and_end_hooks_are_called_once_per_hand() -> None:
         assert start[1] == end[1] == seat
         assert end[2] == record.payoffs[seat]
     assert sum(e[2] for e in ends) == result.group_net[:, 0].sum()
+
+
+def test_the_table_prints_long_specs_whole_and_keeps_its_columns() -> None:
+    long_spec = "tag(tightness=1.3, aggression=1.2)"  # longer than the default 24-character column
+    result = run_match(ArenaConfig(agents=(long_spec, "random"), players=2, hands=4, seed=1))
+    lines = format_table(result).splitlines()
+    header, rows = lines[2], lines[3:5]
+    assert rows[0].startswith(long_spec + " ")  # the agent column, whole
+    agent_width = header.index("vs")
+    assert rows[1][agent_width:].startswith(long_spec + " ")  # the opponent column, whole
+    hands_end = header.index("hands") + len("hands")  # right-aligned numbers end under their header
+    for line, row in zip(rows, result.rows, strict=True):
+        assert line[:hands_end].endswith(str(row["hands"]))

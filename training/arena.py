@@ -477,18 +477,21 @@ def _fmt(value: float | None, pct: bool = True) -> str:
 def format_table(result: MatchResult) -> str:
     """The results as a readable text table."""
     cfg = result.config
+    # columns as wide as the longest spec (never cut: a spec names what was played)
+    wa = max([24, *(len(row["agent"]) for row in result.rows)])
+    wo = max([14, *(len(row["opponent"]) for row in result.rows)])
     lines = [
         f"holdem eval: {cfg.players} players, {cfg.groups * cfg.players} hands "  # type: ignore[operator]
         f"({'duplicate' if cfg.duplicate else 'plain'}, {cfg.groups} groups), seed {cfg.seed}, "
         f"blinds {cfg.small_blind}/{cfg.big_blind}, buy-in {cfg.buy_in}, {cfg.betting}, {cfg.action_mode} actions",
         "",
-        f"{'agent':<24} {'vs':<14} {'hands':>8} {'mbb/hand':>10} {'±95%':>8} {'bb/100':>8}"
+        f"{'agent':<{wa}} {'vs':<{wo}} {'hands':>8} {'mbb/hand':>10} {'±95%':>8} {'bb/100':>8}"
         f" {'VPIP':>5} {'PFR':>5} {'3bet':>5} {'AF':>5} {'WTSD':>5} {'W$SD':>5}",
     ]
     for row in result.rows:
         st = row["stats"]
         lines.append(
-            f"{row['agent'][:24]:<24} {row['opponent'][:14]:<14} {row['hands']:>8} {row['mbb_per_hand']:>10.1f} "
+            f"{row['agent']:<{wa}} {row['opponent']:<{wo}} {row['hands']:>8} {row['mbb_per_hand']:>10.1f} "
             f"{row['ci95']:>8.1f} {row['bb_per_100']:>8.2f} {_fmt(st['vpip']):>5} {_fmt(st['pfr']):>5} "
             f"{_fmt(st['three_bet']):>5} {_fmt(st['af'], pct=False):>5} {_fmt(st['wtsd']):>5} {_fmt(st['wsd']):>5}"
         )
