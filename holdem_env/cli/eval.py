@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 from holdem_env.agents.base import AgentError, AgentSpecError, registered_agents
+from holdem_env.cli._shared import json_target_problem, open_writer
 from holdem_env.engine.errors import HoldemError
 from holdem_env.training.aivat import format_luck_adjusted, luck_adjusted
 from holdem_env.training.arena import ArenaConfig, format_table, run_match
@@ -103,11 +104,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"holdem eval: {exc}", file=sys.stderr)
         return 2
     # Checked before the match, so that a long run is not lost to a typo in a path.
-    if args.json and not Path(args.json).resolve().parent.is_dir():
-        print(
-            f"holdem eval: --json {args.json!r}: the folder {str(Path(args.json).resolve().parent)!r} does not exist",
-            file=sys.stderr,
-        )
+    problem = json_target_problem("eval", args.json)
+    if problem:
+        print(problem, file=sys.stderr)
         return 2
     if args.history and Path(args.history).exists() and not Path(args.history).is_dir():
         print(
@@ -122,10 +121,7 @@ def run(args: argparse.Namespace) -> int:
     writer = None
     callback = None
     if args.tensorboard:
-        from torch.utils.tensorboard import SummaryWriter
-
-        writer = SummaryWriter(args.tensorboard)
-        writer.add_text("config", json.dumps(cfg.to_dict(), indent=1))
+        writer = open_writer(args.tensorboard, cfg.to_dict())
 
         def callback(hands: int, rows: list[dict]) -> None:
             for i, row in enumerate(rows):

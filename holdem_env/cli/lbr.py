@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 from holdem_env.agents.base import AgentError, AgentSpecError, registered_agents
+from holdem_env.cli._shared import json_target_problem, open_writer
 from holdem_env.engine.errors import HoldemError
 from holdem_env.training.lbr import LbrConfig, format_result, run_lbr
 
@@ -77,18 +78,15 @@ def run(args: argparse.Namespace) -> int:
     except HoldemError as exc:
         print(f"holdem lbr: {exc}", file=sys.stderr)
         return 2
-    if args.json and not Path(args.json).resolve().parent.is_dir():
-        folder = str(Path(args.json).resolve().parent)
-        print(f"holdem lbr: --json {args.json!r}: the folder {folder!r} does not exist", file=sys.stderr)
+    problem = json_target_problem("lbr", args.json)
+    if problem:
+        print(problem, file=sys.stderr)
         return 2
 
     writer = None
     callback = None
     if args.tensorboard:
-        from torch.utils.tensorboard import SummaryWriter
-
-        writer = SummaryWriter(args.tensorboard)
-        writer.add_text("config", json.dumps(cfg.to_dict(), indent=1))
+        writer = open_writer(args.tensorboard, cfg.to_dict())
 
         def callback(hands: int, mbb: float, half: float) -> None:
             writer.add_scalar(f"eval/{cfg.agent}/lbr_mbb", mbb, hands)
