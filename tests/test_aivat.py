@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import numpy as np
@@ -12,77 +11,164 @@ from holdem_env.agents.base import make_agent
 from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.equity import exact_equity
 from holdem_env.engine.errors import ConfigError
+from holdem_env.engine.ranges import holding_index, strength_against_random
 from holdem_env.env import nlhe_v1
 from holdem_env.training.aivat import (
-    _flop_lead,
-    _mean_flop_lead,
+    POT_GROWTH,
+    STACK_SHARE,
+    STRENGTH_POWER,
+    DealOdds,
+    _strengths,
     action_corrections,
     action_values,
     chance_corrections,
     luck_adjusted,
+    state_value,
 )
 from holdem_env.training.arena import ArenaConfig, run_match
 from holdem_env.training.stats import mean_ci95
 
-
-def test_the_turn_term_has_mean_zero_over_every_turn_card() -> None:
-    holes = [parse_cards("Ah Kh"), parse_cards("9c 9d")]
-    flop = list(parse_cards("Qh 7h 2s"))
-    before = exact_equity(holes, flop)
-    rest = [c for c in range(52) if c not in flop and c not in holes[0] + holes[1]]
-    after = np.mean([exact_equity(holes, flop + [c]) for c in rest], axis=0)
-    assert np.allclose(after, before, atol=1e-12)
+HOLES = [tuple(parse_cards("Ah Kh")), tuple(parse_cards("9c 9d"))]
 
 
-def test_the_flop_term_has_mean_zero_over_every_flop() -> None:
-    holes = [parse_cards("Ah Kh"), parse_cards("9c 9d")]
-    rest = [c for c in range(52) if c not in holes[0] + holes[1]]
-    leads = [_flop_lead(holes, f) for f in itertools.combinations(rest, 3)]
-    assert len(leads) == 17296
-    assert _mean_flop_lead(holes) == pytest.approx(float(np.mean(leads)), abs=1e-12)
-    assert _flop_lead(holes, parse_cards("Ac 5d 3s")) == 1.0  # a pair of aces beats nines
-    assert _flop_lead(holes, parse_cards("9h 5d 3s")) == 0.0  # a set of nines
+def _odds(holes: Any = HOLES, seed: int = 0, **kw: Any) -> DealOdds:
+    return DealOdds(holes, np.random.default_rng(seed), **kw)
 
 
-def test_corrections_sum_to_zero_and_vanish_without_a_flop() -> None:
-    result = run_match(ArenaConfig(agents=("random", "tag"), players=2, hands=40, seed=2, workers=1), keep_records=True)
+def test_state_value_by_hand() -> None:
+    # 60% equity, a 200 pot with 100 in, 800 behind, both hands at strength 0.5:
+    # 0.6 * 200 - 100 + 0.5 * 0.1 * 200 + 1.0 * 0.1 * 800 * 0.5 ** 4
+    expected = 20.0 + POT_GROWTH * 20.0 + STACK_SHARE * 80.0 * 0.5**STRENGTH_POWER
+    assert state_value(0.6, 0.5, 200.0, 100.0, 800.0) == pytest.approx(expected)
+    # zero-sum: the other seat (equity 0.4, the other 100 in) gets the negative
+    assert state_value(0.4, 0.5, 200.0, 100.0, 800.0) == pytest.approx(-expected)
+    assert np.allclose(state_value(np.array([0.6, 0.4]), 0.5, 200.0, 100.0, 800.0), [expected, -expected])
+
+
+def test_strengths_of_two_hands_match_the_engine_on_many_boards() -> None:
+    boards = np.array([parse_cards("Qh 7h 2s"), parse_cards("9h 9s 2c"), parse_cards("Ks Kd 4c")])
+    got = _strengths(HOLES, boards)
+    for b, board in enumerate(boards):
+        ref = strength_against_random(board.tolist())
+        for i, hole in enumerate(HOLES):
+            assert got[b, i] == pytest.approx(ref[holding_index(*hole)], abs=1e-12)
+    turn = np.array([parse_cards("Qh 7h 2s 3d")])
+    assert _strengths(HOLES, turn)[0, 1] == pytest.approx(strength_against_random(turn[0].tolist())[holding_index(*HOLES[1])])
+
+
+@pytest.mark.parametrize("board", ["Qh 7h 2s", "Qh 7h 2s 3h"])
+def test_the_turn_and_river_terms_have_mean_zero_over_every_card(board: str) -> None:
+    """The means subtracted at the turn and river are the exact means of what the card can
+    bring, computed here card by card through other code paths."""
+    odds = _odds()
+    known = tuple(parse_cards(board))
+    rest = [c for c in range(52) if c not in known + HOLES[0] + HOLES[1]]
+    equities = np.array([float(exact_equity(HOLES, list(known + (c,)))[0]) for c in rest])
+    strengths = np.array([strength_against_random(list(known + (c,)))[[holding_index(*h) for h in HOLES]].min() for c in rest])
+    mean_equity, mean_weighted = odds.next_card_means(known)
+    assert mean_equity == pytest.approx(float(exact_equity(HOLES, list(known))[0]), abs=1e-12)
+    assert mean_equity == pytest.approx(equities.mean(), abs=1e-12)
+    assert mean_weighted == pytest.approx(float(((equities - 0.5) * strengths**STRENGTH_POWER).mean()), abs=1e-12)
+    for c in rest[:5]:  # the odds' own equity and strength on the dealt board agree too
+        assert odds.equity(known + (c,)) == pytest.approx(float(exact_equity(HOLES, list(known + (c,)))[0]))
+
+
+def test_the_preflop_estimate_and_the_deal_terms() -> None:
+    exact = 0.47608252  # exact_equity(HOLES)[0] over all 1,712,304 run-outs (2 s, so not recomputed here)
+    odds = _odds(seed=3)
+    assert odds.equity(()) == pytest.approx(exact, abs=0.015)  # 20,000 run-outs
+    assert odds.equity(()) == odds.equity(())  # kept: every term of the deal sees one estimate
+    swapped = DealOdds(HOLES[::-1], np.random.default_rng(3))
+    assert odds.equity(()) + swapped.equity(()) == pytest.approx(1.0, abs=1e-12)  # the same run-outs
+    # flop: the equity's mean is the preflop estimate; the strength part a sample mean
+    mean_equity, _ = odds.next_card_means(())
+    assert mean_equity == odds.equity(())
+    assert odds.strength(()) == 0.0
+
+
+def test_the_flop_strength_mean_is_a_sample_of_uniform_flops() -> None:
+    """The flop term's mean is the mean over ``flop_samples`` flops drawn from the injected
+    generator (independent of the deal): recomputed here from a twin generator."""
+    odds = _odds(seed=9, flop_samples=6)
+    odds.equity(())  # the preflop estimate draws first, as in a hand
+    _, weighted = odds.next_card_means(())
+    twin = np.random.default_rng(9)
+    DealOdds(HOLES, twin).equity(())
+    rest = np.array([c for c in range(52) if c not in HOLES[0] + HOLES[1]])
+    flops = [np.sort(twin.choice(rest, 3, replace=False)) for _ in range(6)]
+    expected = np.mean(
+        [(float(exact_equity(HOLES, f.tolist())[0]) - 0.5) * _strengths(HOLES, f[None]).min() ** STRENGTH_POWER for f in flops]
+    )
+    assert weighted == pytest.approx(expected, abs=1e-12)
+
+
+def test_corrections_sum_to_zero_and_vanish_without_a_flop_for_equal_hands() -> None:
+    result = run_match(ArenaConfig(agents=("random", "tag"), players=2, hands=30, seed=2, workers=1), keep_records=True)
     saw_turn = 0
-    for record in result.records:
-        corr = chance_corrections(record)
+    for k, record in enumerate(result.records):
+        odds = _odds(tuple(tuple(h) for h in record.hole_cards), seed=k)
+        corr = chance_corrections(record, odds)
         assert corr.sum() == pytest.approx(0.0, abs=1e-9)
-        if not record.board:
-            assert np.all(corr == 0.0)
+        if not record.board:  # only the deal term: (1 + growth) * blinds * (equity - 1/2)
+            assert corr[0] == pytest.approx((1 + POT_GROWTH) * 15 * (odds.equity(()) - 0.5), abs=1e-9)
         saw_turn += len(record.board) >= 4 and bool(np.any(corr != 0.0))
     assert saw_turn > 0
 
 
+def test_the_deal_terms_of_a_duplicate_group_cancel() -> None:
+    result = run_match(ArenaConfig(agents=("random", "tag"), players=2, hands=2, seed=5, workers=1), keep_records=True)
+    first, second = result.records
+    odds = _odds(tuple(tuple(h) for h in first.hole_cards), seed=1)
+    # contestant 0 sits in seat 0, then seat 1: with the same deal its deal terms cancel,
+    # so a hand folded preflop in both orders has no correction at all
+    assert tuple(first.hole_cards) == tuple(second.hole_cards)
+    a, b = chance_corrections(first, odds), chance_corrections(second, odds)
+    if not first.board and not second.board:
+        assert a[0] + b[1] == pytest.approx(0.0, abs=1e-12)
+
+
 def test_adjusted_mean_agrees_with_plain_duplicate_within_the_interval() -> None:
-    cfg = ArenaConfig(agents=("random", "tag"), players=2, hands=400, seed=11, workers=1)
+    cfg = ArenaConfig(agents=("random", "tag"), players=2, hands=300, seed=11, workers=1)
     result = run_match(cfg, keep_records=True)
-    out = luck_adjusted(result, actions=False)  # the chance terms alone: their sum is checked below
+    out = luck_adjusted(result, actions=False, per_group=True)  # the chance terms alone (random does not answer range queries)
     row = out["rows"][0]
+    plain = result.group_net[:, 0] * 1000.0 / cfg.big_blind / 2
     # The per-group difference between the two estimates is the corrections' sum: mean zero.
-    diffs = []
-    for g in range(result.group_net.shape[0]):
-        total = 0.0
-        for rotation in range(2):
-            record = result.records[2 * g + rotation]
-            total += chance_corrections(record)[rotation]  # contestant 0 sits at seat `rotation`
-        diffs.append(total * 1000.0 / result.config.big_blind / 2)
-    mean, half = mean_ci95(diffs)
+    diffs = plain - np.array(out["adjusted_groups"])[:, 0]
+    mean, half = mean_ci95(diffs.tolist())
     assert abs(mean) <= half
     assert row["mbb_per_hand"] - row["adjusted_mbb_per_hand"] == pytest.approx(mean, abs=1e-6)
     assert abs(row["mbb_per_hand"] - row["adjusted_mbb_per_hand"]) <= row["ci95"]
-    assert out["variance_reduction"] > 0.0  # random goes to showdown a lot: board luck is a large share
+    # the reported narrowing is the ratio of the two half-widths, the variance cut its square
+    assert out["ci_ratio"] == pytest.approx(row["ci95"] / row["adjusted_ci95"])
+    assert out["variance_reduction"] == pytest.approx(1 - (row["adjusted_ci95"] / row["ci95"]) ** 2)
+    assert out["ci_ratio"] > 1.2  # random goes to showdown a lot: board luck is a large share
 
 
-def test_only_heads_up_matches_with_records() -> None:
+def test_only_heads_up_matches_with_records_and_matching_odds() -> None:
     result = run_match(ArenaConfig(agents=("random", "random", "random"), players=3, hands=3, seed=1, workers=1))
     with pytest.raises(ConfigError, match="heads-up"):
         luck_adjusted(result)
+    result = run_match(ArenaConfig(agents=("random", "tag"), players=2, hands=4, seed=1, workers=1), keep_records=True)
+    with pytest.raises(ConfigError, match="DealOdds of this hand"):
+        chance_corrections(result.records[0], _odds())
     result = run_match(ArenaConfig(agents=("random", "tag"), players=2, hands=4, seed=1, workers=1))
     with pytest.raises(ConfigError, match="keep_records=True"):
         luck_adjusted(result)
+    with pytest.raises(ConfigError, match="two different cards"):
+        DealOdds([HOLES[0], HOLES[0]], np.random.default_rng(0))
+    with pytest.raises(ConfigError, match="Generator"):
+        DealOdds(HOLES, 7)  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="flop_samples"):
+        _odds(flop_samples=0)
+
+
+def test_fresh_deals_per_seat_order_get_their_own_odds() -> None:
+    cfg = ArenaConfig(agents=("random", "tag"), players=2, hands=20, seed=4, workers=1, duplicate=False)
+    out = luck_adjusted(run_match(cfg, keep_records=True), actions=False)
+    again = luck_adjusted(run_match(cfg, keep_records=True), actions=False)
+    assert out["rows"] == again["rows"]  # deterministic for a seed
+    assert np.isfinite(out["rows"][0]["adjusted_mbb_per_hand"])
 
 
 # -- action terms ----------------------------------------------------------------------------
@@ -133,14 +219,15 @@ def test_the_action_term_has_mean_zero_over_the_players_own_draw_by_hand() -> No
     corrections = {}
     for move in (0, 1):
         env, record = _play([_FirstMoveMixed(move), make_agent("always-call")], deck)
-        corrections[move] = action_corrections(record, [_FirstMoveMixed(move), make_agent("always-call")], env)
+        odds = _odds(tuple(tuple(h) for h in record.hole_cards))
+        corrections[move] = action_corrections(record, [_FirstMoveMixed(move), make_agent("always-call")], env, odds)
         assert corrections[move].sum() == pytest.approx(0.0, abs=1e-12)
-    holes = [tuple(record.hole_cards[0]), tuple(record.hole_cards[1])]
     # The button (seat 0) has put in 50 of a 150 pot: folding is worth -50, calling
-    # lead * 200 - 100 (the preflop equity stand-in: the mean flop lead); always-call's
-    # answers are one-hot, so only seat 0's first decision has a term.
-    lead = _mean_flop_lead(holes)
-    v_fold, v_call = -50.0, lead * 200.0 - 100.0
+    # V = e * 200 - 100 + growth * (e - 1/2) * 200 (no strength term preflop), e the
+    # preflop estimate; always-call's answers are one-hot, so only seat 0's first
+    # decision has a term.
+    e = odds.equity(())
+    v_fold, v_call = -50.0, e * 200.0 - 100.0 + POT_GROWTH * (e - 0.5) * 200.0
     expected = 0.25 * v_fold + 0.75 * v_call
     assert corrections[0][0] == pytest.approx(v_fold - expected, abs=1e-9)
     assert corrections[1][0] == pytest.approx(v_call - expected, abs=1e-9)
@@ -150,31 +237,35 @@ def test_the_action_term_has_mean_zero_over_the_players_own_draw_by_hand() -> No
 def test_action_values_by_hand_at_the_first_decision() -> None:
     env = nlhe_v1.raw_env(num_players=2, small_blind=50, big_blind=100, buy_in=20000, action_mode="discrete")
     env.reset(seed=0, options={"deck": list(range(52)), "button": 0})
-    values = action_values(env, 0, 0.6, (20000, 20000))
+    values = action_values(env, 0, 0.6, 0.5, (20000, 20000))
     assert values[0] == -50.0  # fold: lose the small blind
-    assert values[1] == pytest.approx(0.6 * 200 - 100)  # call 50: a 200 pot, 100 in
-    raise_to = env.action_amount(2)  # the min-raise, to 200: adds 150
+    # call 50: a 200 pot, 100 in, 19,900 behind for both
+    assert values[1] == pytest.approx(0.6 * 200 - 100 + POT_GROWTH * 0.1 * 200 + STACK_SHARE * 0.1 * 19900 * 0.5**4)
+    raise_to = env.action_amount(2)  # the min-raise, to 200: adds 150, 19,800 behind for the raiser
     assert raise_to == 200
-    assert values[2] == pytest.approx(0.6 * (150 + 150) - 200)
-    all_in = len(values) - 1  # all-in to 20,000: adds 19,950
-    assert values[all_in] == pytest.approx(0.6 * (150 + 19950) - 20000)
+    assert values[2] == pytest.approx(0.6 * 300 - 200 + POT_GROWTH * 0.1 * 300 + STACK_SHARE * 0.1 * 19800 * 0.5**4)
+    all_in = len(values) - 1  # all-in to 20,000: adds 19,950, nothing behind
+    assert values[all_in] == pytest.approx(0.6 * 20100 - 20000 + POT_GROWTH * 0.1 * 20100)
 
 
 def test_action_terms_keep_the_estimate_unbiased_on_a_seeded_match() -> None:
     cfg = ArenaConfig(agents=("cfr-lite", "tag"), players=2, hands=120, seed=3, workers=1)
     result = run_match(cfg, keep_records=True)
-    both = luck_adjusted(result)
-    chance = luck_adjusted(result, actions=False)
+    both = luck_adjusted(result, per_group=True)
+    chance = luck_adjusted(result, actions=False, per_group=True)
     assert both["terms"] == "chance+action" and chance["terms"] == "chance"
     row, row_c = both["rows"][0], chance["rows"][0]
     # the action terms' per-group sums: mean zero within their own 95% interval
-    shift = (row_c["adjusted_mbb_per_hand"] - row["adjusted_mbb_per_hand"], row["ci95"])
+    action_sums = np.array(chance["adjusted_groups"])[:, 0] - np.array(both["adjusted_groups"])[:, 0]
+    mean, half = mean_ci95(action_sums.tolist())
+    assert abs(mean) <= half
+    assert row_c["adjusted_mbb_per_hand"] - row["adjusted_mbb_per_hand"] == pytest.approx(mean, abs=1e-6)
     assert abs(row["mbb_per_hand"] - row["adjusted_mbb_per_hand"]) <= row["ci95"]
-    assert abs(shift[0]) <= max(row["adjusted_ci95"], row_c["adjusted_ci95"])
 
 
 def test_a_replay_that_acts_differently_is_refused() -> None:
     deck = list(range(52))
     env, record = _play([_FirstMoveMixed(1), make_agent("always-call")], deck)
+    odds = _odds(tuple(tuple(h) for h in record.hole_cards))
     with pytest.raises(ConfigError, match="replay"):
-        action_corrections(record, [_FirstMoveMixed(0), make_agent("always-call")], env)
+        action_corrections(record, [_FirstMoveMixed(0), make_agent("always-call")], env, odds)

@@ -1,44 +1,60 @@
 """Lower-variance head-to-head results: AIVAT-style control variates for heads-up hands.
 
 AIVAT (Burch, Schmid, Moravcik, Morrill & Bowling, 2018) subtracts from each hand's
-winnings, at every chance event, the value the event added beyond its expectation. With
-both players' cards known after the hand, the value used here is the seat's share of a
-pot of ``P`` chips:
+winnings, at every chance event and at every randomised decision of a player whose policy
+is known, the value the event added beyond its expectation under a fixed value estimate
+``V``. Each correction has mean zero *for any fixed V*, so the corrected result is an
+unbiased estimate of the same expected winnings; the closer ``V`` tracks what the hand
+will be worth, the more luck it removes.
 
-- when the turn or river card is dealt, ``P * (equity after the card - equity before
-  it)``, both equities exact (every run-out enumerated);
-- when the flop is dealt, ``P * (lead on the flop - its mean over every flop)``, where the
-  lead is 1, 1/2 or 0 as the seat's five cards beat, tie or lose to the other's (exact
-  preflop equity would need 1.7 million run-outs per hand; the lead's mean needs 17,296
-  flops).
+The value estimate
+    With both players' cards known after the hand, the value of a state to a seat with
+    showdown equity ``e`` (exact, every run-out enumerated; preflop a Monte Carlo estimate,
+    below), ``P`` chips in the pot, ``m`` of them its own, ``R`` chips still behind for the
+    shorter stack and ``q`` the smaller of the two hands' strengths against a random hand
+    on the board (:func:`holdem_env.engine.ranges.strength_against_random`) is
+    (:func:`state_value`)::
 
-The deal is uniform over the unseen cards and each term's mean over the deal is computed
-exactly, so every correction has expectation zero whatever the players do: the corrected
-result is an unbiased estimate of the same expected winnings with much of the board's
-luck taken out. Duplicate deals already cancel most hole-card luck.
+        V = e * P - m  +  POT_GROWTH * (e - 1/2) * P  +  STACK_SHARE * (e - 1/2) * R * q ** STRENGTH_POWER
 
-The *action terms* take out the players' own randomisation. At each decision of a player
-that answers range queries (:mod:`holdem_env.agents.ranges`), with ``pi`` its action
-probabilities for the holding it holds -- the distribution its ``act`` drew from -- the
-acting seat's correction is ``V(a_taken) - sum_a pi(a) V(a)``, whose mean over ``a ~ pi``
-is zero for any fixed ``V``. Here ``V(a)`` is the seat's share of the pot after action
-``a`` at its current equity minus what it has put in: ``eq * pot' - put_in'`` (``-put_in``
-after a fold), with ``eq`` the exact equity of the two known hands on the board (preflop:
-the mean flop lead above). The other seat's correction is the negative. To get ``pi``
-the hand is replayed through the env with fresh agents seeded as the arena seeded them,
-each asked for its range answer and then to act; the replay must reproduce the recorded
-hand exactly (:class:`ConfigError` otherwise), so ``pi`` is the distribution actually
-sampled from.
+    the pot share as it stands; the pot's expected growth, won in proportion to the equity
+    lead; and the part of the stacks behind that two strong hands put in (two hands that
+    both beat most random hands tend to get the money in; ``q ** 4`` is near 0 unless both
+    are strong). Preflop ``q`` is 0. A fold is worth exactly ``-m`` to the folder.
+    The constants were chosen on ``holdem eval cfr-lite tag`` (seeds 0 and 100) and
+    checked on other seeds; any fixed choice keeps the estimate unbiased.
 
-:func:`chance_corrections` works on a finished :class:`~holdem_env.engine.record.HandRecord`;
-:func:`action_corrections` also needs the hand's agents; :func:`luck_adjusted` re-scores a
-heads-up :class:`~holdem_env.training.arena.MatchResult` kept with its records
-(``holdem eval --aivat``).
+Chance terms (:func:`chance_corrections`)
+    At the deal and when the flop, turn and river are dealt, ``V(after) - E[V(after)]`` over
+    the cards that could have come, money and stacks as they stood: the deal's mean equity
+    is 1/2 (so with duplicate deals the deal terms of the two seat orders cancel), the
+    flop's mean equity is the preflop equity, the turn's and river's means are exact (every
+    card enumerated), and the strength part's mean over flops is estimated from
+    ``flop_samples`` flops drawn from an injected generator independent of the deal (an
+    unbiased estimate keeps the correction's mean zero).
+
+Action terms (:func:`action_corrections`)
+    At each decision of a player that answers range queries
+    (:mod:`holdem_env.agents.ranges`), with ``pi`` its action probabilities for the holding
+    it holds -- the distribution its ``act`` drew from -- the acting seat's correction is
+    ``V(a_taken) - sum_a pi(a) V(a)``, ``V(a)`` the value after action ``a`` (a call or
+    raise adds its chips to ``P`` and ``m`` and takes them from behind; the other seat's
+    answer is not anticipated). The other seat's correction is the negative. To get ``pi``
+    the hand is replayed through the env with the agents seeded as the arena seeded them;
+    the replay must reproduce the recorded hand exactly (:class:`ConfigError` otherwise).
+
+No term peeks: the chance terms use only what was known before the card and the card
+itself; an action term's ``V(a)`` uses the state before the decision and the action; the
+sampled flops and the preflop estimate come from a generator independent of the deck.
+
+:class:`DealOdds` holds one deal's card facts (equities, strengths, chance means), shared by
+the two seat orders of a duplicate group; :func:`luck_adjusted` re-scores a heads-up
+:class:`~holdem_env.training.arena.MatchResult` kept with its records (``holdem eval
+--aivat``).
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 from typing import Any
 
@@ -46,15 +62,20 @@ import numpy as np
 
 from holdem_env.agents.base import make_agent
 from holdem_env.agents.ranges import query_range, supports_range_queries
-from holdem_env.engine.actions import Street
-from holdem_env.engine.equity import exact_equity
+from holdem_env.engine.equity import equity_vs_hands, exact_equity
 from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.evaluator import evaluate_batch
+from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS
 from holdem_env.engine.record import ActionEvent, DealEvent, UncalledBetReturned
 from holdem_env.training.arena import _group_seed, lineup_of, match_env
 from holdem_env.training.stats import mean_ci95
 
 __all__ = [
+    "POT_GROWTH",
+    "STACK_SHARE",
+    "STRENGTH_POWER",
+    "DealOdds",
+    "state_value",
     "chance_corrections",
     "action_values",
     "action_corrections",
@@ -62,78 +83,241 @@ __all__ = [
     "format_luck_adjusted",
 ]
 
+#: Expected growth of the pot, as a share of it, won in proportion to the equity lead.
+POT_GROWTH = 0.5
+#: Weight of the stacks behind that two strong hands are expected to put in.
+STACK_SHARE = 1.0
+#: Power of the smaller strength against a random hand in that term.
+STRENGTH_POWER = 4
 
-def chance_corrections(record: Any) -> np.ndarray:
-    """Per-seat chip corrections of a finished heads-up hand (they sum to zero).
+_FLOP_SAMPLES = 32
+_PREFLOP_SAMPLES = 20_000
+_HOLDINGS = np.asarray(HOLDINGS, dtype=np.int64)
 
-    ``payoffs - chance_corrections(record)`` is the luck-adjusted result. Hands that end
-    before the turn get zeros. Raises :class:`ConfigError` for other than two players.
+
+def state_value(equity: Any, strength: Any, pot: float, put_in: float, behind: float) -> Any:
+    """:math:`V` of the module docstring for a seat with showdown ``equity`` (a float or an
+    array of them), ``strength`` the smaller of the two hands' strengths against a random
+    hand (0 preflop), ``pot`` chips in the middle, ``put_in`` of them the seat's, ``behind``
+    the shorter stack's chips not yet in. Zero-sum: the other seat's value is the negative.
+
+    >>> state_value(0.75, 0.0, 100.0, 50.0, 900.0)  # 75 - 50 + 0.5 * 0.25 * 100
+    37.5
     """
+    lead = np.asarray(equity, dtype=np.float64) - 0.5
+    out = (
+        np.asarray(equity, dtype=np.float64) * pot
+        - put_in
+        + POT_GROWTH * lead * pot
+        + STACK_SHARE * lead * behind * np.asarray(strength, dtype=np.float64) ** STRENGTH_POWER
+    )
+    return float(out) if out.ndim == 0 else out
+
+
+def _strengths(holes: list[tuple[int, ...]], boards: np.ndarray) -> np.ndarray:
+    """``(n, 2)``: each hand's share of the opponent holdings it beats on each of ``boards``
+    (``(n, k)`` card ids, k = 3..5, no run-out), ties half, holdings sharing a card with the
+    hand or the board excluded -- :func:`~holdem_env.engine.ranges.strength_against_random`
+    for two hands on many boards at once."""
+    boards = np.asarray(boards, dtype=np.int64)
+    n, k = boards.shape
+    board_dead = np.zeros((n, 52), dtype=bool)
+    np.put_along_axis(board_dead, boards, True, axis=1)
+    clash = board_dead[:, _HOLDINGS[:, 0]] | board_dead[:, _HOLDINGS[:, 1]]
+    spare = np.argsort(board_dead, axis=1, kind="stable")[:, :2]  # two cards off each board
+    cards = np.concatenate(
+        [
+            np.where(clash[:, :, None], spare[:, None, :], _HOLDINGS[None]),
+            np.broadcast_to(boards[:, None, :], (n, NUM_HOLDINGS, k)),
+        ],
+        axis=2,
+    )
+    values = evaluate_batch(cards.reshape(-1, 2 + k).astype(np.uint8), validate=False).reshape(n, NUM_HOLDINGS)
+    out = np.zeros((n, 2))
+    for i, hole in enumerate(holes):
+        hand = np.concatenate([np.broadcast_to(np.asarray(hole, dtype=np.int64), (n, 2)), boards], axis=1)
+        mine = evaluate_batch(hand.astype(np.uint8), validate=False)[:, None]
+        dead = np.zeros((n, 52), dtype=bool)
+        np.put_along_axis(dead, hand, True, axis=1)
+        ok = ~(dead[:, _HOLDINGS[:, 0]] | dead[:, _HOLDINGS[:, 1]])
+        out[:, i] = (((values < mine) + 0.5 * (values == mine)) * ok).sum(axis=1) / ok.sum(axis=1)
+    return out
+
+
+def _river_shares(holes: list[tuple[int, ...]], board: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The first hand's showdown share (1, 1/2 or 0) for every river card of a four-card
+    ``board``, and those five-card boards."""
+    dead = set(holes[0]) | set(holes[1]) | set(board)
+    rivers = np.array([c for c in range(52) if c not in dead], dtype=np.int64)
+    boards = np.concatenate([np.broadcast_to(np.asarray(board, dtype=np.int64), (len(rivers), 4)), rivers[:, None]], axis=1)
+    a, b = (
+        evaluate_batch(np.concatenate([np.broadcast_to(np.asarray(h, dtype=np.int64), (len(rivers), 2)), boards], axis=1).astype(np.uint8), validate=False)
+        for h in holes
+    )
+    return (a > b) + 0.5 * (a == b), boards
+
+
+class DealOdds:
+    """The card facts of one heads-up deal that the value estimate needs, computed when first
+    asked and kept: the first hand's equity and the smaller strength against a random hand
+    on each board, and their means over the cards that could come next.
+
+    ``holes``: the two hands (seat order of the records that use it); ``rng``: the generator
+    of the preflop equity estimate and the sampled flops, which must be independent of the
+    deck (for example a child of the group's seed that the deal did not use);
+    ``flop_samples``, ``preflop_samples``: their sizes.
+    """
+
+    def __init__(
+        self,
+        holes: Any,
+        rng: np.random.Generator,
+        *,
+        flop_samples: int = _FLOP_SAMPLES,
+        preflop_samples: int = _PREFLOP_SAMPLES,
+    ) -> None:
+        pair = [tuple(int(c) for c in h) for h in holes]
+        if len(pair) != 2 or any(len(h) != 2 for h in pair) or len(set(pair[0]) | set(pair[1])) != 4:
+            raise ConfigError("holes", holes, "must be two hands of two different cards each")
+        if not isinstance(rng, np.random.Generator):
+            raise ConfigError("rng", rng, "must be a numpy.random.Generator (independent of the deck)")
+        for name, value in (("flop_samples", flop_samples), ("preflop_samples", preflop_samples)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(name, value, "must be an integer >= 1")
+        self.holes = pair
+        self._rng = rng
+        self._flop_samples = flop_samples
+        self._preflop_samples = preflop_samples
+        self._equity: dict[tuple[int, ...], float] = {}
+        self._strength: dict[tuple[int, ...], float] = {}
+        self._next: dict[tuple[int, ...], tuple[float, float]] = {}
+
+    def equity(self, board: Any) -> float:
+        """The first hand's equity on ``board``: exact after the flop; preflop a Monte Carlo
+        estimate (``preflop_samples`` run-outs, the same every time it is asked)."""
+        key = tuple(int(c) for c in board)
+        if key not in self._equity:
+            if key:
+                self._equity[key] = float(exact_equity(self.holes, list(key))[0])
+            else:
+                self._equity[key] = float(equity_vs_hands(self.holes, (), samples=self._preflop_samples, rng=self._rng)[0])
+        return self._equity[key]
+
+    def strength(self, board: Any) -> float:
+        """The smaller of the two hands' strengths against a random hand on ``board`` (0 preflop)."""
+        key = tuple(int(c) for c in board)
+        if not key:
+            return 0.0
+        if key not in self._strength:
+            self._strength[key] = float(_strengths(self.holes, np.array([key])).min())
+        return self._strength[key]
+
+    def next_card_means(self, board: Any) -> tuple[float, float]:
+        """Over the cards dealt next after ``board`` (none: the flop; 3 cards: the turn; 4: the
+        river): the mean of the first hand's equity and of ``(equity - 1/2) * strength **
+        STRENGTH_POWER`` on the board they make. Exact for the turn and river; for the flop
+        the equity's mean is the preflop equity and the other mean is estimated from
+        ``flop_samples`` flops drawn from the generator."""
+        key = tuple(int(c) for c in board)
+        if key in self._next:
+            return self._next[key]
+        if len(key) == 0:
+            dead = set(self.holes[0]) | set(self.holes[1])
+            rest = np.array([c for c in range(52) if c not in dead], dtype=np.int64)
+            flops = np.array([np.sort(self._rng.choice(rest, 3, replace=False)) for _ in range(self._flop_samples)])
+            equities = np.array([float(exact_equity(self.holes, f.tolist())[0]) for f in flops])
+            mean_equity = self.equity(())
+            boards = flops
+        elif len(key) == 3:
+            dead = set(self.holes[0]) | set(self.holes[1]) | set(key)
+            turns = [c for c in range(52) if c not in dead]
+            equities = np.array([float(_river_shares(self.holes, key + (c,))[0].mean()) for c in turns])
+            boards = np.array([key + (c,) for c in turns], dtype=np.int64)
+            mean_equity = float(equities.mean())
+        elif len(key) == 4:
+            equities, boards = _river_shares(self.holes, key)
+            mean_equity = float(equities.mean())
+        else:
+            raise ConfigError("board", key, "must have 0, 3 or 4 cards: the cards before a deal")
+        weights = _strengths(self.holes, boards).min(axis=1) ** STRENGTH_POWER
+        self._next[key] = (mean_equity, float(((equities - 0.5) * weights).mean()))
+        return self._next[key]
+
+
+def _heads_up_seats(record: Any) -> list[int]:
     seats = [s for s, d in enumerate(record.dealt_in) if d]
     if len(seats) != 2:
         raise ConfigError("players", len(seats), "luck adjustment is for heads-up hands: exactly 2 dealt in")
-    out = np.zeros(len(record.dealt_in))
-    contributed = np.array(record.blinds, dtype=np.int64) + np.array(record.antes, dtype=np.int64)
+    return seats
+
+
+def _first_hand_sign(record: Any, odds: DealOdds, seats: list[int]) -> float:
+    """+1 if ``odds``'s first hand is ``seats[0]``'s, -1 if it is ``seats[1]``'s."""
     holes = [tuple(record.hole_cards[s]) for s in seats]
-    board: list[int] = []
+    if holes == odds.holes:
+        return 1.0
+    if holes[::-1] == odds.holes:
+        return -1.0
+    raise ConfigError("odds", odds.holes, "must be the DealOdds of this hand's hole cards")
+
+
+def chance_corrections(record: Any, odds: DealOdds) -> np.ndarray:
+    """Per-seat chip corrections (summing to zero) for the luck of the cards in a finished
+    heads-up hand: the deal, the flop, the turn and the river (those dealt).
+
+    ``payoffs - chance_corrections(record, odds)`` is the luck-adjusted result; ``odds``:
+    the :class:`DealOdds` of the hand's hole cards. Raises :class:`ConfigError` for other
+    than two players.
+    """
+    seats = _heads_up_seats(record)
+    sign = _first_hand_sign(record, odds, seats)
+    stacks = np.array(record.starting_stacks, dtype=np.int64)
+    contributed = np.array(record.blinds, dtype=np.int64) + np.array(record.antes, dtype=np.int64)
+    board: tuple[int, ...] = ()
+
+    def term(equity: float, lead_weighted: float, mean_equity: float, mean_lead_weighted: float) -> float:
+        # V(after) - E[V(after)] for the first hand, money as it stands: linear in the two means.
+        pot = float(contributed[seats].sum())
+        behind = float(min(stacks[s] - contributed[s] for s in seats))
+        return (1.0 + POT_GROWTH) * pot * (equity - mean_equity) + STACK_SHARE * behind * (
+            lead_weighted - mean_lead_weighted
+        )
+
+    first = term(odds.equity(()), 0.0, 0.5, 0.0)  # the deal: every hand's mean equity is 1/2
     for event in record.events:
         if isinstance(event, ActionEvent):
             contributed[event.seat] += event.amount
         elif isinstance(event, UncalledBetReturned):
             contributed[event.seat] -= event.amount
         elif isinstance(event, DealEvent):
-            if event.street == Street.FLOP:
-                pot = float(contributed.sum())
-                ahead = _flop_lead(holes, tuple(event.cards))
-                mean = _mean_flop_lead(holes)
-                for k, s in enumerate(seats):
-                    out[s] = out[s] + pot * ((ahead if k == 0 else 1.0 - ahead) - (mean if k == 0 else 1.0 - mean))
-            elif event.street in (Street.TURN, Street.RIVER):
-                before = exact_equity(holes, board)
-                after = exact_equity(holes, board + list(event.cards))
-                pot = float(contributed.sum())
-                for k, s in enumerate(seats):
-                    out[s] = out[s] + pot * (after[k] - before[k])
-            board.extend(event.cards)
+            mean_equity, mean_weighted = odds.next_card_means(board)
+            board = board + tuple(int(c) for c in event.cards)
+            equity = odds.equity(board)
+            weighted = (equity - 0.5) * odds.strength(board) ** STRENGTH_POWER
+            first += term(equity, weighted, mean_equity, mean_weighted)
+    out = np.zeros(len(record.dealt_in))
+    out[seats[0]] = sign * first
+    out[seats[1]] = -sign * first
     return out
 
 
-def _flop_lead(holes: list[tuple[int, ...]], flop: tuple[int, ...]) -> float:
-    """1 if the first hand's five cards with the flop beat the second's, 0.5 on a tie, else 0."""
-    cards = np.array([holes[0] + flop, holes[1] + flop], dtype=np.int64)
-    a, b = evaluate_batch(cards)
-    return 1.0 if a > b else 0.5 if a == b else 0.0
-
-
-def _mean_flop_lead(holes: list[tuple[int, ...]]) -> float:
-    """:func:`_flop_lead` averaged over every flop the two hands allow (exact)."""
-    rest = [c for c in range(52) if c not in holes[0] and c not in holes[1]]
-    flops = np.array(list(itertools.combinations(rest, 3)), dtype=np.int64)
-    n = len(flops)
-    a, b = (
-        evaluate_batch(np.concatenate([np.broadcast_to(h, (n, 2)), flops], axis=1).astype(np.uint8), validate=False)
-        for h in holes
-    )
-    return float(((a > b) + 0.5 * (a == b)).mean())
-
-
-def action_values(env: Any, seat: int, equity: float, starting_stacks: Any) -> np.ndarray:
-    """``V(a)`` of every action id at ``seat``'s decision on ``env`` (a raw ``nlhe_v1`` env,
-    heads-up, the seat on turn), for a seat whose pot share is ``equity``: ``equity * pot'
-    - put_in'`` after the action (``-put_in`` after a fold); 0 for masked ids.
-
-    ``put_in`` is what the seat has put in this hand (``starting_stacks[seat]`` minus its
-    stack), ``pot`` what both have; a call adds the amount to call, a bet or raise to
+def action_values(env: Any, seat: int, equity: float, strength: float, starting_stacks: Any) -> np.ndarray:
+    """``V(a)`` (:func:`state_value`) of every action id at ``seat``'s decision on ``env``
+    (a raw ``nlhe_v1`` env, heads-up, the seat on turn), for a seat whose showdown equity is
+    ``equity``, the smaller strength against a random hand being ``strength``; 0 for masked
+    ids. A fold is worth ``-put_in``; a call adds the amount to call, a bet or raise to
     ``r`` adds ``r`` minus the seat's chips already in on this street (the other seat's
-    answer is not anticipated: measured on cfr-lite vs tag, assuming a call or only
-    counting the pot share as it stands both cut the variance less).
+    answer is not anticipated).
     """
     name = env.possible_agents[seat]
     mask = np.asarray(env.observe(name)["action_mask"])
     view = env.infos[name]["view"]
     legal = env.infos[name]["legal"]
-    put_in = np.asarray(starting_stacks, dtype=np.int64) - np.asarray(view["stacks"], dtype=np.int64)
+    start = np.asarray(starting_stacks, dtype=np.int64)
+    stacks = np.asarray(view["stacks"], dtype=np.int64)
+    put_in = start - stacks
     pot, mine = float(put_in.sum()), float(put_in[seat])
+    others = [int(stacks[s]) for s in range(len(stacks)) if s != seat and view["dealt_in"][s]]
     out = np.zeros(len(mask))
     for a in np.flatnonzero(mask):
         if a == 0:
@@ -143,26 +327,29 @@ def action_values(env: Any, seat: int, equity: float, starting_stacks: Any) -> n
             add = float(legal["call"])
         else:
             add = float(env.action_amount(int(a))) - float(view["street_bets"][seat])
-        out[a] = equity * (pot + add) - (mine + add)
+        behind = float(min([float(stacks[seat]) - add, *others]))
+        out[a] = state_value(equity, strength, pot + add, mine + add, max(behind, 0.0))
     return out
 
 
-def action_corrections(record: Any, agents: Any, env: Any, *, seed: int = 0, rngs: Any = None) -> np.ndarray:
+def action_corrections(
+    record: Any, agents: Any, env: Any, odds: DealOdds, *, seed: int = 0, rngs: Any = None
+) -> np.ndarray:
     """Per-seat chip corrections (summing to zero) for the players' own randomisation in a
     finished heads-up hand; see the module docstring.
 
     ``agents[s]``: the agent that sat in seat ``s`` (fresh or reset: the hand is replayed,
     ``start_hand`` called, then each decision asked for a range answer and played with
     ``act``); ``env``: a raw ``nlhe_v1`` env of the match's table (it is reset with the
-    record's deck and button, ``seed``); ``rngs[s]``: the generator seat ``s``'s agent
-    drew from during the hand (``set_rng``), so that the replay acts exactly as the match
-    did. Seats whose agent does not answer range queries get no terms.
+    record's deck and button, ``seed``); ``odds``: the :class:`DealOdds` of the hand's hole
+    cards; ``rngs[s]``: the generator seat ``s``'s agent drew from during the hand
+    (``set_rng``), so that the replay acts exactly as the match did. Seats whose agent does
+    not answer range queries get no terms.
 
     Raises :class:`ConfigError` if the replay does not reproduce the recorded actions.
     """
-    seats = [s for s, d in enumerate(record.dealt_in) if d]
-    if len(seats) != 2:
-        raise ConfigError("players", len(seats), "luck adjustment is for heads-up hands: exactly 2 dealt in")
+    seats = _heads_up_seats(record)
+    sign = _first_hand_sign(record, odds, seats)
     holes = {s: tuple(record.hole_cards[s]) for s in seats}
     env.reset(seed=seed, options={"deck": list(record.deck), "button": int(record.button)})
     for s in seats:
@@ -172,8 +359,6 @@ def action_corrections(record: Any, agents: Any, env: Any, *, seed: int = 0, rng
         if hook is not None:
             hook(env.infos[env.possible_agents[s]])
     out = np.zeros(len(record.dealt_in))
-    equities: dict[tuple[int, ...], float] = {}
-    preflop_lead: float | None = None
     while env.agents and not all(env.terminations.values()):
         name = env.agent_selection
         seat = env.agent_name_mapping[name]
@@ -184,18 +369,13 @@ def action_corrections(record: Any, agents: Any, env: Any, *, seed: int = 0, rng
         if supports_range_queries(agent):
             probs = query_range(agent, obs, info, np.array([sorted(holes[seat])], dtype=np.int64))[0]
         action = int(agent.act(obs, info))
-        if probs is not None:
+        if probs is not None and np.count_nonzero(probs) > 1:
             board = tuple(record.board[: len(info["view"]["board"])])
-            if not board:
-                if preflop_lead is None:
-                    preflop_lead = _mean_flop_lead([holes[seats[0]], holes[seats[1]]])
-                eq = preflop_lead if seat == seats[0] else 1.0 - preflop_lead
-            else:
-                key = (seat, *board)
-                if key not in equities:
-                    equities[key] = float(exact_equity([holes[seat], holes[other]], list(board))[0])
-                eq = equities[key]
-            values = action_values(env, seat, eq, record.starting_stacks)
+            first = odds.equity(board)
+            mine_first = (seat == seats[0]) == (sign > 0)
+            values = action_values(
+                env, seat, first if mine_first else 1.0 - first, odds.strength(board), record.starting_stacks
+            )
             term = values[action] - float(np.dot(probs, values))
             out[seat] += term
             out[other] -= term
@@ -208,7 +388,13 @@ def action_corrections(record: Any, agents: Any, env: Any, *, seed: int = 0, rng
     return out
 
 
-def luck_adjusted(result: Any, *, actions: bool = True) -> dict[str, Any]:
+def _odds_seed(seed: int, group: int, rotation: int) -> np.random.SeedSequence:
+    """The seed of a group's :class:`DealOdds` samples: a stream of the match seed that
+    neither the deal nor any agent of the arena draws from (independent of the deck)."""
+    return np.random.SeedSequence(seed, spawn_key=(group, 1000, rotation))
+
+
+def luck_adjusted(result: Any, *, actions: bool = True, per_group: bool = False) -> dict[str, Any]:
     """Plain and luck-adjusted results of a heads-up match kept with its records.
 
     Returns ``{"rows": [{"agent", "mbb_per_hand", "ci95", "adjusted_mbb_per_hand",
@@ -216,7 +402,11 @@ def luck_adjusted(result: Any, *, actions: bool = True) -> dict[str, Any]:
     1 - adjusted variance / plain variance, "terms": "chance" or "chance+action"}``, one
     sample per duplicate group as in the arena. ``actions``: add the action terms
     (:func:`action_corrections`; the hands are replayed with the match's agents, seeded as
-    the arena seeded them). Raises :class:`ConfigError` unless the match is heads-up and
+    the arena seeded them). The card facts of each deal (:class:`DealOdds`) are shared by
+    the seat orders of its group and drawn from a stream of the match seed that neither
+    the deal nor the agents use, so the result is deterministic for a seed. ``per_group``:
+    also return ``"adjusted_groups"``, each group's luck-adjusted mbb per hand for each
+    contestant (the samples behind the adjusted intervals). Raises :class:`ConfigError` unless the match is heads-up and
     has its records (``run_match(..., keep_records=True)``).
     """
     cfg = result.config
@@ -234,13 +424,18 @@ def luck_adjusted(result: Any, *, actions: bool = True) -> dict[str, Any]:
     adjusted = np.zeros((groups, n))
     for g in range(groups):
         children = _group_seed(cfg.seed, g).spawn(1 + n)
+        odds_of: dict[tuple[tuple[int, ...], ...], DealOdds] = {}  # a duplicate group's seat orders share one
         for rotation in range(n):
             record = result.records[g * n + rotation]
-            corr = chance_corrections(record)
+            holes = tuple(tuple(int(c) for c in h) for h in record.hole_cards)
+            if holes not in odds_of:
+                odds_of[holes] = DealOdds(holes, np.random.default_rng(_odds_seed(cfg.seed, g, rotation)))
+            odds = odds_of[holes]
+            corr = chance_corrections(record, odds)
             if replay is not None:
                 at_seat = [contestants[(s + rotation) % n] for s in range(n)]
                 rngs = [np.random.default_rng(children[1 + s]) for s in range(n)]
-                corr = corr + action_corrections(record, at_seat, replay, seed=cfg.seed, rngs=rngs)
+                corr = corr + action_corrections(record, at_seat, replay, odds, seed=cfg.seed, rngs=rngs)
             for seat in range(n):
                 contestant = (seat + rotation) % n
                 adjusted[g, contestant] += record.payoffs[seat] - corr[seat]
@@ -266,12 +461,15 @@ def luck_adjusted(result: Any, *, actions: bool = True) -> dict[str, Any]:
         if adj_half > 0 and math.isfinite(half):
             ratios.append(half / adj_half)
             reductions.append(1.0 - (adj_half / half) ** 2 if half > 0 else 0.0)
-    return {
+    out: dict[str, Any] = {
         "rows": rows,
         "ci_ratio": min(ratios) if ratios else math.nan,
         "variance_reduction": min(reductions) if reductions else math.nan,
         "terms": "chance+action" if replay is not None else "chance",
     }
+    if per_group:
+        out["adjusted_groups"] = (adjusted * (1000.0 / cfg.big_blind / n)).tolist()
+    return out
 
 
 def format_luck_adjusted(adjusted: dict[str, Any]) -> str:
