@@ -55,6 +55,7 @@ the two seat orders of a duplicate group; :func:`luck_adjusted` re-scores a head
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -144,17 +145,38 @@ def _strengths(holes: list[tuple[int, ...]], boards: np.ndarray) -> np.ndarray:
     return out
 
 
-def _river_shares(holes: list[tuple[int, ...]], board: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """The first hand's showdown share (1, 1/2 or 0) for every river card of a four-card
-    ``board``, and those five-card boards."""
-    dead = set(holes[0]) | set(holes[1]) | set(board)
-    rivers = np.array([c for c in range(52) if c not in dead], dtype=np.int64)
-    boards = np.concatenate([np.broadcast_to(np.asarray(board, dtype=np.int64), (len(rivers), 4)), rivers[:, None]], axis=1)
+def _shares(holes: list[tuple[int, ...]], boards: np.ndarray) -> np.ndarray:
+    """The first hand's showdown share (1, 1/2 or 0) on each of ``boards`` (``(n, 5)`` card ids)."""
+    n = len(boards)
     a, b = (
-        evaluate_batch(np.concatenate([np.broadcast_to(np.asarray(h, dtype=np.int64), (len(rivers), 2)), boards], axis=1).astype(np.uint8), validate=False)
+        evaluate_batch(
+            np.concatenate([np.broadcast_to(np.asarray(h, dtype=np.int64), (n, 2)), boards], axis=1).astype(np.uint8),
+            validate=False,
+        )
         for h in holes
     )
-    return (a > b) + 0.5 * (a == b), boards
+    return (a > b) + 0.5 * (a == b)
+
+
+def _next_cards(dead: set[int], board: tuple[int, ...]) -> np.ndarray:
+    """``(m, len(board) + 1)``: ``board`` followed by each card that is neither dead nor on it."""
+    rest = np.array([c for c in range(52) if c not in dead and c not in board], dtype=np.int64)
+    return np.concatenate([np.broadcast_to(np.asarray(board, dtype=np.int64), (len(rest), len(board))), rest[:, None]], axis=1)
+
+
+def _equities_after(holes: list[tuple[int, ...]], boards: np.ndarray) -> np.ndarray:
+    """The first hand's exact equity on each of ``boards`` (``(n, 3)`` flops or ``(n, 4)``
+    turns), every run-out enumerated, all boards in one batch."""
+    boards = np.asarray(boards, dtype=np.int64)
+    n, k = boards.shape
+    dead = np.zeros((n, 52), dtype=bool)
+    np.put_along_axis(dead, boards, True, axis=1)
+    dead[:, [*holes[0], *holes[1]]] = True
+    rest = np.argsort(dead, axis=1, kind="stable")[:, : 52 - 4 - k]  # each board's unseen cards, in order
+    pairs = np.array(list(itertools.combinations(range(rest.shape[1]), 5 - k)), dtype=np.int64)
+    tails = rest[:, pairs]  # (n, runouts, 5 - k)
+    full = np.concatenate([np.broadcast_to(boards[:, None, :], (n, len(pairs), k)), tails], axis=2)
+    return _shares(holes, full.reshape(-1, 5)).reshape(n, len(pairs)).mean(axis=1)
 
 
 class DealOdds:
@@ -221,21 +243,15 @@ class DealOdds:
         key = tuple(int(c) for c in board)
         if key in self._next:
             return self._next[key]
+        dead = set(self.holes[0]) | set(self.holes[1])
         if len(key) == 0:
-            dead = set(self.holes[0]) | set(self.holes[1])
             rest = np.array([c for c in range(52) if c not in dead], dtype=np.int64)
-            flops = np.array([np.sort(self._rng.choice(rest, 3, replace=False)) for _ in range(self._flop_samples)])
-            equities = np.array([float(exact_equity(self.holes, f.tolist())[0]) for f in flops])
+            boards = np.array([np.sort(self._rng.choice(rest, 3, replace=False)) for _ in range(self._flop_samples)])
+            equities = _equities_after(self.holes, boards)
             mean_equity = self.equity(())
-            boards = flops
-        elif len(key) == 3:
-            dead = set(self.holes[0]) | set(self.holes[1]) | set(key)
-            turns = [c for c in range(52) if c not in dead]
-            equities = np.array([float(_river_shares(self.holes, key + (c,))[0].mean()) for c in turns])
-            boards = np.array([key + (c,) for c in turns], dtype=np.int64)
-            mean_equity = float(equities.mean())
-        elif len(key) == 4:
-            equities, boards = _river_shares(self.holes, key)
+        elif len(key) in (3, 4):
+            boards = _next_cards(dead, key)
+            equities = _equities_after(self.holes, boards) if len(key) == 3 else _shares(self.holes, boards)
             mean_equity = float(equities.mean())
         else:
             raise ConfigError("board", key, "must have 0, 3 or 4 cards: the cards before a deal")
