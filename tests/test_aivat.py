@@ -269,3 +269,23 @@ def test_a_replay_that_acts_differently_is_refused() -> None:
     odds = _odds(tuple(tuple(h) for h in record.hole_cards))
     with pytest.raises(ConfigError, match="replay"):
         action_corrections(record, [_FirstMoveMixed(0), make_agent("always-call")], env, odds)
+
+
+# -- the command ----------------------------------------------------------------------------
+
+
+def test_holdem_eval_aivat_prints_and_writes_the_adjusted_result(tmp_path: Any, capsys: Any) -> None:
+    import json
+
+    from holdem_env.cli import main
+
+    out = tmp_path / "r.json"
+    args = ["eval", "tag", "always-call", "--aivat", "--hands", "8", "--seed", "2", "--workers", "1", "--no-progress"]
+    assert main([*args, "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "luck-adjusted (AIVAT-style chance and action terms" in text and "narrower" in text
+    data = json.loads(out.read_text())["aivat"]
+    assert data["terms"] == "chance+action" and "adjusted_groups" not in data
+    assert data["ci_ratio"] == pytest.approx(data["rows"][0]["ci95"] / data["rows"][0]["adjusted_ci95"])
+    assert main(["eval", "tag", "tag", "random", "--aivat", "--hands", "3", "--no-progress"]) == 2
+    assert "--aivat needs a heads-up match" in capsys.readouterr().err

@@ -91,7 +91,7 @@ STACK_SHARE = 1.0
 #: Power of the smaller strength against a random hand in that term.
 STRENGTH_POWER = 4
 
-_FLOP_SAMPLES = 32
+_FLOP_SAMPLES = 128
 _PREFLOP_SAMPLES = 20_000
 _HOLDINGS = np.asarray(HOLDINGS, dtype=np.int64)
 

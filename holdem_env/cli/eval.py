@@ -75,9 +75,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--aivat",
         action="store_true",
-        help="heads-up only: also report the luck-adjusted estimate (AIVAT-style chance terms, plus action terms "
-        "at the decisions of agents that answer range queries; the hands are replayed) and how much it narrows "
-        "the interval",
+        help="heads-up only: also report the luck-adjusted estimate (AIVAT: chance terms at the deal, flop, turn "
+        "and river, plus action terms at the decisions of agents that answer range queries, the hands replayed; "
+        "each term has mean zero, so the estimate stays unbiased) and how much it narrows the interval",
     )
 
 
