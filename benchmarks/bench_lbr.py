@@ -7,7 +7,8 @@
 
 LBR settings are the paper's (fcpa, LBR checks/calls before the turn, blinds 50/100,
 20,000-chip stacks) unless told otherwise. ``--only aivat`` plays ``holdem eval cfr-lite
-tag`` (5/10, 1,000 chips) and reports the plain and luck-adjusted intervals. Prints one
+tag`` (5/10, 1,000 chips) and reports the plain and luck-adjusted intervals and the CPU time
+per hand of the match and of the adjustment. Prints one
 JSON object (and the text reports on stderr).
 """
 
@@ -73,23 +74,25 @@ def bench_lbr(
 
 
 def bench_aivat(hands: int, workers: int, seed: int) -> dict:
-    """``holdem eval cfr-lite tag`` plain and luck-adjusted."""
+    """``holdem eval cfr-lite tag`` plain and luck-adjusted, with the CPU time of each part."""
     from holdem_env.training.aivat import format_luck_adjusted, luck_adjusted
     from holdem_env.training.arena import ArenaConfig, run_match
 
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), _cpu_seconds()
     cfg = ArenaConfig(agents=("cfr-lite", "tag"), players=2, hands=hands, seed=seed, workers=workers)
     result = run_match(cfg, keep_records=True)
-    played = time.perf_counter() - t0
+    played, played_cpu = time.perf_counter() - t0, _cpu_seconds() - cpu0
     chance = luck_adjusted(result, actions=False)
-    chance_done = time.perf_counter()
-    adjusted = luck_adjusted(result)
+    chance_done, chance_cpu = time.perf_counter(), _cpu_seconds()
+    adjusted = luck_adjusted(result)  # what `holdem eval --aivat` computes
+    both_cpu = _cpu_seconds() - chance_cpu
     print(format_luck_adjusted(chance), file=sys.stderr)
     print(format_luck_adjusted(adjusted), file=sys.stderr)
     row = adjusted["rows"][0]
+    n = int(result.group_net.shape[0] * 2)
     return {
         "match": "cfr-lite vs tag",
-        "hands": int(result.group_net.shape[0] * 2),
+        "hands": n,
         "plain_mbb_per_hand": round(row["mbb_per_hand"], 1),
         "plain_ci95": round(row["ci95"], 1),
         "chance_terms_mbb_per_hand": round(chance["rows"][0]["adjusted_mbb_per_hand"], 1),
@@ -102,6 +105,10 @@ def bench_aivat(hands: int, workers: int, seed: int) -> dict:
         "match_seconds": round(played, 1),
         "chance_terms_seconds": round(chance_done - t0 - played, 1),
         "action_terms_seconds": round(time.perf_counter() - chance_done, 1),
+        # CPU time (this process and its finished workers): the wall time depends on the load.
+        "match_cpu_ms_per_hand": round(1000 * played_cpu / n, 1),
+        "aivat_cpu_ms_per_hand": round(1000 * both_cpu / n, 1),
+        "aivat_cpu_over_match_cpu": round(both_cpu / played_cpu, 2) if played_cpu > 0 else None,
     }
 
 

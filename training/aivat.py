@@ -9,8 +9,9 @@ will be worth, the more luck it removes.
 
 The value estimate
     With both players' cards known after the hand, the value of a state to a seat with
-    showdown equity ``e`` (exact, every run-out enumerated; preflop a Monte Carlo estimate,
-    below), ``P`` chips in the pot, ``m`` of them its own, ``R`` chips still behind for the
+    showdown equity ``e`` (exact, every run-out enumerated; preflop, where that is 1.7
+    million run-outs, an unbiased estimate from 20,000 run-outs drawn from a generator
+    independent of the deck), ``P`` chips in the pot, ``m`` of them its own, ``R`` chips still behind for the
     shorter stack and ``q`` the smaller of the two hands' strengths against a random hand
     on the board (:func:`holdem_env.engine.ranges.strength_against_random`) is
     (:func:`state_value`)::
