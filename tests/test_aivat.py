@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -102,7 +103,7 @@ def test_the_flop_strength_mean_is_a_sample_of_uniform_flops() -> None:
     assert weighted == pytest.approx(expected, abs=1e-12)
 
 
-def test_corrections_sum_to_zero_and_vanish_without_a_flop_for_equal_hands() -> None:
+def test_corrections_sum_to_zero_and_are_the_deal_term_alone_without_a_flop() -> None:
     result = run_match(ArenaConfig(agents=("random", "tag"), players=2, hands=30, seed=2, workers=1), keep_records=True)
     saw_turn = 0
     for k, record in enumerate(result.records):
@@ -118,13 +119,15 @@ def test_corrections_sum_to_zero_and_vanish_without_a_flop_for_equal_hands() -> 
 def test_the_deal_terms_of_a_duplicate_group_cancel() -> None:
     result = run_match(ArenaConfig(agents=("random", "tag"), players=2, hands=2, seed=5, workers=1), keep_records=True)
     first, second = result.records
+    assert tuple(first.hole_cards) == tuple(second.hole_cards)  # one deal, the seats' agents swapped
     odds = _odds(tuple(tuple(h) for h in first.hole_cards), seed=1)
-    # contestant 0 sits in seat 0, then seat 1: with the same deal its deal terms cancel,
-    # so a hand folded preflop in both orders has no correction at all
-    assert tuple(first.hole_cards) == tuple(second.hole_cards)
-    a, b = chance_corrections(first, odds), chance_corrections(second, odds)
-    if not first.board and not second.board:
-        assert a[0] + b[1] == pytest.approx(0.0, abs=1e-12)
+    # Without the board and betting events only the deal term is left: seat 0's is
+    # (1 + growth) * (5 + 10) * (equity - 1/2). Contestant 0 sits in seat 0, then in seat 1,
+    # so its two deal terms cancel exactly.
+    a = chance_corrections(dataclasses.replace(first, events=()), odds)
+    b = chance_corrections(dataclasses.replace(second, events=()), odds)
+    assert a[0] == pytest.approx((1 + POT_GROWTH) * 15 * (odds.equity(()) - 0.5), abs=1e-12)
+    assert a[0] != 0.0 and a[0] + b[1] == 0.0
 
 
 def test_adjusted_mean_agrees_with_plain_duplicate_within_the_interval() -> None:
