@@ -15,6 +15,7 @@ from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.ranges import holding_index, strength_against_random
 from holdem_env.env import nlhe_v1
 from holdem_env.training.aivat import (
+    ACTION_POT_GROWTH,
     POT_GROWTH,
     STACK_SHARE,
     STRENGTH_POWER,
@@ -44,6 +45,9 @@ def test_state_value_by_hand() -> None:
     # zero-sum: the other seat (equity 0.4, the other 100 in) gets the negative
     assert state_value(0.4, 0.5, 200.0, 100.0, 800.0) == pytest.approx(-expected)
     assert np.allclose(state_value(np.array([0.6, 0.4]), 0.5, 200.0, 100.0, 800.0), [expected, -expected])
+    # the action terms' lighter estimate: a quarter of the growth, no stack term
+    light = state_value(0.6, 0.5, 200.0, 100.0, 800.0, growth=ACTION_POT_GROWTH, stack_share=0.0)
+    assert light == pytest.approx(20.0 + ACTION_POT_GROWTH * 20.0)
 
 
 def test_strengths_of_two_hands_match_the_engine_on_many_boards() -> None:
@@ -226,11 +230,10 @@ def test_the_action_term_has_mean_zero_over_the_players_own_draw_by_hand() -> No
         corrections[move] = action_corrections(record, [_FirstMoveMixed(move), make_agent("always-call")], env, odds)
         assert corrections[move].sum() == pytest.approx(0.0, abs=1e-12)
     # The button (seat 0) has put in 50 of a 150 pot: folding is worth -50, calling
-    # V = e * 200 - 100 + growth * (e - 1/2) * 200 (no strength term preflop), e the
-    # preflop estimate; always-call's answers are one-hot, so only seat 0's first
-    # decision has a term.
+    # V = e * 200 - 100 + ACTION_POT_GROWTH * (e - 1/2) * 200, e the preflop estimate;
+    # always-call's answers are one-hot, so only seat 0's first decision has a term.
     e = odds.equity(())
-    v_fold, v_call = -50.0, e * 200.0 - 100.0 + POT_GROWTH * (e - 0.5) * 200.0
+    v_fold, v_call = -50.0, e * 200.0 - 100.0 + ACTION_POT_GROWTH * (e - 0.5) * 200.0
     expected = 0.25 * v_fold + 0.75 * v_call
     assert corrections[0][0] == pytest.approx(v_fold - expected, abs=1e-9)
     assert corrections[1][0] == pytest.approx(v_call - expected, abs=1e-9)
@@ -240,15 +243,15 @@ def test_the_action_term_has_mean_zero_over_the_players_own_draw_by_hand() -> No
 def test_action_values_by_hand_at_the_first_decision() -> None:
     env = nlhe_v1.raw_env(num_players=2, small_blind=50, big_blind=100, buy_in=20000, action_mode="discrete")
     env.reset(seed=0, options={"deck": list(range(52)), "button": 0})
-    values = action_values(env, 0, 0.6, 0.5, (20000, 20000))
+    values = action_values(env, 0, 0.6, (20000, 20000))
+    g = ACTION_POT_GROWTH
     assert values[0] == -50.0  # fold: lose the small blind
-    # call 50: a 200 pot, 100 in, 19,900 behind for both
-    assert values[1] == pytest.approx(0.6 * 200 - 100 + POT_GROWTH * 0.1 * 200 + STACK_SHARE * 0.1 * 19900 * 0.5**4)
-    raise_to = env.action_amount(2)  # the min-raise, to 200: adds 150, 19,800 behind for the raiser
+    assert values[1] == pytest.approx(0.6 * 200 - 100 + g * 0.1 * 200)  # call 50: a 200 pot, 100 in
+    raise_to = env.action_amount(2)  # the min-raise, to 200: adds 150
     assert raise_to == 200
-    assert values[2] == pytest.approx(0.6 * 300 - 200 + POT_GROWTH * 0.1 * 300 + STACK_SHARE * 0.1 * 19800 * 0.5**4)
-    all_in = len(values) - 1  # all-in to 20,000: adds 19,950, nothing behind
-    assert values[all_in] == pytest.approx(0.6 * 20100 - 20000 + POT_GROWTH * 0.1 * 20100)
+    assert values[2] == pytest.approx(0.6 * 300 - 200 + g * 0.1 * 300)
+    all_in = len(values) - 1  # all-in to 20,000: adds 19,950
+    assert values[all_in] == pytest.approx(0.6 * 20100 - 20000 + g * 0.1 * 20100)
 
 
 def test_action_terms_keep_the_estimate_unbiased_on_a_seeded_match() -> None:
