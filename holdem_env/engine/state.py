@@ -784,8 +784,8 @@ class HandState:
     def legal_actions(self) -> LegalActions:
         """The legal actions of the player on turn (raises :class:`HandOverError` when over)."""
         la = self._la_cache
-        if la is None:  # _Legal.public() without its method call
-            la = self._la_cache = _new_tuple(LegalActions, self._legal()[:6])
+        if la is None:
+            la = self._la_cache = self._legal().public()
         return la
 
     def verify_fold(self) -> None:
