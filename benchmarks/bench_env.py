@@ -327,15 +327,29 @@ def main(argv: list[str] | None = None) -> int:
         "--pure-python", nargs="?", const="1", default=None, metavar="MODULES",
         help="measure holdem_env's .py sources (all, or the comma-separated modules named)",
     )
+    parser.add_argument(
+        "--play-only", type=int, default=None, metavar="HANDS",
+        help="only play HANDS nlhe_v1 exact hands (the first --players size, the policy above, no timing, no "
+        "reference libraries) and exit: a fixed workload for instruction-count profilers such as "
+        "`valgrind --tool=callgrind` (0 measures the start-up alone)",
+    )
     parser.add_argument("--pure-python-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.play_only is not None and args.play_only < 0:
+        parser.error(f"--play-only must be a number of hands >= 0, not {args.play_only}")
+    given = [a for a in (sys.argv[1:] if argv is None else argv) if a != "--pure-python-child"]
+    if args.pure_python and not args.pure_python_child:
+        return _run_pure_python(given, args.pure_python)
+    if args.play_only is not None:
+        env = nlhe_v1.env(num_players=args.players[0], action_mode="exact")
+        env.reset(seed=args.seed)
+        hands, steps = _play_aec(env, args.play_only, np.random.default_rng(args.seed), exact=True)
+        print(f"played {hands} hands, {steps} decisions")
+        return 0
     missing = [m for m in ("rlcard", "pygame") if importlib.util.find_spec(m) is None]
     if missing:  # the references compared against (PettingZoo's hold'em needs both)
         parser.error(f"the reference libraries {', '.join(missing)} are missing: `make bench` installs the bench "
                      "extra (or pip install -e '.[bench]')")
-    given = [a for a in (sys.argv[1:] if argv is None else argv) if a != "--pure-python-child"]
-    if args.pure_python and not args.pure_python_child:
-        return _run_pure_python(given, args.pure_python)
     warnings.filterwarnings("ignore")
     global _clock
     _clock = time.process_time if args.clock == "cpu" else time.perf_counter

@@ -177,3 +177,28 @@ def test_shuffled_deck_is_numpy_permutation_of_the_same_generator() -> None:
     for seed in range(200):
         expected = np.random.default_rng(seed).permutation(52).tolist()
         assert list(HandState(TableConfig(num_players=2), seed=seed).deck) == expected
+
+
+def test_public_table_equals_the_properties_at_every_step() -> None:
+    # public_table() is the env's one-call read of six properties: it must match them all hand long,
+    # and once the hand is over (pot 0, actor None, final stacks).
+    rng = np.random.default_rng(11)
+    for hand in range(40):
+        state = HandState(TableConfig(num_players=2 + hand % 5), seed=hand, button=0)
+        while True:
+            assert state.public_table() == (
+                state.pot, state.current_bet, state.button, state.actor, state.stacks, state.street_bets
+            )
+            if state.is_over:
+                break
+            legal = state.legal_actions()
+            r = rng.random()
+            if legal.min_raise_to is not None and r < 0.3:
+                state.raise_to(int(rng.integers(legal.min_raise_to, legal.max_raise_to + 1)))
+            elif legal.fold and r < 0.5:
+                state.fold()
+            elif legal.check:
+                state.check()
+            else:
+                state.call()
+        assert state.public_table()[0] == 0 and state.public_table()[3] is None

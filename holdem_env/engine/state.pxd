@@ -64,3 +64,11 @@ cdef class HandState:
     cpdef _after(self, Py_ssize_t s)
     cpdef _fold(self, Py_ssize_t s, bint timeout)
     cpdef _check(self, Py_ssize_t s, bint timeout)
+    # the public checks the actions call first (C-level calls from fold/check/call/raise_to; still overridable)
+    cpdef verify_fold(self)
+    cpdef verify_check(self)
+    cpdef verify_call(self)
+    cpdef verify_raise_to(self, amount)
+
+# module level: the per-action event constructor as a C function (no Python frame per action)
+cdef object _action_event(object seat, object street, object kind, object amount, object to, object all_in, object timeout)

@@ -47,7 +47,7 @@ from holdem_env.engine.record import (
     ActionEvent,
     HandRecord,
     PotResult,
-    _action_event,
+    _ae_set,
     _deal_event,
     _muck_event,
     _pot_result,
@@ -69,6 +69,24 @@ _FOLD, _CHECK, _CALL, _BET, _RAISE = (
 _FIXED_LIMIT, _POT_LIMIT = BettingStructure.FIXED_LIMIT, BettingStructure.POT_LIMIT
 _ORDERED_DECK = tuple(range(52))
 _new_tuple = tuple.__new__  # a NamedTuple from a plain tuple without the constructor's frame
+_new_object = object.__new__
+_ae_seat, _ae_street, _ae_kind, _ae_amount, _ae_to, _ae_all_in, _ae_timeout = _ae_set
+
+
+def _action_event(
+    seat: int, street: Street, kind: ActionKind, amount: int, to: int, all_in: bool, timeout: bool
+) -> ActionEvent:
+    """An :class:`ActionEvent` with every field given (``record._action_event``'s slot writes, in
+    this module so that the compiled build makes it a C function: no Python frame per action)."""
+    ev = _new_object(ActionEvent)
+    _ae_seat(ev, seat)
+    _ae_street(ev, street)
+    _ae_kind(ev, kind)
+    _ae_amount(ev, amount)
+    _ae_to(ev, to)
+    _ae_all_in(ev, all_in)
+    _ae_timeout(ev, timeout)
+    return ev
 
 
 class _Legal(NamedTuple):
@@ -687,6 +705,23 @@ class HandState:
         """All chips in the middle (pots and current bets); 0 once the hand is settled."""
         return 0 if self._final is not None else sum(self._contrib)
 
+    def public_table(self) -> tuple[int, int, int, int | None, tuple[int, ...], tuple[int, ...]]:
+        """``(pot, current_bet, button, actor, stacks, street_bets)`` in one call: what every seat
+        sees of the table now (the properties of those names; the env reads them once per view).
+
+        >>> from holdem_env.engine.config import TableConfig
+        >>> HandState(TableConfig(num_players=3), deck=list(range(52)), button=0).public_table()
+        (15, 10, 0, 0, (1000, 995, 990), (0, 5, 10))
+        """
+        return (
+            0 if self._final is not None else sum(self._contrib),
+            self._current_bet,
+            self._button,
+            self._actor,
+            tuple(self._stacks),
+            tuple(self._bets),
+        )
+
     @property
     def current_bet(self) -> int:
         """The street total a player must reach to call."""
@@ -722,7 +757,7 @@ class HandState:
         """Net chips won per seat once the hand is over (sums to 0), else ``None``."""
         if self._final is None:
             return None
-        return tuple(f - s for f, s in zip(self._final, self._starting, strict=True))
+        return tuple([f - s for f, s in zip(self._final, self._starting, strict=True)])  # a list: no generator
 
     @property
     def final_stacks(self) -> tuple[int, ...] | None:

@@ -9,6 +9,8 @@ cimport cython
 cdef Py_ssize_t _AT_TO_CALL, _AT_MIN_RAISE_TO, _AT_MAX_RAISE_TO
 # The history columns the action writes name (holdem_env.env._obs; set by the .py).
 cdef Py_ssize_t _HIST_CHECKS, _HIST_AMOUNT
+# The fold and check/call action ids (FOLD, CHECK_CALL) for the mask writer.
+cdef Py_ssize_t _FOLD_ID, _CHECK_CALL_ID
 
 
 cdef class _EnvCore:
@@ -35,6 +37,7 @@ cdef class _EnvCore:
     cdef public object _dealt
     cdef public object _views
     cdef public tuple _board_strs
+    cdef public tuple _public_now
     cdef public list _history
     cdef public list _all_in
     cdef public list _folded
@@ -108,5 +111,5 @@ cdef class _EnvCore:
     )
     @cython.locals(i=Py_ssize_t, src="float[::1]", index="Py_ssize_t[:, ::1]", out="float[::1]")
     cdef _typed_vector(self, Py_ssize_t seat, int scalars, double to_call, double min_to, double max_to)
-    @cython.locals(i=Py_ssize_t, n=Py_ssize_t, lo=Py_ssize_t, hi=Py_ssize_t, m="signed char[::1]")
+    @cython.locals(i=Py_ssize_t, n=Py_ssize_t, lo=Py_ssize_t, hi=Py_ssize_t, fold_id=Py_ssize_t, call_id=Py_ssize_t, m="signed char[::1]")
     cdef _typed_mask(self, bint fold, bint check_call, Py_ssize_t raise_lo, Py_ssize_t raise_hi, list ids)

@@ -147,6 +147,11 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+
+try:  # the compiled build's per-function directives (compile time only; Cython is no runtime dependency)
+    import cython
+except ImportError:  # pure Python without Cython: only the compiled build runs the typed writers that use it
+    pass
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 from pettingzoo.utils.env_logger import EnvLogger
@@ -206,6 +211,7 @@ _HIST_CHECKS, _HIST_AMOUNT = _obs.HIST_CHECKS, _obs.HIST_AMOUNT
 _PAD_SEATS = 10
 _CARD_STRS = tuple(card_str(c) for c in range(52))
 _AT_TO_CALL, _AT_MIN_RAISE_TO, _AT_MAX_RAISE_TO = _obs.OFF_TO_CALL, _obs.OFF_MIN_RAISE_TO, _obs.OFF_MAX_RAISE_TO
+_FOLD_ID, _CHECK_CALL_ID = FOLD, CHECK_CALL  # C integers in the compiled build (nlhe_v1.pxd)
 
 
 def exact_action_id(raise_to: int) -> int:
@@ -326,9 +332,10 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
 
     def step(self, action: Any) -> None:
         """PettingZoo's ``step``; its usual case (after ``reset``, agents left) calls the raw env directly."""
-        if self._has_reset and self.env.agents:
+        raw = self.env
+        if self._has_reset and raw.agents:
             self._has_updated = True
-            self.env.step(action)
+            raw.step(action)
         else:  # PettingZoo's error before reset, its warning once every agent is done
             super().step(action)
 
@@ -349,9 +356,13 @@ class _AgentIterable(AECOrderEnforcingIterable):
 class _AgentIterator(AECOrderEnforcingIterator):
     """PettingZoo's order-enforcing iterator in one ``__next__`` (same checks, same order)."""
 
+    def __init__(self, env: _OrderEnforcingWrapper, max_iter: int) -> None:
+        super().__init__(env, max_iter)
+        self._raw = env.env  # the raw env this pass reads (the wrapper's attribute reads are slower)
+
     def __next__(self) -> str:
         wrapper = self.env
-        raw = wrapper.env
+        raw = self._raw
         if not raw.agents or self.iters_til_term <= 0:
             raise StopIteration
         self.iters_til_term -= 1
@@ -377,6 +388,7 @@ _CORE_FIELDS = (
     "rewards", "_cumulative_rewards", "terminations", "truncations", "infos", "agents", "agent_selection",
     "possible_agents", "agent_name_mapping", "_agent_selector", "_skip_agent_selection", "illegal_action",
     "bet_sizes", "num_actions", "_state", "_legal", "_actor", "_amounts", "_dealt", "_views", "_board_strs",
+    "_public_now",
     "_history", "_all_in", "_folded", "_holes", "_street", "_n_events", "_hands", "_rewards_to_clear", "_layout",
     "_builder", "_dyn", "_full_infos", "_exact", "_inv_bb", "_inv_bb32", "_reward_scale", "_bb", "_small_blind",
     "_no_shown", "_no_payoffs", "_zero_per_agent", "_false_per_agent", "_at_stacks", "_at_street_bets",
@@ -430,6 +442,7 @@ class _EnvCore:
     _dealt: tuple[bool, ...]
     _views: list[SeatView]
     _board_strs: tuple[str, ...]
+    _public_now: tuple[Any, ...]  # the engine's public_table() since it last moved
     _history: list[tuple[int, str, str, int]]
     _all_in: list[bool]
     _folded: list[bool]
@@ -508,19 +521,22 @@ class _EnvCore:
         self._stage_lo = self._stage_hi = 0  # the raise range set in the staging mask (none)
 
     def _refresh_money(self) -> None:
-        """Rewrite every seat's stack and street bet (in big blinds) from the engine.
+        """Rewrite every seat's stack and street bet (in big blinds) from ``_public_now`` (the engine's
+        :meth:`~holdem_env.engine.state.HandState.public_table`, read after it last moved).
 
         Each value is the float32 product ``float32(chips) * float32(1 / big_blind)``: the
         product of two float32 values is exact in double precision, so multiplying by the
         float32-rounded ``1 / big_blind`` and storing rounds exactly once, as numpy does.
         """
-        state = self._state
+        table = self._public_now
+        stacks: tuple[int, ...] = table[4]
+        bets: tuple[int, ...] = table[5]
         dynv = self._dynv
         inv = self._inv_bb32
         at_stacks, at_bets = self._at_stacks, self._at_street_bets
         for s in range(self._layout.num_players):
-            dynv[at_stacks + s] = state.stack_of(s) * inv
-            dynv[at_bets + s] = state.street_bet_of(s) * inv
+            dynv[at_stacks + s] = stacks[s] * inv
+            dynv[at_bets + s] = bets[s] * inv
 
     def _start(self, state: HandState) -> None:
         layout = self._layout
@@ -544,10 +560,13 @@ class _EnvCore:
         self._folded = [False] * n
         self._all_in = list(state.is_all_in)
         self._history: list[tuple[int, str, str, int]] = []
-        self._holes = [_hole_strs(state, s) for s in range(n)]  # each goes only into its own seat's view
+        holes = [state.hole_cards_of(s) for s in range(n)]
+        # each seat's cards as strings go only into its own seat's view
+        self._holes = [(_CARD_STRS[h[0]], _CARD_STRS[h[1]]) if h else () for h in holes]
         self._board_strs: tuple[str, ...] = ()
         self._street = 0
         self._actor = None
+        table = self._public_now = state.public_table()
         if self._full_infos:  # every seat's view as dealt; each is replaced when the seat is to act
             self._views = self._all_views()
         self.infos = {a: self._idle_info(s) for s, a in enumerate(agents)}
@@ -560,18 +579,18 @@ class _EnvCore:
                 dynv[layout.dealt_in + s] = 1.0
             if all_in[s]:
                 dynv[layout.all_in + s] = 1.0
-            h = state.hole_cards_of(s)
+            h = holes[s]
             if h:
                 at = self._hole_at[s]
                 dynv[at + h[0]] = 1.0
                 dynv[at + h[1]] = 1.0
-        dynv[layout.button + state.button] = 1.0
+        dynv[layout.button + table[2]] = 1.0
         dynv[layout.street] = 1.0  # preflop
         self._n_events = state.num_events
         inv = self._inv_bb
         self._refresh_money()
-        dynv[self._at_pot] = state.pot * inv
-        dynv[self._at_current_bet] = state.current_bet * inv
+        dynv[self._at_pot] = table[0] * inv
+        dynv[self._at_current_bet] = table[1] * inv
         if self._n_events:  # only a hand over before anyone acts has events at the start
             self._n_events = 0
             self._advance()
@@ -634,20 +653,22 @@ class _EnvCore:
                 dynv[at + c] = 1.0
             self._board_strs = tuple([_CARD_STRS[c] for c in board])
         inv = self._inv_bb
-        dynv[self._at_pot] = state.pot * inv
-        dynv[self._at_current_bet] = state.current_bet * inv
+        table = self._public_now = state.public_table()
+        dynv[self._at_pot] = table[0] * inv
+        dynv[self._at_current_bet] = table[1] * inv
         if refresh or self._n_events == 0 or state.is_over:
             self._refresh_money()
         self._next_turn()
 
     def _next_turn(self) -> None:
-        """Hand the turn to the engine's actor (legal set, infos), or finish the hand."""
+        """Hand the turn to the engine's actor (legal set, infos), or finish the hand (``_public_now``
+        is the engine's table now)."""
         state = self._state
         self._amounts: list[int | None] | None = None
         prev = self._actor
         if prev is not None:
             self.infos[self.possible_agents[prev]] = self._idle_info(prev)
-        seat = state.actor
+        seat = self._public_now[3]
         if seat is None:
             self._legal = None
             self._actor = None
@@ -698,7 +719,7 @@ class _EnvCore:
         """The values every seat may see, in :data:`holdem_env.env._view.VIEW_KEYS` order after
         ``seat`` and ``hole_cards``."""
         state = self._state
-        actor = state.actor
+        pot, current_bet, button, actor, stacks, street_bets = self._public_now
         if actor is None:
             cards = state.shown
             shown = tuple([tuple([_CARD_STRS[c] for c in cards.get(s, ())]) for s in range(self._layout.num_players)])
@@ -708,12 +729,12 @@ class _EnvCore:
         return (
             _STREET_NAMES[self._street],
             self._board_strs,
-            state.pot,
-            state.current_bet,
-            state.button,
+            pot,
+            current_bet,
+            button,
             -1 if actor is None else actor,
-            state.stacks,
-            state.street_bets,
+            stacks,
+            street_bets,
             tuple(self._folded),
             tuple(self._all_in),
             self._dealt,
@@ -733,18 +754,23 @@ class _EnvCore:
         """
         state = self._state
         n_events = self._n_events + 1
-        if state.num_events != n_events or state.actor is None:
+        if state.num_events != n_events:
+            self._advance()
+            return
+        table = self._public_now = state.public_table()
+        if table[3] is None:  # the hand is over
             self._advance()
             return
         self._n_events = n_events
         dynv = self._dynv
         inv = self._inv_bb
         seat = ev.seat
-        dynv[self._at_stacks + seat] = state.stack_of(seat) * inv
+        stacks: tuple[int, ...] = table[4]
+        dynv[self._at_stacks + seat] = stacks[seat] * inv
         dynv[self._at_street_bets + seat] = ev.to * inv
         self._record_action(ev)
-        dynv[self._at_pot] = state.pot * inv
-        dynv[self._at_current_bet] = state.current_bet * inv
+        dynv[self._at_pot] = table[0] * inv
+        dynv[self._at_current_bet] = table[1] * inv
         self._next_turn()
 
     def _finish(self) -> None:
@@ -964,8 +990,13 @@ class _EnvCore:
         src = self._dynv
         index = self._gatherv
         out = self._obs_stagev
-        for i in range(index.shape[1]):
-            out[i] = src[index[seat, i]]
+        if not 0 <= seat < index.shape[0]:
+            raise IndexError(f"observer seat {seat} is outside 0..{index.shape[0] - 1}")
+        # the gather indices are BufferLayout's, all inside the buffer (tests/test_obsbuild.py): the
+        # compiled loop reads them without per-element bounds checks
+        with cython.boundscheck(False), cython.wraparound(False):
+            for i in range(index.shape[1]):
+                out[i] = src[index[seat, i]]
         if scalars:
             out[_AT_TO_CALL] = to_call
             if scalars == 3:
@@ -988,23 +1019,26 @@ class _EnvCore:
             raise_lo = raise_hi = 0
         m = self._mask_stagev
         lo, hi = self._stage_lo, self._stage_hi
-        if lo < raise_hi and raise_lo < hi:  # overlapping ranges: move both ends
-            for i in range(lo, raise_lo):
-                m[i] = 0
-            for i in range(raise_hi, hi):
-                m[i] = 0
-            for i in range(raise_lo, lo):
-                m[i] = 1
-            for i in range(hi, raise_hi):
-                m[i] = 1
-        else:
-            for i in range(lo, hi):
-                m[i] = 0
-            for i in range(raise_lo, raise_hi):
-                m[i] = 1
+        # every range here lies in 0..n (checked above; the staged one was checked when set)
+        with cython.boundscheck(False), cython.wraparound(False):
+            if lo < raise_hi and raise_lo < hi:  # overlapping ranges: move both ends
+                for i in range(lo, raise_lo):
+                    m[i] = 0
+                for i in range(raise_hi, hi):
+                    m[i] = 0
+                for i in range(raise_lo, lo):
+                    m[i] = 1
+                for i in range(hi, raise_hi):
+                    m[i] = 1
+            else:
+                for i in range(lo, hi):
+                    m[i] = 0
+                for i in range(raise_lo, raise_hi):
+                    m[i] = 1
         self._stage_lo, self._stage_hi = raise_lo, raise_hi
-        m[FOLD] = 1 if fold or raise_lo <= FOLD < raise_hi else 0
-        m[CHECK_CALL] = 1 if check_call or raise_lo <= CHECK_CALL < raise_hi else 0
+        fold_id, call_id = _FOLD_ID, _CHECK_CALL_ID
+        m[fold_id] = 1 if fold or raise_lo <= fold_id < raise_hi else 0
+        m[call_id] = 1 if check_call or raise_lo <= call_id < raise_hi else 0
         if ids is not None:
             for i in ids:
                 m[i] = 1
@@ -1012,8 +1046,8 @@ class _EnvCore:
         if ids is not None:
             for i in ids:
                 m[i] = 1 if raise_lo <= i < raise_hi else 0
-        m[FOLD] = 1 if raise_lo <= FOLD < raise_hi else 0
-        m[CHECK_CALL] = 1 if raise_lo <= CHECK_CALL < raise_hi else 0
+        m[fold_id] = 1 if raise_lo <= fold_id < raise_hi else 0
+        m[call_id] = 1 if raise_lo <= call_id < raise_hi else 0
         return mask
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
