@@ -47,6 +47,7 @@ __all__ = [
     "card_incidence",
     "strength_against_random",
     "strengths_on_boards",
+    "values_on_boards",
     "equity_against_random",
     "flop_runouts",
 ]
@@ -298,9 +299,10 @@ for _k in (0, 1):
     np.bitwise_or.at(_HOLDING_SUIT_BITS, (np.arange(NUM_HOLDINGS), HOLDINGS[:, _k] & 3), 1 << (HOLDINGS[:, _k] >> 2))
 
 
-def _values_on_boards(boards: np.ndarray) -> np.ndarray:
-    """Evaluator values ``(n, 1326)`` of every holding with each five-card board (garbage
-    for holdings that share a card with the board; the caller masks them).
+def values_on_boards(boards: np.ndarray) -> np.ndarray:
+    """Evaluator values ``(n, 1326)`` int64 of every holding with each five-card board of
+    ``boards`` ``(n, 5)`` (garbage for holdings that share a card with the board; the caller
+    masks them; the boards are not checked).
 
     :func:`~holdem_env.engine.evaluator.evaluate_batch`'s method with the board's part of
     the key added once per board instead of five times per hand (tests compare the two).
@@ -326,7 +328,7 @@ def _strength_block(boards: np.ndarray) -> np.ndarray:
     on_board = np.zeros((n, 52), dtype=bool)
     np.put_along_axis(on_board, boards, True, axis=1)
     blocked = on_board[:, HOLDINGS[:, 0]] | on_board[:, HOLDINGS[:, 1]]  # (n, 1326)
-    values = _values_on_boards(boards).astype(np.int32)
+    values = values_on_boards(boards).astype(np.int32)
     values[blocked] = 0  # below every real value: never beaten, never tied
     rows = np.arange(n, dtype=np.int32)[:, None]
     hist = np.bincount((values + rows * (_MAX_VALUE + 1)).ravel(), minlength=n * (_MAX_VALUE + 1))

@@ -1,0 +1,88 @@
+"""The fast range tables give the same bits as the straightforward code they replaced.
+
+``agents.features.equity_table`` (the ppo policy's equity feature for all 1,326 holdings)
+and ``engine.ranges.equity_against_random`` (tag's heads-up table) were rewritten for speed;
+the shipped ``ppo_hu.pt`` was trained on the first and tag's play is pinned on the second,
+so the new code must not change a single output bit. The previous implementations are kept
+here, verbatim in method, as references, and compared on random boards of every size and on
+boards built to have flushes, straight flushes and paired boards.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from holdem_env.agents import features
+from holdem_env.engine import evaluator as _ev
+from holdem_env.engine.cards import parse_cards
+from holdem_env.engine.evaluator import evaluate_batch
+from holdem_env.engine.ranges import (
+    HOLDINGS,
+    NUM_HOLDINGS,
+    blocked_by,
+    values_on_boards,
+)
+
+
+def _reference_key_values(cards: np.ndarray) -> np.ndarray:
+    key = np.take(_ev._CARD_KEYS, cards).sum(axis=-1)
+    values = np.take(_ev._dense_table(7), key & _ev._RANK_MASK, mode="clip").astype(np.int32)
+    flush = ((key + _ev._FLUSH_ADD) & _ev._FLUSH_TEST) != 0
+    if flush.any():
+        values[flush] = evaluate_batch(cards[flush].astype(np.uint8), validate=False)
+    return values
+
+
+def _reference_equity_table(board: tuple[int, ...]) -> np.ndarray:
+    """The equity table as first written: every (holding, permutation) dealt and valued."""
+    m = len(board)
+    n = features.EQUITY_SAMPLES
+    need = 2 + (5 - m)
+    ids = np.flatnonzero(~blocked_by(board))
+    hold = HOLDINGS[ids]
+    on_board = np.zeros(52, dtype=bool)
+    on_board[list(board)] = True
+    off = ~on_board[features._PERMS]
+    first = np.cumsum(off, axis=1) <= need + 2
+    window = features._PERMS[off & first].reshape(n, need + 2)
+    take = (window[None, :, :] != hold[:, None, None, 0]) & (window[None, :, :] != hold[:, None, None, 1])
+    take &= np.cumsum(take, axis=2) <= need
+    drawn = np.broadcast_to(window[None], take.shape)[take].reshape(len(ids), n, need)
+    board_arr = np.broadcast_to(np.asarray(board, dtype=np.int64), (len(ids), n, m))
+    runout = np.concatenate([board_arr, drawn[:, :, 2:]], axis=2)
+    mine = _reference_key_values(np.concatenate([np.broadcast_to(hold[:, None, :], (len(ids), n, 2)), runout], axis=2))
+    theirs = _reference_key_values(np.concatenate([drawn[:, :, :2], runout], axis=2))
+    share = np.where(mine > theirs, 1.0, np.where(mine == theirs, 0.5, 0.0))
+    out = np.full(NUM_HOLDINGS, np.nan, dtype=np.float32)
+    out[ids] = share.mean(axis=1).astype(np.float32)
+    return out
+
+
+def _boards() -> list[tuple[int, ...]]:
+    rng = np.random.default_rng(20261201)
+    out = [tuple(sorted(int(c) for c in rng.permutation(52)[:m])) for m in (0, 3, 4, 5) for _ in range(3)]
+    for text in ("Ah Kh Qh", "2h 7h Th Js", "Ah Kh Qh Jh 2c", "3d 4d 5d 6d 7d", "2c 2d 2h 3s", "9s 9h 9c 9d Ks"):
+        out.append(tuple(sorted(parse_cards(text))))
+    return out
+
+
+@pytest.mark.parametrize("board", _boards(), ids=lambda b: f"{len(b)}cards-{'-'.join(map(str, b))}")
+def test_equity_table_is_bit_identical_to_the_reference(board: tuple[int, ...]) -> None:
+    fast = features._equity_table(board)
+    ref = _reference_equity_table(board)
+    assert fast.dtype == ref.dtype == np.float32
+    assert np.array_equal(fast, ref, equal_nan=True)
+    assert np.isnan(fast).sum() == blocked_by(board).sum()
+
+
+def test_values_on_boards_equal_the_evaluator_hand_by_hand() -> None:
+    rng = np.random.default_rng(3)
+    boards = np.array([rng.permutation(52)[:5] for _ in range(6)], dtype=np.int64)
+    boards[0] = parse_cards("Ah Kh Qh 3h 2c")  # four to a flush: many flush holdings
+    boards[1] = parse_cards("5s 6s 7s 8s 9s")  # a straight flush on board
+    values = values_on_boards(boards)
+    for row, board in zip(values, boards, strict=True):
+        ok = np.flatnonzero(~blocked_by(board.tolist()))
+        cards = np.concatenate([HOLDINGS[ok], np.broadcast_to(board, (len(ok), 5))], axis=1).astype(np.uint8)
+        assert np.array_equal(row[ok], evaluate_batch(cards, validate=False))
