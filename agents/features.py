@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from holdem_env.engine import evaluator as _ev
 from holdem_env.engine.errors import HoldemError
 from holdem_env.engine.evaluator import evaluate_batch
 from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, blocked_by, values_on_boards
@@ -224,14 +223,9 @@ def equity_table(board: np.ndarray) -> np.ndarray:
     return table
 
 
-def _key_values(cards: np.ndarray) -> np.ndarray:
-    """Evaluator values of 7-card rows ``(..., 7)``: key sums, flush rows by :func:`evaluate_batch`."""
-    key = np.take(_ev._CARD_KEYS, cards).sum(axis=-1)
-    values = np.take(_ev._dense_table(7), key & _ev._RANK_MASK, mode="clip").astype(np.int32)
-    flush = ((key + _ev._FLUSH_ADD) & _ev._FLUSH_TEST) != 0
-    if flush.any():
-        values[flush] = evaluate_batch(cards[flush].astype(np.uint8), validate=False)
-    return values
+def _values(cards: np.ndarray) -> np.ndarray:
+    """Evaluator values (int32) of 7-card rows ``(N, 7)`` of trusted card ids."""
+    return evaluate_batch(cards.astype(np.uint8), validate=False)
 
 
 def _equity_table(board: tuple[int, ...]) -> np.ndarray:
@@ -254,7 +248,7 @@ def _equity_table(board: tuple[int, ...]) -> np.ndarray:
     # board's key added once, :func:`holdem_env.engine.ranges.values_on_boards`).
     common = window[:, :need]
     full = np.concatenate([np.broadcast_to(board_arr, (n, m)), common[:, 2:]], axis=1)
-    theirs = _key_values(np.concatenate([common[:, :2], full], axis=1))[:, None]  # (n, 1)
+    theirs = _values(np.concatenate([common[:, :2], full], axis=1))[:, None]  # (n, 1)
     mine = values_on_boards(full)[:, ids]  # (n, holdings)
     # Twice the pot share of each deal: 2 win, 1 tie, 0 loss (the mean of the shares is exact).
     doubled = 2 * (mine > theirs).view(np.int8) + (mine == theirs).view(np.int8)
@@ -269,8 +263,8 @@ def _equity_table(board: tuple[int, ...]) -> np.ndarray:
         take &= np.cumsum(take, axis=1) <= need
         drawn = w[take].reshape(len(rows), need)
         runout = np.concatenate([np.broadcast_to(board_arr, (len(rows), m)), drawn[:, 2:]], axis=1)
-        mine_r = _key_values(np.concatenate([h, runout], axis=1))
-        theirs_r = _key_values(np.concatenate([drawn[:, :2], runout], axis=1))
+        mine_r = _values(np.concatenate([h, runout], axis=1))
+        theirs_r = _values(np.concatenate([drawn[:, :2], runout], axis=1))
         doubled[rows, cols] = 2 * (mine_r > theirs_r).view(np.int8) + (mine_r == theirs_r).view(np.int8)
     out = np.full(NUM_HOLDINGS, np.nan, dtype=np.float32)
     out[ids] = (doubled.sum(axis=0, dtype=np.int64) / (2.0 * n)).astype(np.float32)

@@ -299,27 +299,48 @@ for _k in (0, 1):
     np.bitwise_or.at(_HOLDING_SUIT_BITS, (np.arange(NUM_HOLDINGS), HOLDINGS[:, _k] & 3), 1 << (HOLDINGS[:, _k] >> 2))
 
 
+# Non-flush values depend on ranks only: each holding's pair of ranks (91 of them, r1 <= r2)
+# and that pair's rank-key sum. A board's 91 lookups in the large dense table are then spread
+# to the 1,326 holdings from a small row that stays in the cache.
+_RANK_PAIRS = np.array([(a, b) for a in range(13) for b in range(a, 13)], dtype=np.int64)
+_RANK_PAIR_KEYS = np.array(_ev._RANK_KEYS, dtype=np.int64)[_RANK_PAIRS].sum(axis=1)
+_PAIR_INDEX = np.full((13, 13), -1, dtype=np.int64)
+_PAIR_INDEX[_RANK_PAIRS[:, 0], _RANK_PAIRS[:, 1]] = np.arange(len(_RANK_PAIRS))
+_HOLDING_RANK_PAIR = _PAIR_INDEX[HOLDINGS[:, 0] >> 2, HOLDINGS[:, 1] >> 2]  # a < b, so rank a <= rank b
+
+
 def values_on_boards(boards: np.ndarray) -> np.ndarray:
-    """Evaluator values ``(n, 1326)`` int64 of every holding with each five-card board of
+    """Evaluator values ``(n, 1326)`` int32 of every holding with each five-card board of
     ``boards`` ``(n, 5)`` (garbage for holdings that share a card with the board; the caller
     masks them; the boards are not checked).
 
     :func:`~holdem_env.engine.evaluator.evaluate_batch`'s method with the board's part of
-    the key added once per board instead of five times per hand (tests compare the two).
+    the key added once per board instead of five times per hand, the non-flush table read
+    once per board and pair of ranks, and the flush test only on boards with three or more
+    cards of a suit (tests compare the values with the evaluator's).
     """
+    boards = np.asarray(boards, dtype=np.int64).reshape(-1, 5)
     n = len(boards)
-    key = _ev._CARD_KEYS[boards].sum(axis=1)[:, None] + _HOLDING_KEYS[None, :]
-    values = np.take(_ev._dense_table(7), key & _ev._RANK_MASK, mode="clip").astype(np.int64)
-    flush = (key + _ev._FLUSH_ADD) & _ev._FLUSH_TEST
-    rows, cols = np.nonzero(flush)
-    if rows.size:
-        bits = flush[rows, cols] >> (_ev._SUIT_SHIFT + 3)  # one of 0x1, 0x10, 0x100, 0x1000
-        suit = (bits > 0x1).astype(np.intp) + (bits > 0x10) + (bits > 0x100)
-        board_bits = np.zeros((n, 4), dtype=np.int64)
-        for k in range(boards.shape[1]):
-            np.bitwise_or.at(board_bits, (np.arange(n), boards[:, k] & 3), 1 << (boards[:, k] >> 2))
-        mask = board_bits[rows, suit] | _HOLDING_SUIT_BITS[cols, suit]
-        values[rows, cols] = _ev._FLUSH_TABLE[mask]
+    board_keys = _ev._CARD_KEYS[boards].sum(axis=1)
+    pair_values = np.take(
+        _ev._dense_table(7), (board_keys & _ev._RANK_MASK)[:, None] + _RANK_PAIR_KEYS[None, :], mode="clip"
+    )
+    values = pair_values.astype(np.int32)[:, _HOLDING_RANK_PAIR]
+    suits = np.zeros((n, 4), dtype=np.int64)
+    np.add.at(suits, (np.repeat(np.arange(n), 5), (boards & 3).ravel()), 1)
+    maybe = np.flatnonzero(suits.max(axis=1) >= 3)  # a holding adds at most two cards of a suit
+    if maybe.size:
+        flush = (board_keys[maybe, None] + _HOLDING_KEYS[None, :] + _ev._FLUSH_ADD) & _ev._FLUSH_TEST
+        sub, cols = np.nonzero(flush)
+        if sub.size:
+            rows = maybe[sub]
+            bits = flush[sub, cols] >> (_ev._SUIT_SHIFT + 3)  # one of 0x1, 0x10, 0x100, 0x1000
+            suit = (bits > 0x1).astype(np.intp) + (bits > 0x10) + (bits > 0x100)
+            board_bits = np.zeros((n, 4), dtype=np.int64)
+            for k in range(5):
+                np.bitwise_or.at(board_bits, (np.arange(n), boards[:, k] & 3), 1 << (boards[:, k] >> 2))
+            mask = board_bits[rows, suit] | _HOLDING_SUIT_BITS[cols, suit]
+            values[rows, cols] = _ev._FLUSH_TABLE[mask]
     return values
 
 
