@@ -10,6 +10,8 @@ boards built to have flushes, straight flushes and paired boards.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -21,6 +23,8 @@ from holdem_env.engine.ranges import (
     HOLDINGS,
     NUM_HOLDINGS,
     blocked_by,
+    card_incidence,
+    equity_against_each,
     values_on_boards,
 )
 
@@ -86,3 +90,36 @@ def test_values_on_boards_equal_the_evaluator_hand_by_hand() -> None:
         ok = np.flatnonzero(~blocked_by(board.tolist()))
         cards = np.concatenate([HOLDINGS[ok], np.broadcast_to(board, (len(ok), 5))], axis=1).astype(np.uint8)
         assert np.array_equal(row[ok], evaluate_batch(cards, validate=False))
+
+
+def _reference_equity_against_each(hole: tuple[int, ...], board: tuple[int, ...]) -> np.ndarray:
+    """LBR's exact equity against each holding as first written: every (run-out, holding) row evaluated."""
+    known = hole + board
+    rest = [c for c in range(52) if c not in known]
+    opp = np.flatnonzero(~blocked_by(known))
+    k = 5 - len(board)
+    combos = list(itertools.combinations(rest, k))
+    runouts = np.array(combos, dtype=np.int64).reshape(len(combos), k)
+    full = np.concatenate([np.broadcast_to(np.asarray(board, dtype=np.int64), (len(runouts), len(board))), runouts], 1)
+    hero = evaluate_batch(np.concatenate([np.broadcast_to(hole, (len(full), 2)), full], 1), validate=False)
+    onehot = np.zeros((len(full), 52), dtype=np.float32)
+    np.put_along_axis(onehot, runouts, 1.0, axis=1)
+    valid = (onehot @ card_incidence()[:, opp]) == 0
+    cards = np.empty((len(full), len(opp), 7), dtype=np.uint8)
+    cards[:, :, :2] = HOLDINGS[opp][None, :, :]
+    cards[~valid, :2] = hole
+    cards[:, :, 2:] = full[:, None, :]
+    villain = evaluate_batch(cards.reshape(-1, 7), validate=False).reshape(len(full), len(opp))
+    share = (hero[:, None] > villain) + 0.5 * (hero[:, None] == villain)
+    out = np.full(NUM_HOLDINGS, np.nan)
+    out[opp] = (share * valid).sum(axis=0) / valid.sum(axis=0)
+    return out
+
+
+@pytest.mark.parametrize(
+    "text", ["As Ah Kd Qc 7h", "2c 7d 9h Th Jh 3h", "Qh Jh Kh Th 2d 9c 4h", "5c 5d 5h 5s 6c 6d 6h"]
+)
+def test_equity_against_each_is_bit_identical_to_the_reference(text: str) -> None:
+    cards = parse_cards(text)
+    hole, board = tuple(cards[:2]), tuple(cards[2:])
+    assert np.array_equal(equity_against_each(hole, board), _reference_equity_against_each(hole, board), equal_nan=True)

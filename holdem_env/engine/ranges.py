@@ -173,11 +173,7 @@ def equity_against_each(hole: CardsLike, board: CardsLike) -> np.ndarray:
             valid = (onehot @ _INCIDENCE[:, opp]) == 0
         else:
             valid = np.ones((m, len(opp)), dtype=bool)
-        cards = np.empty((m, len(opp), 7), dtype=np.uint8)
-        cards[:, :, :2] = HOLDINGS[opp][None, :, :]
-        cards[~valid, :2] = h  # a clash would be a meaningless row; the hero's cards never clash
-        cards[:, :, 2:] = full[:, None, :]
-        villain = evaluate_batch(cards.reshape(-1, 7), validate=False).reshape(m, len(opp))
+        villain = values_on_boards(full)[:, opp]  # a clashing (invalid) entry is garbage, weighted 0
         share = (hero[:, None] > villain) + 0.5 * (hero[:, None] == villain)
         num += (share * valid).sum(axis=0)
         den += valid.sum(axis=0)
