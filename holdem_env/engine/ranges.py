@@ -168,9 +168,9 @@ def equity_against_each(hole: CardsLike, board: CardsLike) -> np.ndarray:
         hero_cards = np.concatenate([np.broadcast_to(h, (m, 2)), full], axis=1).astype(np.uint8)
         hero = evaluate_batch(hero_cards, validate=False)
         if k:
-            onehot = np.zeros((m, 52), dtype=np.float32)
-            np.put_along_axis(onehot, chunk, 1.0, axis=1)
-            valid = (onehot @ _INCIDENCE[:, opp]) == 0
+            dealt = np.zeros((m, 52), dtype=bool)
+            np.put_along_axis(dealt, chunk, True, axis=1)
+            valid = ~(dealt[:, HOLDINGS[opp, 0]] | dealt[:, HOLDINGS[opp, 1]])
         else:
             valid = np.ones((m, len(opp)), dtype=bool)
         villain = values_on_boards(full)[:, opp]  # a clashing (invalid) entry is garbage, weighted 0
