@@ -256,15 +256,20 @@ def _equity_table(board: tuple[int, ...]) -> np.ndarray:
     np.put_along_axis(dealt, common, True, axis=1)
     rows, cols = np.nonzero(dealt[:, hold[:, 0]] | dealt[:, hold[:, 1]])
     if rows.size:
-        # The others are dealt the first ``need`` window cards that are not their own: one row each.
-        w = window[rows]
-        h = hold[cols]
+        # The others are dealt the first ``need`` window cards that are not their own: one row
+        # each, in one-byte card ids, laid out as the evaluator's seven columns.
+        w = window.astype(np.uint8)[rows]
+        h = hold.astype(np.uint8)[cols]
         take = (w != h[:, 0:1]) & (w != h[:, 1:2])
-        take &= np.cumsum(take, axis=1) <= need
+        take &= np.cumsum(take, axis=1, dtype=np.int8) <= need
         drawn = w[take].reshape(len(rows), need)
-        runout = np.concatenate([np.broadcast_to(board_arr, (len(rows), m)), drawn[:, 2:]], axis=1)
-        mine_r = _values(np.concatenate([h, runout], axis=1))
-        theirs_r = _values(np.concatenate([drawn[:, :2], runout], axis=1))
+        cards = np.empty((len(rows), 7), dtype=np.uint8)
+        cards[:, :m] = board_arr
+        cards[:, m:5] = drawn[:, 2:]
+        cards[:, 5:] = h
+        mine_r = evaluate_batch(cards, validate=False)
+        cards[:, 5:] = drawn[:, :2]
+        theirs_r = evaluate_batch(cards, validate=False)
         doubled[rows, cols] = 2 * (mine_r > theirs_r).view(np.int8) + (mine_r == theirs_r).view(np.int8)
     out = np.full(NUM_HOLDINGS, np.nan, dtype=np.float32)
     out[ids] = (doubled.sum(axis=0, dtype=np.int64) / (2.0 * n)).astype(np.float32)
