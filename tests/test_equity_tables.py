@@ -25,6 +25,9 @@ from holdem_env.engine.ranges import (
     blocked_by,
     card_incidence,
     equity_against_each,
+    equity_against_random,
+    flop_runouts,
+    strength_against_random,
     values_on_boards,
 )
 
@@ -123,3 +126,22 @@ def test_equity_against_each_is_bit_identical_to_the_reference(text: str) -> Non
     cards = parse_cards(text)
     hole, board = tuple(cards[:2]), tuple(cards[2:])
     assert np.array_equal(equity_against_each(hole, board), _reference_equity_against_each(hole, board), equal_nan=True)
+
+
+@pytest.mark.parametrize("text", ["Kd Qc 7h", "Ah Kh Qh", "2c 2d 2h 9s", "5h 6h 7h 8h"])
+def test_tag_heads_up_table_is_bit_identical_to_board_by_board_strengths(text: str) -> None:
+    """tag's table (``equity_against_random``, vectorised over run-outs with ``values_on_boards``)
+    against the straightforward mean of ``strength_against_random`` (``evaluate_batch``) board by board."""
+    board = parse_cards(text)
+    rng = np.random.default_rng(len(board))
+    tails = flop_runouts(board)[np.sort(rng.choice(1176, 64, replace=False))] if len(board) == 3 else None
+    if tails is None:
+        tails = np.array([[c] for c in range(52) if c not in board], dtype=np.int64)
+    strengths = np.array([strength_against_random(list(board) + [int(c) for c in t]) for t in tails])
+    used = ~np.isnan(strengths)
+    counts = used.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ref = np.where(counts > 0, np.where(used, strengths, 0.0).sum(axis=0) / np.maximum(counts, 1), np.nan)
+    ref[blocked_by(board)] = np.nan
+    fast = equity_against_random(board, tails if len(board) == 3 else None)
+    assert np.array_equal(fast, ref, equal_nan=True)
