@@ -17,6 +17,7 @@ import pytest
 
 from holdem_env.agents import features
 from holdem_env.engine import evaluator as _ev
+from holdem_env.engine import ranges
 from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.evaluator import evaluate_batch
 from holdem_env.engine.ranges import (
@@ -66,6 +67,23 @@ def _reference_equity_table(board: tuple[int, ...]) -> np.ndarray:
     return out
 
 
+def _reference_values_on_boards(boards: np.ndarray) -> np.ndarray:
+    """``values_on_boards`` as first written: every holding's full key looked up in the dense table."""
+    n = len(boards)
+    key = _ev._CARD_KEYS[boards].sum(axis=1)[:, None] + ranges._HOLDING_KEYS[None, :]
+    values = np.take(_ev._dense_table(7), key & _ev._RANK_MASK, mode="clip").astype(np.int64)
+    flush = (key + _ev._FLUSH_ADD) & _ev._FLUSH_TEST
+    rows, cols = np.nonzero(flush)
+    if rows.size:
+        bits = flush[rows, cols] >> (_ev._SUIT_SHIFT + 3)
+        suit = (bits > 0x1).astype(np.intp) + (bits > 0x10) + (bits > 0x100)
+        board_bits = np.zeros((n, 4), dtype=np.int64)
+        for k in range(boards.shape[1]):
+            np.bitwise_or.at(board_bits, (np.arange(n), boards[:, k] & 3), 1 << (boards[:, k] >> 2))
+        values[rows, cols] = _ev._FLUSH_TABLE[board_bits[rows, suit] | ranges._HOLDING_SUIT_BITS[cols, suit]]
+    return values
+
+
 def _boards() -> list[tuple[int, ...]]:
     rng = np.random.default_rng(20261201)
     out = [tuple(sorted(int(c) for c in rng.permutation(52)[:m])) for m in (0, 3, 4, 5) for _ in range(3)]
@@ -89,6 +107,8 @@ def test_values_on_boards_equal_the_evaluator_hand_by_hand() -> None:
     boards[0] = parse_cards("Ah Kh Qh 3h 2c")  # four to a flush: many flush holdings
     boards[1] = parse_cards("5s 6s 7s 8s 9s")  # a straight flush on board
     values = values_on_boards(boards)
+    ok_all = ~np.array([blocked_by(b.tolist()) for b in boards])
+    assert np.array_equal(values[ok_all], _reference_values_on_boards(boards)[ok_all])
     for row, board in zip(values, boards, strict=True):
         ok = np.flatnonzero(~blocked_by(board.tolist()))
         cards = np.concatenate([HOLDINGS[ok], np.broadcast_to(board, (len(ok), 5))], axis=1).astype(np.uint8)
