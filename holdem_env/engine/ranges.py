@@ -367,12 +367,12 @@ def _strength_block(boards: np.ndarray) -> np.ndarray:
     run_end = np.minimum.accumulate(np.where(np.concatenate([step, edge], axis=1), slots, 50)[:, ::-1], axis=1)
     # Back to the members' own order: one flat scatter (cheaper than put_along_axis).
     flat = (order + np.arange(0, order.size, 51)[:, None]).ravel()
-    lo = np.empty(order.size, dtype=run_start.dtype)
-    count = np.empty(order.size, dtype=run_start.dtype)
-    lo[flat] = run_start.ravel()
-    count[flat] = (run_end[:, ::-1] + 1 - run_start).ravel()
-    lo = lo.reshape(order.shape)
-    count = count.reshape(order.shape)
+    lo_flat = np.empty(order.size, dtype=run_start.dtype)
+    count_flat = np.empty(order.size, dtype=run_start.dtype)
+    lo_flat[flat] = run_start.ravel()
+    count_flat[flat] = (run_end[:, ::-1] + 1 - run_start).ravel()
+    lo = lo_flat.reshape(order.shape)
+    count = count_flat.reshape(order.shape)
     dead = (members == 0).sum(axis=1, keepdims=True)  # blocked members sort first: not below a real value
     less_c = (lo - dead).reshape(n, -1)
     equal_c = count.reshape(n, -1)
