@@ -200,10 +200,11 @@ def equity_table(board: np.ndarray) -> np.ndarray:
     ``equity_batch(HOLDINGS[i:i+1], [board], [1])`` bit for bit (a test checks it).
 
     Built for range queries, which ask for every holding on one board: the deals of the
-    common random numbers differ between holdings only where a permutation meets the
-    holding's own cards, so the opponent's and the holding's hands are valued by adding
-    card keys (:mod:`holdem_env.engine.evaluator`'s method) instead of one evaluator row per
-    deal; the last few boards' tables are kept.
+    common random numbers differ between holdings only where a permutation's deal meets the
+    holding's own cards. For all other holdings (about 80%) the opponent's hand and the
+    run-out are the same, so the opponent is valued once per permutation and the holdings on
+    its five-card board at once (:func:`holdem_env.engine.ranges.values_on_boards`); only the
+    rest get an evaluator row each. The last few boards' tables are kept.
 
     >>> import numpy as np
     >>> t = equity_table(np.array([], dtype=int))
