@@ -50,10 +50,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from holdem_env.engine import evaluator as _ev
 from holdem_env.engine.errors import HoldemError
 from holdem_env.engine.evaluator import evaluate_batch
-from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, blocked_by
+from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, blocked_by, values_on_boards
 from holdem_env.env import _obs
 
 __all__ = [
@@ -201,10 +200,11 @@ def equity_table(board: np.ndarray) -> np.ndarray:
     ``equity_batch(HOLDINGS[i:i+1], [board], [1])`` bit for bit (a test checks it).
 
     Built for range queries, which ask for every holding on one board: the deals of the
-    common random numbers differ between holdings only where a permutation meets the
-    holding's own cards, so the opponent's and the holding's hands are valued by adding
-    card keys (:mod:`holdem_env.engine.evaluator`'s method) instead of one evaluator row per
-    deal; the last few boards' tables are kept.
+    common random numbers differ between holdings only where a permutation's deal meets the
+    holding's own cards. For all other holdings (about 80%) the opponent's hand and the
+    run-out are the same, so the opponent is valued once per permutation and the holdings on
+    its five-card board at once (:func:`holdem_env.engine.ranges.values_on_boards`); only the
+    rest get an evaluator row each. The last few boards' tables are kept.
 
     >>> import numpy as np
     >>> t = equity_table(np.array([], dtype=int))
@@ -224,14 +224,9 @@ def equity_table(board: np.ndarray) -> np.ndarray:
     return table
 
 
-def _key_values(cards: np.ndarray) -> np.ndarray:
-    """Evaluator values of 7-card rows ``(..., 7)``: key sums, flush rows by :func:`evaluate_batch`."""
-    key = np.take(_ev._CARD_KEYS, cards).sum(axis=-1)
-    values = np.take(_ev._dense_table(7), key & _ev._RANK_MASK, mode="clip").astype(np.int32)
-    flush = ((key + _ev._FLUSH_ADD) & _ev._FLUSH_TEST) != 0
-    if flush.any():
-        values[flush] = evaluate_batch(cards[flush].astype(np.uint8), validate=False)
-    return values
+def _values(cards: np.ndarray) -> np.ndarray:
+    """Evaluator values (int32) of 7-card rows ``(N, 7)`` of trusted card ids."""
+    return evaluate_batch(cards.astype(np.uint8), validate=False)
 
 
 def _equity_table(board: tuple[int, ...]) -> np.ndarray:
@@ -240,23 +235,45 @@ def _equity_table(board: tuple[int, ...]) -> np.ndarray:
     need = 2 + (5 - m)
     ids = np.flatnonzero(~blocked_by(board))
     hold = HOLDINGS[ids]
+    board_arr = np.asarray(board, dtype=np.int64)
     # Each permutation without the board's cards; a holding's deal is the first ``need`` of
     # those that are not its own cards: they lie within the first need + 2.
     on_board = np.zeros(52, dtype=bool)
-    on_board[list(board)] = True
+    on_board[board_arr] = True
     off = ~on_board[_PERMS]
     first = np.cumsum(off, axis=1) <= need + 2
     window = _PERMS[off & first].reshape(n, need + 2)  # (n, need + 2)
-    take = (window[None, :, :] != hold[:, None, None, 0]) & (window[None, :, :] != hold[:, None, None, 1])
-    take &= np.cumsum(take, axis=2) <= need
-    drawn = np.broadcast_to(window[None], take.shape)[take].reshape(len(ids), n, need)
-    board_arr = np.broadcast_to(np.asarray(board, dtype=np.int64), (len(ids), n, m))
-    runout = np.concatenate([board_arr, drawn[:, :, 2:]], axis=2)
-    mine = _key_values(np.concatenate([np.broadcast_to(hold[:, None, :], (len(ids), n, 2)), runout], axis=2))
-    theirs = _key_values(np.concatenate([drawn[:, :, :2], runout], axis=2))
-    share = np.where(mine > theirs, 1.0, np.where(mine == theirs, 0.5, 0.0))
+    # A holding that meets none of the window's first ``need`` cards is dealt exactly those:
+    # the opponent's hand and the run-out are then the same for every such holding, so the
+    # opponent is valued once per permutation and the holding on one five-card board (the
+    # board's key added once, :func:`holdem_env.engine.ranges.values_on_boards`).
+    common = window[:, :need]
+    full = np.concatenate([np.broadcast_to(board_arr, (n, m)), common[:, 2:]], axis=1)
+    theirs = _values(np.concatenate([common[:, :2], full], axis=1))[:, None]  # (n, 1)
+    mine = values_on_boards(full)[:, ids]  # (n, holdings)
+    # Twice the pot share of each deal: 2 win, 1 tie, 0 loss (the mean of the shares is exact).
+    doubled = 2 * (mine > theirs).view(np.int8) + (mine == theirs).view(np.int8)
+    dealt = np.zeros((n, 52), dtype=bool)
+    np.put_along_axis(dealt, common, True, axis=1)
+    rows, cols = np.nonzero(dealt[:, hold[:, 0]] | dealt[:, hold[:, 1]])
+    if rows.size:
+        # The others are dealt the first ``need`` window cards that are not their own: one row
+        # each, in one-byte card ids, laid out as the evaluator's seven columns.
+        w = window.astype(np.uint8)[rows]
+        h = hold.astype(np.uint8)[cols]
+        take = (w != h[:, 0:1]) & (w != h[:, 1:2])
+        take &= np.cumsum(take, axis=1, dtype=np.int8) <= need
+        drawn = w[take].reshape(len(rows), need)
+        cards = np.empty((len(rows), 7), dtype=np.uint8)
+        cards[:, :m] = board_arr
+        cards[:, m:5] = drawn[:, 2:]
+        cards[:, 5:] = h
+        mine_r = evaluate_batch(cards, validate=False)
+        cards[:, 5:] = drawn[:, :2]
+        theirs_r = evaluate_batch(cards, validate=False)
+        doubled[rows, cols] = 2 * (mine_r > theirs_r).view(np.int8) + (mine_r == theirs_r).view(np.int8)
     out = np.full(NUM_HOLDINGS, np.nan, dtype=np.float32)
-    out[ids] = share.mean(axis=1).astype(np.float32)
+    out[ids] = (doubled.sum(axis=0, dtype=np.int64) / (2.0 * n)).astype(np.float32)
     return out
 
 

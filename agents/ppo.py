@@ -222,7 +222,8 @@ class PpoPolicy:
                 f"discrete action mode with these bet sizes"
             )
         x = torch.from_numpy(self.encode(observations, equity))
-        logits, _ = self.model(x, torch.from_numpy(masks.astype(np.int64)))
+        # The actor alone: the same logits as ``self.model(x, mask)[0]``, without the critic's pass.
+        logits = masked_logits(self.model.actor(x), torch.from_numpy(masks.astype(np.int64)))
         return logits.double().softmax(-1).numpy()
 
     # -- files -----------------------------------------------------------------------------

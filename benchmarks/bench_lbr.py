@@ -4,12 +4,15 @@
     .venv/bin/python benchmarks/bench_lbr.py --agents cfr-lite --hands 20000 --workers 2
     .venv/bin/python benchmarks/bench_lbr.py --only lbr --small-blind 5 --big-blind 10 --stack 1000
     .venv/bin/python benchmarks/bench_lbr.py --only aivat --hands 2000 --workers 2
+    .venv/bin/python benchmarks/bench_lbr.py --only tables                    # range tables, new vs old
 
 LBR settings are the paper's (fcpa, LBR checks/calls before the turn, blinds 50/100,
 20,000-chip stacks) unless told otherwise. ``--only aivat`` plays ``holdem eval cfr-lite
 tag`` (5/10, 1,000 chips) and reports the plain and luck-adjusted intervals and the CPU time
-per hand of the match and of the adjustment. Prints one
-JSON object (and the text reports on stderr).
+per hand of the match and of the adjustment. ``--only tables`` times the per-board range
+tables (ppo's equity feature, tag's heads-up table, LBR's exact equity) against the first
+implementations, kept as references in ``tests/test_equity_tables.py``, in CPU milliseconds
+per board. Prints one JSON object (and the text reports on stderr).
 """
 
 from __future__ import annotations
@@ -19,9 +22,15 @@ import json
 import resource
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+# A timed range-table case: hole cards, board, flop run-outs (an (m, 2) array or None).
+_Case = tuple[tuple[int, ...], tuple[int, ...], Any]
 
 
 def _cpu_seconds() -> float:
@@ -112,9 +121,94 @@ def bench_aivat(hands: int, workers: int, seed: int) -> dict:
     }
 
 
+def bench_tables(boards_per_size: int = 8, seed: int = 0) -> dict:
+    """CPU ms per board of each range table, now and with the reference (first) implementation.
+
+    Every call is timed on a fresh board (the tables are cached per board) and the two
+    implementations' answers are checked equal bit for bit.
+    """
+    import importlib.util
+
+    import numpy as np
+
+    from holdem_env.agents import features
+    from holdem_env.engine import ranges
+
+    spec = importlib.util.spec_from_file_location(
+        "_ref", Path(__file__).resolve().parent.parent / "tests" / "test_equity_tables.py"
+    )
+    assert spec is not None and spec.loader is not None
+    ref = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ref)
+    rng = np.random.default_rng(seed)
+
+    def old_tag_table(board: tuple[int, ...], tails: np.ndarray | None) -> np.ndarray:
+        fast = ranges.values_on_boards
+        ranges.values_on_boards = ref._reference_values_on_boards  # the first version, inside the same code
+        try:
+            return ranges.equity_against_random(board, tails)
+        finally:
+            ranges.values_on_boards = fast
+
+    def timed(fn: Callable[[_Case], Any], case: _Case) -> tuple[float, Any]:
+        t0 = time.process_time()
+        answer = fn(case)
+        return time.process_time() - t0, answer
+
+    rows = []
+    for m in (0, 3, 4, 5):
+        cases: list[_Case] = []
+        for _ in range(boards_per_size):
+            cards = tuple(int(c) for c in rng.permutation(52)[: m + 2])
+            hole, board = cards[:2], tuple(sorted(cards[2:]))
+            tails = None
+            if m == 3:
+                tails = ranges.flop_runouts(board)[np.sort(rng.choice(1176, 64, replace=False))]
+            cases.append((hole, board, tails))
+        kinds: list[tuple[str, Callable[[_Case], Any], Callable[[_Case], Any]]] = [
+            ("ppo equity_table", lambda c: features._equity_table(c[1]), lambda c: ref._reference_equity_table(c[1]))
+        ]
+        if m in (3, 4):  # a river table is strength_against_random, unchanged (and cached per board)
+            kinds.append(
+                (
+                    "tag equity_against_random" + (" (64 run-outs)" if m == 3 else ""),
+                    lambda c: ranges.equity_against_random(c[1], c[2]),
+                    lambda c: old_tag_table(c[1], c[2]),
+                )
+            )
+        if m >= 4:  # LBR computes from the turn on by default
+            kinds.append(
+                (
+                    "LBR equity_against_each",
+                    lambda c: ranges.equity_against_each(c[0], c[1]),
+                    lambda c: ref._reference_equity_against_each(c[0], c[1]),
+                )
+            )
+        for name, new, old in kinds:
+            t_new = t_old = 0.0
+            for case in cases:
+                dn, a = timed(new, case)
+                do, b = timed(old, case)
+                if not np.array_equal(a, b, equal_nan=True):
+                    raise AssertionError(f"{name} differs from its reference on board {case[1]}")
+                t_new, t_old = t_new + dn, t_old + do
+            rows.append(
+                {
+                    "table": name,
+                    "street": {0: "preflop", 3: "flop", 4: "turn", 5: "river"}[m],
+                    "boards": len(cases),
+                    "ms_now": round(1000 * t_new / len(cases), 2),
+                    "ms_before": round(1000 * t_old / len(cases), 2),
+                    "speedup": round(t_old / t_new, 2) if t_new > 0 else None,
+                }
+            )
+            print(f"{rows[-1]}", file=sys.stderr)
+    return {"tables": rows}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["lbr", "aivat"], default=None)
+    parser.add_argument("--only", choices=["lbr", "aivat", "tables"], default=None)
     parser.add_argument("--agents", nargs="+", default=["random", "tag", "cfr-lite"])
     parser.add_argument("--hands", type=int, default=2000)
     parser.add_argument("--workers", type=int, default=2)
@@ -131,6 +225,8 @@ def main() -> None:
         out["lbr"] = bench_lbr(args.agents, args.hands, args.workers, args.seed, args.actions, args.check_until, blinds)
     if args.only in (None, "aivat"):
         out["aivat"] = bench_aivat(args.hands, args.workers, args.seed)
+    if args.only == "tables":
+        out["tables"] = bench_tables(seed=args.seed)["tables"]
     print(json.dumps(out, indent=1))
 
 

@@ -356,6 +356,18 @@ def _one_thread_per_worker() -> None:
         sys.modules["torch"].set_num_threads(1)
 
 
+def _torch_threads(count: int | None) -> int | None:
+    """Set torch's intra-op threads to ``count`` if torch is loaded; returns the previous count
+    (``None``: torch not loaded, nothing changed). A range query's network call on ~1,300 rows
+    is too small to gain from threads; on a busy machine they cost several times the work."""
+    torch = sys.modules.get("torch")
+    if torch is None or count is None:
+        return None
+    previous = int(torch.get_num_threads())
+    torch.set_num_threads(count)
+    return previous
+
+
 def run_lbr(
     config: LbrConfig,
     *,
@@ -395,8 +407,12 @@ def run_lbr(
 
     try:
         if workers <= 1:
-            for c in chunks:
-                fold_in(_play_deals(cfg, c))
+            threads = _torch_threads(1)
+            try:
+                for c in chunks:
+                    fold_in(_play_deals(cfg, c))
+            finally:
+                _torch_threads(threads)
         else:
             with ProcessPoolExecutor(max_workers=workers, initializer=_one_thread_per_worker) as pool:
                 for done in pool.map(_play_deals, [cfg] * len(chunks), chunks):

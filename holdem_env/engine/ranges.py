@@ -47,6 +47,7 @@ __all__ = [
     "card_incidence",
     "strength_against_random",
     "strengths_on_boards",
+    "values_on_boards",
     "equity_against_random",
     "flop_runouts",
 ]
@@ -167,16 +168,12 @@ def equity_against_each(hole: CardsLike, board: CardsLike) -> np.ndarray:
         hero_cards = np.concatenate([np.broadcast_to(h, (m, 2)), full], axis=1).astype(np.uint8)
         hero = evaluate_batch(hero_cards, validate=False)
         if k:
-            onehot = np.zeros((m, 52), dtype=np.float32)
-            np.put_along_axis(onehot, chunk, 1.0, axis=1)
-            valid = (onehot @ _INCIDENCE[:, opp]) == 0
+            dealt = np.zeros((m, 52), dtype=bool)
+            np.put_along_axis(dealt, chunk, True, axis=1)
+            valid = ~(dealt[:, HOLDINGS[opp, 0]] | dealt[:, HOLDINGS[opp, 1]])
         else:
             valid = np.ones((m, len(opp)), dtype=bool)
-        cards = np.empty((m, len(opp), 7), dtype=np.uint8)
-        cards[:, :, :2] = HOLDINGS[opp][None, :, :]
-        cards[~valid, :2] = h  # a clash would be a meaningless row; the hero's cards never clash
-        cards[:, :, 2:] = full[:, None, :]
-        villain = evaluate_batch(cards.reshape(-1, 7), validate=False).reshape(m, len(opp))
+        villain = values_on_boards(full)[:, opp]  # a clashing (invalid) entry is garbage, weighted 0
         share = (hero[:, None] > villain) + 0.5 * (hero[:, None] == villain)
         num += (share * valid).sum(axis=0)
         den += valid.sum(axis=0)
@@ -298,26 +295,48 @@ for _k in (0, 1):
     np.bitwise_or.at(_HOLDING_SUIT_BITS, (np.arange(NUM_HOLDINGS), HOLDINGS[:, _k] & 3), 1 << (HOLDINGS[:, _k] >> 2))
 
 
-def _values_on_boards(boards: np.ndarray) -> np.ndarray:
-    """Evaluator values ``(n, 1326)`` of every holding with each five-card board (garbage
-    for holdings that share a card with the board; the caller masks them).
+# Non-flush values depend on ranks only: each holding's pair of ranks (91 of them, r1 <= r2)
+# and that pair's rank-key sum. A board's 91 lookups in the large dense table are then spread
+# to the 1,326 holdings from a small row that stays in the cache.
+_RANK_PAIRS = np.array([(a, b) for a in range(13) for b in range(a, 13)], dtype=np.int64)
+_RANK_PAIR_KEYS = np.array(_ev._RANK_KEYS, dtype=np.int64)[_RANK_PAIRS].sum(axis=1)
+_PAIR_INDEX = np.full((13, 13), -1, dtype=np.int64)
+_PAIR_INDEX[_RANK_PAIRS[:, 0], _RANK_PAIRS[:, 1]] = np.arange(len(_RANK_PAIRS))
+_HOLDING_RANK_PAIR = _PAIR_INDEX[HOLDINGS[:, 0] >> 2, HOLDINGS[:, 1] >> 2]  # a < b, so rank a <= rank b
+
+
+def values_on_boards(boards: np.ndarray) -> np.ndarray:
+    """Evaluator values ``(n, 1326)`` int32 of every holding with each five-card board of
+    ``boards`` ``(n, 5)`` (garbage for holdings that share a card with the board; the caller
+    masks them; the boards are not checked).
 
     :func:`~holdem_env.engine.evaluator.evaluate_batch`'s method with the board's part of
-    the key added once per board instead of five times per hand (tests compare the two).
+    the key added once per board instead of five times per hand, the non-flush table read
+    once per board and pair of ranks, and the flush test only on boards with three or more
+    cards of a suit (tests compare the values with the evaluator's).
     """
+    boards = np.asarray(boards, dtype=np.int64).reshape(-1, 5)
     n = len(boards)
-    key = _ev._CARD_KEYS[boards].sum(axis=1)[:, None] + _HOLDING_KEYS[None, :]
-    values = np.take(_ev._dense_table(7), key & _ev._RANK_MASK, mode="clip").astype(np.int64)
-    flush = (key + _ev._FLUSH_ADD) & _ev._FLUSH_TEST
-    rows, cols = np.nonzero(flush)
-    if rows.size:
-        bits = flush[rows, cols] >> (_ev._SUIT_SHIFT + 3)  # one of 0x1, 0x10, 0x100, 0x1000
-        suit = (bits > 0x1).astype(np.intp) + (bits > 0x10) + (bits > 0x100)
-        board_bits = np.zeros((n, 4), dtype=np.int64)
-        for k in range(boards.shape[1]):
-            np.bitwise_or.at(board_bits, (np.arange(n), boards[:, k] & 3), 1 << (boards[:, k] >> 2))
-        mask = board_bits[rows, suit] | _HOLDING_SUIT_BITS[cols, suit]
-        values[rows, cols] = _ev._FLUSH_TABLE[mask]
+    board_keys = _ev._CARD_KEYS[boards].sum(axis=1)
+    pair_values = np.take(
+        _ev._dense_table(7), (board_keys & _ev._RANK_MASK)[:, None] + _RANK_PAIR_KEYS[None, :], mode="clip"
+    )
+    values = pair_values.astype(np.int32)[:, _HOLDING_RANK_PAIR]
+    suits = np.zeros((n, 4), dtype=np.int64)
+    np.add.at(suits, (np.repeat(np.arange(n), 5), (boards & 3).ravel()), 1)
+    maybe = np.flatnonzero(suits.max(axis=1) >= 3)  # a holding adds at most two cards of a suit
+    if maybe.size:
+        flush = (board_keys[maybe, None] + _HOLDING_KEYS[None, :] + _ev._FLUSH_ADD) & _ev._FLUSH_TEST
+        sub, cols = np.nonzero(flush)
+        if sub.size:
+            rows = maybe[sub]
+            bits = flush[sub, cols] >> (_ev._SUIT_SHIFT + 3)  # one of 0x1, 0x10, 0x100, 0x1000
+            suit = (bits > 0x1).astype(np.intp) + (bits > 0x10) + (bits > 0x100)
+            board_bits = np.zeros((n, 4), dtype=np.int64)
+            for k in range(5):
+                np.bitwise_or.at(board_bits, (np.arange(n), boards[:, k] & 3), 1 << (boards[:, k] >> 2))
+            mask = board_bits[rows, suit] | _HOLDING_SUIT_BITS[cols, suit]
+            values[rows, cols] = _ev._FLUSH_TABLE[mask]
     return values
 
 
@@ -326,7 +345,7 @@ def _strength_block(boards: np.ndarray) -> np.ndarray:
     on_board = np.zeros((n, 52), dtype=bool)
     np.put_along_axis(on_board, boards, True, axis=1)
     blocked = on_board[:, HOLDINGS[:, 0]] | on_board[:, HOLDINGS[:, 1]]  # (n, 1326)
-    values = _values_on_boards(boards).astype(np.int32)
+    values = values_on_boards(boards).astype(np.int32)
     values[blocked] = 0  # below every real value: never beaten, never tied
     rows = np.arange(n, dtype=np.int32)[:, None]
     hist = np.bincount((values + rows * (_MAX_VALUE + 1)).ravel(), minlength=n * (_MAX_VALUE + 1))
@@ -346,10 +365,14 @@ def _strength_block(boards: np.ndarray) -> np.ndarray:
     slots = np.broadcast_to(np.arange(51), ranked.shape)
     run_start = np.maximum.accumulate(np.where(np.concatenate([edge, step], axis=1), slots, 0), axis=1)
     run_end = np.minimum.accumulate(np.where(np.concatenate([step, edge], axis=1), slots, 50)[:, ::-1], axis=1)
-    lo = np.empty_like(run_start)
-    count = np.empty_like(run_start)
-    np.put_along_axis(lo, order, run_start, axis=1)
-    np.put_along_axis(count, order, run_end[:, ::-1] + 1 - run_start, axis=1)
+    # Back to the members' own order: one flat scatter (cheaper than put_along_axis).
+    flat = (order + np.arange(0, order.size, 51)[:, None]).ravel()
+    lo_flat = np.empty(order.size, dtype=run_start.dtype)
+    count_flat = np.empty(order.size, dtype=run_start.dtype)
+    lo_flat[flat] = run_start.ravel()
+    count_flat[flat] = (run_end[:, ::-1] + 1 - run_start).ravel()
+    lo = lo_flat.reshape(order.shape)
+    count = count_flat.reshape(order.shape)
     dead = (members == 0).sum(axis=1, keepdims=True)  # blocked members sort first: not below a real value
     less_c = (lo - dead).reshape(n, -1)
     equal_c = count.reshape(n, -1)
