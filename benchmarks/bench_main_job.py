@@ -12,11 +12,13 @@ time), a sample of each part of a league round and scales it to the config's siz
 * ppo: one PPO iteration of ``ppo.num_envs * ppo.num_steps`` learner decisions, scaled to
   ``ppo.iterations_per_round``;
 * evaluation: ``--hands`` duplicate hands of every pair (the learners play the policies
-  this script just trained), scaled to ``league.eval_hands``.
+  this script just trained), scaled to ``league.eval_hands``; a pair of two agents that do
+  not train is counted once (the league plays its seeded match once and repeats it).
 
-Prints a markdown table: CPU seconds per round for each part, and the job's total CPU
-(rounds x round + thresholds). The league runs cfr-lite's sampling and the evaluation
-matches on ``backend.workers`` processes, the ppo learner in the main process.
+Prints a markdown table: CPU seconds per round for each part, what is paid once, and the
+job's total CPU (rounds x round + once). The league runs cfr-lite's sampling and the
+evaluation matches on ``backend.workers`` processes, the ppo learner in the main process
+(at the same time as cfr-lite's sampling).
 """
 
 from __future__ import annotations
@@ -67,23 +69,28 @@ def main() -> None:
         rows.append((f"{e.name}: {its} PPO iterations x {cfg.ppo.batch_size} decisions", (time.process_time() - t0) * its))
         learner.save_policy(tmp / f"{e.name}.pt")
         specs[e.name] = _ppo_spec(e, tmp / f"{e.name}.pt")
-    names = [e.name for e in cfg.agents]
+    entries = list(cfg.agents)
     t = cfg.table
-    for i, a in enumerate(names):
-        for b in names[i + 1 :]:
+    once: list[tuple[str, float]] = [("bucket thresholds", thresholds)]
+    for i, a in enumerate(entries):
+        for b in entries[i + 1 :]:
             t0 = time.process_time()
-            run_match(ArenaConfig(agents=(specs[a], specs[b]), hands=args.hands, seed=1, small_blind=t.small_blind,
+            run_match(ArenaConfig(agents=(specs[a.name], specs[b.name]), hands=args.hands, seed=1, small_blind=t.small_blind,
                                   big_blind=t.big_blind, buy_in=t.buy_in))
-            rows.append((f"eval {a} vs {b}: {cfg.league.eval_hands:,} hands",
-                         (time.process_time() - t0) * cfg.league.eval_hands / args.hands))
+            cost = (time.process_time() - t0) * cfg.league.eval_hands / args.hands
+            label = f"eval {a.name} vs {b.name}: {cfg.league.eval_hands:,} hands"
+            # two agents that do not train play one seeded match, repeated every round (league._evaluate)
+            (rows if a.train or b.train else once).append((label, cost))
     per_round = sum(s for _, s in rows)
-    print(f"| part of a round ({args.config}) | CPU s per round |")
+    fixed = sum(s for _, s in once)
+    print(f"| part ({args.config}) | CPU s |")
     print("|---|---:|")
     for label, s in rows:
-        print(f"| {label} | {s:.1f} |")
+        print(f"| {label} (every round) | {s:.1f} |")
     print(f"| **round** | **{per_round:.1f}** |")
-    print(f"| bucket thresholds (once) | {thresholds:.1f} |")
-    print(f"| **job: {cfg.league.rounds} rounds + thresholds** | **{cfg.league.rounds * per_round + thresholds:.0f}** |")
+    for label, s in once:
+        print(f"| {label} (once) | {s:.1f} |")
+    print(f"| **job: {cfg.league.rounds} rounds + once** | **{cfg.league.rounds * per_round + fixed:.0f}** |")
 
 
 if __name__ == "__main__":

@@ -74,6 +74,7 @@ def _base() -> dict:
         ({"cfr": {"pot_fractions": [1.0, 0.5]}}, "cfr.pot_fractions", "strictly ascending"),
         ({"cfr": {"postflop_buckets": [8, 8]}}, "cfr.postflop_buckets", "three integers"),
         ({"cfr": {"averaging": "mean"}}, "cfr.averaging", "'linear' or 'uniform'"),
+        ({"cfr": {"parallel_copies": 0}}, "cfr.parallel_copies", "must be an integer in 1..1024"),
         ({"table": {"num_players": 11}}, "table.num_players", "must be in 2..10"),
         ({"table": {"seats": 2}}, "table.seats", "unknown table setting"),
         ({"backend": {"kind": "slurm"}}, "backend.kind", "'local' or 'ray'"),
@@ -248,6 +249,42 @@ def test_kill_between_logging_and_checkpoint_leaves_no_duplicate_steps(uninterru
     for tag in ("eval/cfr/mbb_per_hand", "train/cfr/cfr_iterations", "charts/elapsed_seconds"):
         assert [s for s, _ in scalars[tag]] == [1, 2, 3], tag
     assert [v for _, v in scalars["train/cfr/cfr_iterations"]] == [20, 40, 60]
+
+
+def test_a_pair_of_agents_that_do_not_train_plays_one_match_repeated_every_round(uninterrupted) -> None:
+    _, full = uninterrupted  # random and tag never train: their seeded match is the same in every round
+    rows = [[p for p in h["pairs"] if (p["agent"], p["opponent"]) == ("random", "tag")] for h in full.history]
+    assert len(rows) == 3 and rows[0][0]["hands"] == 40 and rows[0] == rows[1] == rows[2]
+    learner = [[p["mbb_per_hand"] for p in h["pairs"] if (p["agent"], p["opponent"]) == ("cfr", "tag")] for h in full.history]
+    assert len({v[0] for v in learner}) > 1  # a training agent's matches are dealt anew every round
+
+
+def test_the_result_does_not_depend_on_the_number_of_workers(tmp_path: Path) -> None:
+    from holdem_env.training.league import run_league
+
+    def league(workers: int, copies: int) -> tuple:
+        data = _tiny(tmp_path / f"w{workers}c{copies}", rounds=2).to_dict()
+        data["agents"].append({"name": "bot", "spec": "ppo", "train": True})
+        data["ppo"] = {"iterations_per_round": 1, "num_envs": 2, "num_steps": 4, "hidden": [8], "num_minibatches": 1,
+                       "update_epochs": 1}
+        data["cfr"]["parallel_copies"] = copies
+        data["backend"] = {"kind": "local", "workers": workers, "address": None}
+        r = run_league(LeagueConfig.from_dict(data))
+        return r.history, r.pairs
+
+    one = league(1, 2)
+    assert league(2, 2) == one  # two copies sample on two workers, or one after the other here: same run
+    assert league(1, 1) != one  # the number of copies is part of the algorithm
+
+
+def test_resume_refuses_another_number_of_parallel_copies(uninterrupted) -> None:
+    from holdem_env.training.league import run_league
+
+    cfg, _ = uninterrupted
+    data = cfg.to_dict()
+    data["cfr"]["parallel_copies"] = 3
+    with pytest.raises(ConfigError, match=r"cfr.parallel_copies=3 is invalid: differs from the checkpointed run's value 2"):
+        run_league(LeagueConfig.from_dict(data), resume=True)
 
 
 def test_resume_rejects_changed_config(uninterrupted) -> None:

@@ -21,6 +21,7 @@ A config file looks like this (every section but ``name`` and ``agents`` is opti
       rollouts: 0
       bucket_spacing: 1.0         # >1: narrower buckets for strong hands
       averaging: linear           # linear | uniform
+      parallel_copies: 2          # table copies sampling in parallel (the result depends on it, not on workers)
     ppo:                          # how every training ppo agent trains (holdem_env.training.ppo.LeaguePpoSettings)
       iterations_per_round: 10
       num_envs: 16
@@ -138,6 +139,9 @@ class CfrSettings:
     bucket_sample_size: int = 2000
     bucket_spacing: float = 1.0
     averaging: str = "linear"
+    #: Copies of the tables that sample in parallel between merges (on the backend's workers);
+    #: the result depends on this number, never on ``backend.workers``.
+    parallel_copies: int = 2
 
     def __post_init__(self) -> None:
         p = "cfr."
@@ -168,6 +172,7 @@ class CfrSettings:
         object.__setattr__(self, "bucket_spacing", float(sp))
         if self.averaging not in ("linear", "uniform"):
             raise ConfigError(p + "averaging", self.averaging, "must be 'linear' or 'uniform'")
+        _int(p + "parallel_copies", self.parallel_copies, 1, 1024)
 
 
 @dataclass(frozen=True)

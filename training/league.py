@@ -6,17 +6,21 @@ A league run reads top to bottom (:func:`run_league`):
    ``<runs_dir>/<name>/`` and a ``SummaryWriter`` on it, the config logged as text;
 2. ``league.rounds`` rounds; in each, every training cfr-lite agent runs
    ``cfr.iterations_per_round`` MCCFR iterations (:mod:`holdem_env.training.cfr_lite.trainer`) and
-   writes its current average strategy as a policy file, then (every ``eval_every``
+   writes its current average strategy as a policy file (its sampling runs on the backend's
+   workers while the ppo learners train in this process), then (every ``eval_every``
    rounds, and after the last) every pair of agents plays a duplicate match of
-   ``eval_hands`` hands through :func:`holdem_env.training.arena.run_match`;
+   ``eval_hands`` hands through :func:`holdem_env.training.arena.run_match` (a pair of two
+   agents that do not train plays the same seeded match every round, so it is played once
+   and its result repeated);
 3. scalars are logged against the global step = the round number, the checkpoint is
    written atomically, the progress bar advances;
 4. at the end: the league table in the terminal and as ``league.json``, and ``league.png``
    (each agent's mean result over the rounds).
 
-Everything random is derived from ``seed`` and the round number (never from wall time or
-scheduling), so a run resumed with ``--resume`` after a kill ends with exactly the table
-an uninterrupted run would have produced.
+Everything random is derived from ``seed`` and the round number (never from wall time,
+scheduling or the number of workers), so a run resumed with ``--resume`` after a kill ends
+with exactly the table an uninterrupted run would have produced, and ``backend.workers``
+changes only the speed.
 
 TensorBoard scalars (step = round):
 
@@ -53,8 +57,8 @@ trainers' tables next to it, ``policies/<agent>/round_NNNN.npz`` (``.pt`` for pp
 
 Resuming: the run folder is the one ``--resume`` is pointed at, wherever it now lives (so
 ``logging.runs_dir`` may be spelled differently or the folder moved); every other setting
-but ``league.rounds``, ``league.isolate_agents``, ``backend.kind`` and ``backend.address``
-must match the checkpoint,
+but ``league.rounds``, ``league.isolate_agents`` and the ``backend`` section must match the
+checkpoint,
 and a mismatch names the first key that differs. Temporary files an interrupted write left
 in the run folder, ``checkpoint/`` and ``policies/`` are removed when a run starts. A
 damaged ``state.json`` or trainer table is a :class:`ConfigError` that names the file.
@@ -62,10 +66,12 @@ damaged ``state.json`` or trainer table is a :class:`ConfigError` that names the
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import shutil
 import sys
+import threading
 import time
 import zipfile
 from collections.abc import Sequence
@@ -231,6 +237,59 @@ def _train_job(job: tuple[Any, int, np.random.SeedSequence]) -> tuple[Any, Any]:
     return trainer, stats
 
 
+def _train_cfr_round(config: LeagueConfig, round_no: int, trainers: dict[str, Any], backend: Any) -> dict[str, tuple[Any, Any]]:
+    """Round ``round_no``'s MCCFR iterations of every training cfr-lite agent: ``{name: (trainer, stats)}``.
+
+    One learner samples with ``cfr.parallel_copies`` copies of its tables on the backend's
+    workers (:func:`train_parallel`); several learners train side by side, one copy each. Seeds
+    come from (seed, agent, round) and the copies from their position, so the result does not
+    depend on ``backend.workers``.
+    """
+    if not trainers or not config.cfr.iterations_per_round:
+        return {}
+    names = list(trainers)
+    agent_index = {a.name: i for i, a in enumerate(config.agents)}
+    iterations, copies = config.cfr.iterations_per_round, config.cfr.parallel_copies
+    if len(names) == 1 and copies > 1:
+        tr = trainers[names[0]]
+        stats = train_parallel(tr, iterations, _seed(config, 1, agent_index[names[0]], round_no), copies, backend.map)
+        return {names[0]: (tr, stats)}
+    jobs = [(trainers[n], iterations, _seed(config, 1, agent_index[n], round_no)) for n in names]
+    return dict(zip(names, backend.map(_train_job, jobs), strict=True))
+
+
+class _CfrRound:
+    """:func:`_train_cfr_round` in a thread, so that the ppo learners train in this process meanwhile.
+
+    The thread mostly waits for the backend's workers; :meth:`result` joins it and re-raises
+    what it raised.
+    """
+
+    def __init__(self, config: LeagueConfig, round_no: int, trainers: dict[str, Any], backend: Any) -> None:
+        self._result: dict[str, tuple[Any, Any]] = {}
+        self._error: BaseException | None = None
+
+        def work() -> None:
+            try:
+                self._result = _train_cfr_round(config, round_no, trainers, backend)
+            except BaseException as exc:  # handed to the main thread by result()
+                self._error = exc
+
+        self._thread = threading.Thread(target=work, name=f"cfr-round-{round_no}", daemon=True)
+        self._thread.start()
+
+    def wait(self) -> None:
+        """Wait for the thread to end (whatever it returned or raised)."""
+        self._thread.join()
+
+    def result(self) -> dict[str, tuple[Any, Any]]:
+        """Wait for the round's training; its results, or its exception raised here."""
+        self.wait()
+        if self._error is not None:
+            raise self._error
+        return self._result
+
+
 def _eval_job(job: dict[str, Any]) -> list[dict[str, Any]]:
     cfg = ArenaConfig(**job)
     return run_match(cfg).rows
@@ -245,7 +304,7 @@ def _comparable(config_dict: dict[str, Any]) -> dict[str, Any]:
     d = json.loads(json.dumps(config_dict))
     d["league"].pop("rounds", None)  # a resumed run may be extended
     d["league"].pop("isolate_agents", None)  # where agents run does not change what they play
-    d["backend"] = {"workers": d["backend"]["workers"]}  # may run elsewhere, but on as many workers
+    d.pop("backend", None)  # where and on how many workers the run goes does not change its results
     d["logging"].pop("runs_dir", None)  # the run is the folder being resumed, wherever it lives now
     return d
 
@@ -444,7 +503,7 @@ def run_league(
             key, old, new = diff
             raise ConfigError(
                 key, new, f"differs from the checkpointed run's value {short_repr(old)} (only league.rounds, league.isolate_agents, "
-                "backend.kind, backend.address and logging.runs_dir may change on resume)"
+                "the backend section and logging.runs_dir may change on resume)"
             )
         start_round = state["round"]
         if start_round > config.league.rounds:
@@ -489,39 +548,39 @@ def run_league(
         bar = tqdm(total=config.league.rounds, initial=start_round, unit="round", desc=f"holdem train {config.name}", dynamic_ncols=True, file=sys.stderr)
     session_start = time.perf_counter()
     policy_paths: dict[str, Path] = {}
+    fixed_rows: dict[tuple[str, str], list[dict[str, Any]]] = {}  # pairs of agents that do not train
     try:
         for r in range(start_round + 1, config.league.rounds + 1):
-            # 1. training
-            if trainers and config.cfr.iterations_per_round:
-                names = list(trainers)
-                agent_index = {a.name: i for i, a in enumerate(config.agents)}
-                if len(names) == 1 and backend.workers > 1:  # one learner: its sampling runs on every worker
-                    tr = trainers[names[0]]
-                    stats = train_parallel(tr, config.cfr.iterations_per_round, _seed(config, 1, agent_index[names[0]], r), backend.workers, backend.map)
-                    results = [(tr, stats)]
-                else:
-                    jobs = [(trainers[n], config.cfr.iterations_per_round, _seed(config, 1, agent_index[n], r)) for n in names]
-                    results = backend.map(_train_job, jobs)
-                for n, (tr, stats) in zip(names, results, strict=True):
-                    trainers[n] = tr
-                    writer.add_scalar(f"train/{n}/cfr_iterations", tr.iterations, r)
-                    writer.add_scalar(f"train/{n}/infosets", stats.infosets, r)
-                    writer.add_scalar(f"train/{n}/avg_regret", stats.avg_positive_regret, r)
-                    writer.add_scalar(f"train/{n}/strategy_entropy", stats.strategy_entropy, r)
-                    writer.add_scalar(f"train/{n}/iterations_per_second", stats.iterations_per_second, r)
+            # 1. training: cfr-lite's sampling (on the backend's workers) and the ppo learners (here)
+            # at the same time; neither reads what the other changes, so the result is the same
+            overlap = bool(learners) and bool(trainers) and backend.workers > 1
+            cfr_round = _CfrRound(config, r, trainers, backend) if overlap else None
+            try:
+                for n, learner in learners.items():  # ppo learners train in this process, one after another
+                    learner.train_round(r, writer)
+                    p = run_dir / "policies" / n / f"round_{r:04d}.pt"
+                    learner.save_policy(p, {"league": config.name, "round": r})
+                    policy_paths[n] = p
+            except BaseException:
+                if cfr_round is not None:  # let the workers finish before the backend closes
+                    cfr_round.wait()
+                raise
+            results = cfr_round.result() if cfr_round is not None else _train_cfr_round(config, r, trainers, backend)
+            for n, (tr, stats) in results.items():
+                trainers[n] = tr
+                writer.add_scalar(f"train/{n}/cfr_iterations", tr.iterations, r)
+                writer.add_scalar(f"train/{n}/infosets", stats.infosets, r)
+                writer.add_scalar(f"train/{n}/avg_regret", stats.avg_positive_regret, r)
+                writer.add_scalar(f"train/{n}/strategy_entropy", stats.strategy_entropy, r)
+                writer.add_scalar(f"train/{n}/iterations_per_second", stats.iterations_per_second, r)
             for n, tr in trainers.items():
                 p = run_dir / "policies" / n / f"round_{r:04d}.npz"
                 tr.policy({"league": config.name, "round": r}).save(p)
                 policy_paths[n] = p
-            for n, learner in learners.items():  # ppo learners train in this process, one after another
-                learner.train_round(r, writer)
-                p = run_dir / "policies" / n / f"round_{r:04d}.pt"
-                learner.save_policy(p, {"league": config.name, "round": r})
-                policy_paths[n] = p
             # 2. evaluation
             if r % config.league.eval_every == 0 or r == config.league.rounds:
                 t0 = time.perf_counter()
-                evaluation = _evaluate(config, r, backend, {**trainers, **learners}, run_dir)
+                evaluation = _evaluate(config, r, backend, {**trainers, **learners}, run_dir, fixed_rows)
                 hands = sum(p["hands"] for p in evaluation["pairs"]) // 2
                 history.append(evaluation)
                 for p in evaluation["pairs"]:
@@ -581,7 +640,20 @@ def _sorted_table(agents: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(agents, key=lambda a: (-a["mbb_per_hand"], a["agent"]))
 
 
-def _evaluate(config: LeagueConfig, round_no: int, backend: Any, trainers: dict[str, Any], run_dir: Path) -> dict[str, Any]:
+def _evaluate(
+    config: LeagueConfig,
+    round_no: int,
+    backend: Any,
+    trainers: dict[str, Any],
+    run_dir: Path,
+    fixed_rows: dict[tuple[str, str], list[dict[str, Any]]],
+) -> dict[str, Any]:
+    """Every pair's duplicate match of round ``round_no``, aggregated (:func:`_aggregate`).
+
+    A pair of agents that both do not train plays the same match in every round (its seed
+    leaves the round out), so it is played once per session and its rows are kept in
+    ``fixed_rows``; a resumed run plays it again and gets the same rows.
+    """
     entries = list(config.agents)
     specs = {}
     for e in entries:
@@ -593,15 +665,17 @@ def _evaluate(config: LeagueConfig, round_no: int, backend: Any, trainers: dict[
     t = config.table
     jobs: list[dict[str, Any]] = []
     pairs: list[tuple[str, str]] = []
+    fixed: list[bool] = []  # neither agent trains
     for i, first in enumerate(entries):
         for j in range(i + 1, len(entries)):
             second = entries[j]
             pairs.append((first.name, second.name))
+            fixed.append(not first.train and not second.train)
             jobs.append({
                 "agents": (specs[first.name], specs[second.name]),
                 "players": t.num_players,
                 "hands": config.league.eval_hands,
-                "seed": _int_seed(config, 2, i, j, round_no),
+                "seed": _int_seed(config, 2, i, j, 0 if fixed[-1] else round_no),
                 "workers": 1,
                 "small_blind": t.small_blind,
                 "big_blind": t.big_blind,
@@ -609,14 +683,17 @@ def _evaluate(config: LeagueConfig, round_no: int, backend: Any, trainers: dict[
                 "betting": t.betting.value,
                 "isolate_agents": config.league.isolate_agents,
             })
-    runnable = [k for k, job in enumerate(jobs) if job["agents"][0] != job["agents"][1]]
+    runnable = [k for k, job in enumerate(jobs) if job["agents"][0] != job["agents"][1] and pairs[k] not in fixed_rows]
     if len(runnable) == 1:
         jobs[runnable[0]]["workers"] = backend.workers  # one match: let the arena use every core
     outputs = backend.map(_eval_job, [jobs[k] for k in runnable])
+    for k, rows in zip(runnable, outputs, strict=True):
+        if fixed[k]:
+            fixed_rows[pairs[k]] = copy.deepcopy(rows)
     rows_by_pair: list[tuple[str, str, list[dict[str, Any]]]] = []
     for k, (a, b) in enumerate(pairs):
-        if k in runnable:
-            rows = outputs[runnable.index(k)]
+        if k in runnable or pairs[k] in fixed_rows:
+            rows = outputs[runnable.index(k)] if k in runnable else copy.deepcopy(fixed_rows[pairs[k]])
             sa, sb = jobs[k]["agents"]
             for row in rows:
                 row["role"] = a if row["agent"] == sa else b
