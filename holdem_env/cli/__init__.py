@@ -17,6 +17,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from holdem_env.allocator import tune_allocator
+
 __all__ = ["main", "SUBCOMMANDS"]
 
 #: name -> (module, one-line help)
@@ -62,6 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     name = args_list[0]
     module_name, help_text = SUBCOMMANDS[name]
     _add_current_directory()
+    tune_allocator()  # before any worker process starts: they inherit the settings
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
