@@ -162,7 +162,7 @@ from holdem_env.engine.cards import card_str, validate_deck
 from holdem_env.engine.config import BettingStructure, TableConfig
 from holdem_env.engine.errors import ConfigError, HandOverError, IllegalActionError, short_repr
 from holdem_env.engine.record import ActionEvent, HandRecord
-from holdem_env.engine.state import HandState, _check_seed
+from holdem_env.engine.state import HandState, _check_seed, _Legal
 from holdem_env.engine.table import Table
 from holdem_env.env import _obs
 from holdem_env.env._obsbuild import ObservationBuilder
@@ -436,7 +436,7 @@ class _EnvCore:
     bet_sizes: tuple[float, ...]
     num_actions: int
     _state: HandState  # from the first reset on (raw_env.state_object says so before it)
-    _legal: LegalActions | None
+    _legal: _Legal | None  # the engine's own legal set (legal_actions() without its public copy)
     _actor: int | None
     _amounts: list[int | None] | None
     _dealt: tuple[bool, ...]
@@ -675,7 +675,9 @@ class _EnvCore:
             self._finish()
             return
         self._actor = seat
-        legal = self._legal = state.legal_actions()
+        # the engine's cached legal set as it computes it (a C call in the compiled build); the
+        # public LegalActions copy is made only where one is handed out (raw_env.legal_actions)
+        legal = self._legal = state._legal()
         agent = self.agent_selection = self.possible_agents[seat]
         lo = legal.min_raise_to
         info: dict[str, Any] = {
@@ -826,7 +828,7 @@ class _EnvCore:
             seat = self._actor
             assert self._legal is not None and seat is not None  # a decision is pending
             self._amounts = discrete_raise_amounts(
-                self._legal,
+                state.legal_actions(),
                 pot=state.pot,
                 current_bet=state.current_bet,
                 all_in_to=state.street_bets[seat] + state.stacks[seat],
@@ -1298,7 +1300,7 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
     @property
     def legal_actions(self) -> LegalActions | None:
         """The engine's legal actions of the seat to act (None when the hand is over)."""
-        return self._legal
+        return None if self._legal is None else self._state.legal_actions()
 
     def hand_record(self) -> HandRecord:
         """The :class:`HandRecord` of the current (or last finished) hand."""
