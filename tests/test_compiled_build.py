@@ -168,12 +168,18 @@ def test_pickled_core_fields_match_the_typed_declarations() -> None:
     from holdem_env.env import nlhe_v1
 
     pxd = (Path(nlhe_v1.__file__).parent / "nlhe_v1.pxd").read_text()
-    declared = re.findall(r"^\s+cdef public \w+ (\w+)$", pxd, flags=re.MULTILINE)
+    blocks = dict(re.findall(r"^cdef class (\w+):\n((?:[ \t]+.*\n|\n)*)", pxd, flags=re.MULTILINE))
+    assert set(blocks) == {"_EnvCore", "_WrapperCore", "_IteratorCore"}
+    core = blocks["_EnvCore"]
+    declared = re.findall(r"^\s+cdef public \w+ (\w+)$", core, flags=re.MULTILINE)
     assert len(declared) == len(set(declared)) == 53
     assert sorted(declared) == sorted(nlhe_v1._CORE_FIELDS)
     # the private fields (typed views, staging arrays) are rebound on load, never pickled
-    private = re.findall(r"^[ \t]+cdef (?!public)[^(\n]+ (\w+)$", pxd, flags=re.MULTILINE)
+    private = re.findall(r"^[ \t]+cdef (?!public)[^(\n]+ (\w+)$", core, flags=re.MULTILINE)
     assert sorted(private) == sorted(nlhe_v1._REBOUND_FIELDS)
+    # the order-enforcing wrapper's typed fields are exactly what its pickles carry besides __dict__
+    wrapper = re.findall(r"^\s+cdef public \w+ (\w+)$", blocks["_WrapperCore"], flags=re.MULTILINE)
+    assert sorted(wrapper) == sorted(nlhe_v1._WRAPPER_FIELDS)
 
 
 def test_hand_state_typed_fields_are_its_slots() -> None:

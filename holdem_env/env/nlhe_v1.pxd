@@ -111,6 +111,10 @@ cdef class _EnvCore:
     @cython.locals(state=HandState)
     cpdef list _discrete_amounts(self)
     cdef _was_dead_step(self, action)
+    # C calls from _WrapperCore (still overridable, like any cpdef method)
+    cpdef step(self, action)
+    @cython.locals(agent=object)
+    cpdef tuple last(self, observe=*)
     @cython.locals(check_call=bint, inv=double, state=HandState)
     cpdef dict _observe_seat(self, Py_ssize_t seat)
     cdef dict _observation(
@@ -121,3 +125,17 @@ cdef class _EnvCore:
     cdef _typed_vector(self, Py_ssize_t seat, int scalars, double to_call, double min_to, double max_to)
     @cython.locals(i=Py_ssize_t, n=Py_ssize_t, lo=Py_ssize_t, hi=Py_ssize_t, fold_id=Py_ssize_t, call_id=Py_ssize_t, m="signed char[::1]")
     cdef _typed_mask(self, bint fold, bint check_call, Py_ssize_t raise_lo, Py_ssize_t raise_hi, list ids)
+
+
+# The order-enforcing wrapper's and its iterator's per-step halves (Python subclasses add PettingZoo's
+# classes): the flags and the envs as typed fields, so step/last/__next__ read C struct members.
+cdef class _WrapperCore:
+    cdef public _EnvCore env
+    cdef public bint _has_reset
+    cdef public bint _has_updated
+
+
+cdef class _IteratorCore:
+    cdef public _WrapperCore env
+    cdef public object iters_til_term
+    cdef public _EnvCore _raw
