@@ -212,6 +212,7 @@ _PAD_SEATS = 10
 _CARD_STRS = tuple(card_str(c) for c in range(52))
 _AT_TO_CALL, _AT_MIN_RAISE_TO, _AT_MAX_RAISE_TO = _obs.OFF_TO_CALL, _obs.OFF_MIN_RAISE_TO, _obs.OFF_MAX_RAISE_TO
 _FOLD_ID, _CHECK_CALL_ID = FOLD, CHECK_CALL  # C integers in the compiled build (nlhe_v1.pxd)
+_zeros, _INT8 = np.zeros, np.dtype(np.int8)  # the idle seats' all-zero masks (read once here)
 
 
 def exact_action_id(raise_to: int) -> int:
@@ -1033,7 +1034,7 @@ class _EnvCore:
         if scalars == 3:
             mask = self._typed_mask(fold, check_call, raise_lo, raise_hi, ids)
         else:
-            mask = np.zeros(self.num_actions, dtype=np.int8)
+            mask = _zeros(self.num_actions, _INT8)  # an all-zero mask: no module lookups, no keyword parsing
         return {"observation": vector, "action_mask": mask}
 
     def _typed_vector(self, seat: int, scalars: int, to_call: float, min_to: float, max_to: float) -> np.ndarray:
