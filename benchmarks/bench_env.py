@@ -17,7 +17,8 @@ Run: ``.venv/bin/python benchmarks/bench_env.py [--hands 2000] [--chunk 100] [--
 are); ``--pure-python`` runs the same measurement with ``HOLDEM_ENV_PURE_PYTHON=1`` (the ``.py``
 sources, no compiled module), the speed of an install without a C compiler;
 ``--pure-python holdem_env.env.nlhe_v1`` (comma-separated names) runs only those modules from
-their sources, which measures what compiling each one gains. The envs of a table size run in alternating chunks of
+their sources, which measures what compiling each one gains (naming ``holdem_env.engine.state``
+takes the env's module with it: the compiled env calls the compiled engine directly). The envs of a table size run in alternating chunks of
 hands (shared machines: load hits them alike); prints ready-to-paste markdown rows (hands/s
 and ratios) headed by the exact command. ``--breakdown`` adds where the time of a 6-max
 exact hand goes (policy, observation, env and PettingZoo bookkeeping, engine), measured by

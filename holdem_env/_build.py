@@ -6,7 +6,10 @@ sources; Python then imports the extension module in place of the ``.py``. With
 every ``holdem_env`` module load from its ``.py`` source (for parity tests, debuggers, coverage);
 a comma-separated list of module names instead (``holdem_env.env.nlhe_v1,...``) does it for
 those modules only (how ``benchmarks/bench_env.py --pure-python MODULE`` measures what
-compiling each one gains). Only the standard library is used.
+compiling each one gains). A compiled module that uses another one's C types runs only with that
+one compiled: naming ``holdem_env.engine.state`` also sends ``holdem_env.env.nlhe_v1`` (whose typed
+core calls the compiled ``HandState`` directly) to its source (:data:`SOURCE_DEPENDENTS`). Only the
+standard library is used.
 """
 
 from __future__ import annotations
@@ -20,22 +23,36 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["PURE_PYTHON_ENV", "CANDIDATES", "build_info", "use_pure_python", "pure_python_requested"]
+__all__ = [
+    "PURE_PYTHON_ENV",
+    "CANDIDATES",
+    "SOURCE_DEPENDENTS",
+    "build_info",
+    "use_pure_python",
+    "pure_python_requested",
+]
 
 PURE_PYTHON_ENV = "HOLDEM_ENV_PURE_PYTHON"
 #: The modules setup.py compiles when it can (keep in step with its COMPILED list).
 CANDIDATES = ("holdem_env.engine.state", "holdem_env.env.nlhe_v1")
+#: Compiled module -> the compiled modules that ``cimport`` its types (``env/nlhe_v1.pxd`` types the
+#: env's ``_state`` as the compiled ``HandState``): when a module runs from its source, so do these.
+SOURCE_DEPENDENTS: dict[str, tuple[str, ...]] = {"holdem_env.engine.state": ("holdem_env.env.nlhe_v1",)}
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
 
 def _pure_modules() -> frozenset[str] | None:
-    """The modules ``HOLDEM_ENV_PURE_PYTHON`` sends to their sources (``None``: all of them)."""
+    """The modules ``HOLDEM_ENV_PURE_PYTHON`` sends to their sources (``None``: all of them), with
+    their :data:`SOURCE_DEPENDENTS`."""
     value = os.environ.get(PURE_PYTHON_ENV, "").strip()
     if value in ("", "0"):
         return frozenset()
     if value == "1":
         return None
-    return frozenset(m.strip() for m in value.split(",") if m.strip())
+    named = {m.strip() for m in value.split(",") if m.strip()}
+    for module in list(named):
+        named.update(SOURCE_DEPENDENTS.get(module, ()))
+    return frozenset(named)
 
 
 def pure_python_requested() -> bool:

@@ -35,11 +35,13 @@ needs_build = pytest.mark.skipif(
 )
 
 
-def _run_script(*args: str, pure: bool) -> list[str]:
+def _run_script(*args: str, pure: bool | str) -> list[str]:
+    """``env_digest.py args`` in a new process; ``pure``: True for ``HOLDEM_ENV_PURE_PYTHON=1``, a
+    string for that value (module names)."""
     env = dict(os.environ)
     env.pop("HOLDEM_ENV_PURE_PYTHON", None)
     if pure:
-        env["HOLDEM_ENV_PURE_PYTHON"] = "1"
+        env["HOLDEM_ENV_PURE_PYTHON"] = "1" if pure is True else pure
     out = subprocess.run(
         [sys.executable, str(DIGEST_SCRIPT), *args], cwd=TESTS, env=env, capture_output=True, text=True, timeout=600
     )
@@ -76,6 +78,31 @@ def test_env_digest_compiled_equals_pure_python() -> None:
     assert pure[1].endswith("state.py") and pure[2].endswith("nlhe_v1.py")
     assert built[2].endswith(EXT_SUFFIXES) == ("holdem_env.env.nlhe_v1" in COMPILED)
     assert built[0] == pure[0]
+
+
+def test_the_engine_from_source_takes_the_env_with_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the compiled env calls the compiled HandState as a C type (env/nlhe_v1.pxd): asking for the
+    # engine's source must send the env to its source too; other names stay as asked
+    from holdem_env import _build
+
+    monkeypatch.setenv(_build.PURE_PYTHON_ENV, "holdem_env.engine.state")
+    assert _build._pure_modules() == {"holdem_env.engine.state", "holdem_env.env.nlhe_v1"}
+    monkeypatch.setenv(_build.PURE_PYTHON_ENV, "holdem_env.env.nlhe_v1")
+    assert _build._pure_modules() == {"holdem_env.env.nlhe_v1"}
+    monkeypatch.setenv(_build.PURE_PYTHON_ENV, "1")
+    assert _build._pure_modules() is None
+    monkeypatch.setenv(_build.PURE_PYTHON_ENV, "0")
+    assert _build._pure_modules() == frozenset()
+    assert set(_build.SOURCE_DEPENDENTS) <= set(CANDIDATES)
+    assert all(set(d) <= set(CANDIDATES) for d in _build.SOURCE_DEPENDENTS.values())
+
+
+@pytest.mark.skipif("holdem_env.engine.state" not in COMPILED, reason="the engine is not compiled")
+def test_engine_from_source_runs_the_env_from_source_with_the_same_digest() -> None:
+    built = _run_script("6", pure=False)
+    engine_source = _run_script("6", pure="holdem_env.engine.state")
+    assert engine_source[1].endswith("state.py") and engine_source[2].endswith("nlhe_v1.py")
+    assert built[0] == engine_source[0]
 
 
 @pytest.mark.parametrize("pure", [False, True], ids=["build-in-use", "pure-python"])
@@ -141,12 +168,18 @@ def test_pickled_core_fields_match_the_typed_declarations() -> None:
     from holdem_env.env import nlhe_v1
 
     pxd = (Path(nlhe_v1.__file__).parent / "nlhe_v1.pxd").read_text()
-    declared = re.findall(r"^\s+cdef public \w+ (\w+)$", pxd, flags=re.MULTILINE)
+    blocks = dict(re.findall(r"^cdef class (\w+):\n((?:[ \t]+.*\n|\n)*)", pxd, flags=re.MULTILINE))
+    assert set(blocks) == {"_EnvCore", "_WrapperCore", "_IteratorCore"}
+    core = blocks["_EnvCore"]
+    declared = re.findall(r"^\s+cdef public \w+ (\w+)$", core, flags=re.MULTILINE)
     assert len(declared) == len(set(declared)) == 53
     assert sorted(declared) == sorted(nlhe_v1._CORE_FIELDS)
     # the private fields (typed views, staging arrays) are rebound on load, never pickled
-    private = re.findall(r"^[ \t]+cdef (?!public)[^(\n]+ (\w+)$", pxd, flags=re.MULTILINE)
+    private = re.findall(r"^[ \t]+cdef (?!public)[^(\n]+ (\w+)$", core, flags=re.MULTILINE)
     assert sorted(private) == sorted(nlhe_v1._REBOUND_FIELDS)
+    # the order-enforcing wrapper's typed fields are exactly what its pickles carry besides __dict__
+    wrapper = re.findall(r"^\s+cdef public \w+ (\w+)$", blocks["_WrapperCore"], flags=re.MULTILINE)
+    assert sorted(wrapper) == sorted(nlhe_v1._WRAPPER_FIELDS)
 
 
 def test_hand_state_typed_fields_are_its_slots() -> None:

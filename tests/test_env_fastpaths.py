@@ -76,6 +76,63 @@ def test_agent_iter_and_last_before_reset_raise_pettingzoo_errors() -> None:
         env.last()
 
 
+def _outcome(call):  # type: ignore[no-untyped-def]
+    """``("ok", result)`` or ``(exception type, message)`` of ``call()``."""
+    try:
+        return ("ok", call())
+    except Exception as exc:  # every error is compared
+        return (type(exc), str(exc))
+
+
+_BEFORE_RESET = {
+    "step": lambda e: e.step(1),
+    "step(None)": lambda e: e.step(None),
+    "observe": lambda e: e.observe("player_0"),
+    "agent_iter": lambda e: e.agent_iter(),
+    "last": lambda e: e.last(),
+    "state": lambda e: e.state(),
+    "render": lambda e: e.render(),
+    **{name: (lambda e, name=name: getattr(e, name)) for name in (
+        "agents", "agent_selection", "rewards", "terminations", "truncations", "infos", "num_agents",
+        "_cumulative_rewards",
+    )},
+}
+
+
+@pytest.mark.parametrize("call", list(_BEFORE_RESET))
+def test_calls_before_reset_fail_as_pettingzoo_wrapper_does(call: str) -> None:
+    # ours against PettingZoo's own OrderEnforcingWrapper around the same raw env: the same error
+    # type and message for every call PettingZoo checks before reset (the same value where it lets one through)
+    from pettingzoo.utils import wrappers
+
+    ours = nlhe_v1.env(num_players=3)
+    theirs = wrappers.OrderEnforcingWrapper(nlhe_v1.raw_env(num_players=3))
+    got, expected = _outcome(lambda: _BEFORE_RESET[call](ours)), _outcome(lambda: _BEFORE_RESET[call](theirs))
+    assert got == expected
+    # PettingZoo lets _cumulative_rewards through to the raw env (None before reset); the rest fail
+    assert got[0] != "ok" or (call == "_cumulative_rewards" and got == ("ok", None))
+
+
+def test_steps_after_every_agent_is_done_act_as_pettingzoo_wrapper_does() -> None:
+    # after the last dead step PettingZoo's wrapper only warns (no error, nothing stepped); ours too,
+    # and both then stay in step (agents, order flag, what last() raises or returns)
+    from pettingzoo.utils import wrappers
+
+    ours = nlhe_v1.env(num_players=3)
+    theirs = wrappers.OrderEnforcingWrapper(nlhe_v1.raw_env(num_players=3))
+    for env in (ours, theirs):
+        env.reset(seed=4)
+        while env.agents:
+            obs, _, term, trunc, _ = env.last()
+            env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+    for env in (ours, theirs):
+        env._has_updated = False
+    assert _outcome(lambda: ours.step(1)) == _outcome(lambda: theirs.step(1)) == ("ok", None)
+    assert ours._has_updated and theirs._has_updated
+    assert ours.agents == theirs.agents == []
+    assert _outcome(lambda: ours.last()) == _outcome(lambda: theirs.last())
+
+
 def test_a_failed_reset_still_counts_as_reset_for_the_order_checks() -> None:
     env = nlhe_v1.env(num_players=3)
     with pytest.raises(ConfigError):

@@ -202,3 +202,34 @@ def test_public_table_equals_the_properties_at_every_step() -> None:
             else:
                 state.call()
         assert state.public_table()[0] == 0 and state.public_table()[3] is None
+
+
+def test_pot_layers_equal_build_pots_with_and_without_side_pots() -> None:
+    # HandState._layers computes a hand's single pot itself and leaves side pots (and dead antes)
+    # to build_pots: at every hand's end both must give the same layers, and the run must reach
+    # single-pot showdowns, side pots and wins by fold (uneven stacks, many all-ins).
+    from holdem_env.engine.pots import build_pots
+
+    rng = np.random.default_rng(21)
+    seen = {"one layer": 0, "side pots": 0, "no chips left to split": 0}
+    for hand in range(150):
+        n = 2 + hand % 5
+        stacks = [int(x) for x in rng.integers(15, 400, size=n)]
+        state = HandState(TableConfig(num_players=n), seed=hand, button=hand % n, stacks=stacks)
+        while not state.is_over:
+            legal = state.legal_actions()
+            r = rng.random()
+            if legal.min_raise_to is not None and r < 0.45:
+                state.raise_to(legal.max_raise_to if r < 0.2 else legal.min_raise_to)
+            elif legal.fold and r < 0.6:
+                state.fold()
+            elif legal.check:
+                state.check()
+            else:
+                state.call()
+        layers = state._layers()
+        in_hand = [not f for f in state.folded]
+        assert layers == build_pots(state._contrib, in_hand, state.is_all_in), (hand, layers)
+        assert [(p.amount, p.eligible) for p in state.pots] == layers
+        seen["side pots" if len(layers) > 1 else "one layer" if layers else "no chips left to split"] += 1
+    assert seen["one layer"] >= 20 and seen["side pots"] >= 5, seen

@@ -57,6 +57,7 @@ cdef class HandState:
     cpdef _return_uncalled(self)
     cpdef _showdown(self)
     cpdef _give_back(self, Py_ssize_t seat, amount)
+    @cython.locals(n=Py_ssize_t, s=Py_ssize_t, folded=list, contrib=list, all_in=list)
     cpdef list _layers(self)
     cpdef _finish(self, list pots)
     cpdef _win_by_fold(self)
@@ -69,6 +70,18 @@ cdef class HandState:
     cpdef verify_check(self)
     cpdef verify_call(self)
     cpdef verify_raise_to(self, amount)
+    # what the compiled env (env/nlhe_v1.pxd types its _state as this class) calls per decision:
+    # C-level calls from there, still Python methods for everyone else
+    cpdef tuple public_table(self)
+    cpdef legal_actions(self)
+    cpdef list events_since(self, index)
+    cpdef stack_of(self, seat)
+    cpdef street_bet_of(self, seat)
+    cpdef fold(self)
+    cpdef check(self)
+    cpdef call(self)
+    cpdef raise_to(self, amount)
+    cpdef timeout(self)
 
 # module level: the per-action event constructor as a C function (no Python frame per action)
 cdef object _action_event(object seat, object street, object kind, object amount, object to, object all_in, object timeout)

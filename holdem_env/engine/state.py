@@ -430,11 +430,35 @@ class HandState:
         self._events.append(_uncalled_event(seat, amount))
 
     def _layers(self) -> list[tuple[int, tuple[int, ...]]]:
-        in_hand = [not f for f in self._folded]
+        """The pot layers of :func:`~holdem_env.engine.pots.build_pots` for this hand's chips.
+
+        Most hands have one layer (no player still in the hand is all-in for less than the
+        most anyone put in): that one is computed here directly, the same ``(amount, eligible)``
+        build_pots gives it; side pots and dead antes go through build_pots.
+        """
+        folded = self._folded
+        contrib = self._contrib
+        all_in = self._all_in
         if self._dead_antes:
-            contrib = [c - a for c, a in zip(self._contrib, self._antes, strict=True)]
-            return build_pots(contrib, in_hand, self._all_in, sum(self._antes))
-        return build_pots(self._contrib, in_hand, self._all_in)
+            in_hand = [not f for f in folded]
+            chips = [c - a for c, a in zip(contrib, self._antes, strict=True)]
+            return build_pots(chips, in_hand, all_in, sum(self._antes))
+        n = self._n
+        top = 0
+        amount = 0
+        for s in range(n):
+            c = contrib[s]
+            amount += c
+            if c > top:
+                top = c
+        for s in range(n):
+            if all_in[s] and not folded[s] and contrib[s] < top:  # a side pot
+                return build_pots(contrib, [not f for f in folded], all_in)
+        if not amount:
+            return []
+        eligible = tuple([s for s in range(n) if not folded[s] and contrib[s] >= top])
+        assert eligible, "a pot layer nobody in the hand reached"
+        return [(amount, eligible)]
 
     def _finish(self, pots: list[PotResult]) -> None:
         final = list(self._stacks)

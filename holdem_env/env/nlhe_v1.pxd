@@ -5,6 +5,10 @@
 # attributes live in its __dict__). Public API and anything a test patches stay Python-visible.
 cimport cython
 
+# the engine's HandState as a C type: the env's calls into it (public_table, legal_actions, the
+# actions) are C calls. So this module runs compiled only with the compiled engine (holdem_env/_build.py).
+from holdem_env.engine.state cimport HandState
+
 # Where the per-decision scalars sit in an observation (holdem_env.env._obs; set by the .py).
 cdef Py_ssize_t _AT_TO_CALL, _AT_MIN_RAISE_TO, _AT_MAX_RAISE_TO
 # The history columns the action writes name (holdem_env.env._obs; set by the .py).
@@ -30,7 +34,7 @@ cdef class _EnvCore:
     cdef public object bet_sizes
     cdef public Py_ssize_t num_actions
     # per hand
-    cdef public object _state
+    cdef public HandState _state
     cdef public object _legal
     cdef public object _actor
     cdef public object _amounts
@@ -84,26 +88,34 @@ cdef class _EnvCore:
     @cython.locals(s=Py_ssize_t, inv=double, at_stacks=Py_ssize_t, at_bets=Py_ssize_t, dynv="float[::1]")
     cdef _refresh_money(self)
     @cython.locals(n=Py_ssize_t, s=Py_ssize_t, at=Py_ssize_t, inv=double, dynv="float[::1]")
-    cpdef _start(self, state)
-    @cython.locals(refresh=bint)
+    cpdef _start(self, HandState state)
+    @cython.locals(refresh=bint, state=HandState)
     cdef bint _consume_events(self) except -1
     @cython.locals(street=Py_ssize_t, seat=Py_ssize_t, col=Py_ssize_t, at=Py_ssize_t, dynv="float[::1]")
     cdef _record_action(self, ev)
-    @cython.locals(street=Py_ssize_t, refresh=bint, at=Py_ssize_t, k=Py_ssize_t, inv=double, dynv="float[::1]")
+    @cython.locals(street=Py_ssize_t, refresh=bint, at=Py_ssize_t, k=Py_ssize_t, inv=double, dynv="float[::1]", state=HandState)
     cdef _advance(self)
+    @cython.locals(state=HandState)
     cdef _next_turn(self)
     cdef dict _idle_info(self, Py_ssize_t seat)
     cpdef _seat_view(self, seat)
     cdef list _all_views(self)
+    @cython.locals(state=HandState)
     cdef tuple _public_values(self)
-    @cython.locals(n_events=Py_ssize_t, seat=Py_ssize_t, inv=double, dynv="float[::1]")
+    @cython.locals(n_events=Py_ssize_t, seat=Py_ssize_t, inv=double, dynv="float[::1]", state=HandState)
     cdef _after_action(self, ev)
+    @cython.locals(state=HandState)
     cdef _finish(self)
     cpdef Py_ssize_t _action_id(self, action) except -1
     cpdef _raise_amount(self, Py_ssize_t a)
+    @cython.locals(state=HandState)
     cpdef list _discrete_amounts(self)
     cdef _was_dead_step(self, action)
-    @cython.locals(check_call=bint, inv=double)
+    # C calls from _WrapperCore (still overridable, like any cpdef method)
+    cpdef step(self, action)
+    @cython.locals(agent=object)
+    cpdef tuple last(self, observe=*)
+    @cython.locals(check_call=bint, inv=double, state=HandState)
     cpdef dict _observe_seat(self, Py_ssize_t seat)
     cdef dict _observation(
         self, Py_ssize_t seat, int scalars, double to_call=*, double min_to=*, double max_to=*, bint fold=*,
@@ -113,3 +125,17 @@ cdef class _EnvCore:
     cdef _typed_vector(self, Py_ssize_t seat, int scalars, double to_call, double min_to, double max_to)
     @cython.locals(i=Py_ssize_t, n=Py_ssize_t, lo=Py_ssize_t, hi=Py_ssize_t, fold_id=Py_ssize_t, call_id=Py_ssize_t, m="signed char[::1]")
     cdef _typed_mask(self, bint fold, bint check_call, Py_ssize_t raise_lo, Py_ssize_t raise_hi, list ids)
+
+
+# The order-enforcing wrapper's and its iterator's per-step halves (Python subclasses add PettingZoo's
+# classes): the flags and the envs as typed fields, so step/last/__next__ read C struct members.
+cdef class _WrapperCore:
+    cdef public _EnvCore env
+    cdef public bint _has_reset
+    cdef public bint _has_updated
+
+
+cdef class _IteratorCore:
+    cdef public _WrapperCore env
+    cdef public object iters_til_term
+    cdef public _EnvCore _raw

@@ -162,7 +162,7 @@ from holdem_env.engine.cards import card_str, validate_deck
 from holdem_env.engine.config import BettingStructure, TableConfig
 from holdem_env.engine.errors import ConfigError, HandOverError, IllegalActionError, short_repr
 from holdem_env.engine.record import ActionEvent, HandRecord
-from holdem_env.engine.state import HandState, _check_seed
+from holdem_env.engine.state import HandState, _check_seed, _Legal
 from holdem_env.engine.table import Table
 from holdem_env.env import _obs
 from holdem_env.env._obsbuild import ObservationBuilder
@@ -212,6 +212,7 @@ _PAD_SEATS = 10
 _CARD_STRS = tuple(card_str(c) for c in range(52))
 _AT_TO_CALL, _AT_MIN_RAISE_TO, _AT_MAX_RAISE_TO = _obs.OFF_TO_CALL, _obs.OFF_MIN_RAISE_TO, _obs.OFF_MAX_RAISE_TO
 _FOLD_ID, _CHECK_CALL_ID = FOLD, CHECK_CALL  # C integers in the compiled build (nlhe_v1.pxd)
+_zeros, _INT8 = np.zeros, np.dtype(np.int8)  # the idle seats' all-zero masks (read once here)
 
 
 def exact_action_id(raise_to: int) -> int:
@@ -297,15 +298,70 @@ def _forwarded(name: str) -> property:
     return property(get, doc=f"The raw env's ``{name}`` (PettingZoo's error before ``reset``).")
 
 
-class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+#: The attributes the compiled build declares on :class:`_WrapperCore` (``nlhe_v1.pxd``; a test keeps
+#: the two in step): its pickles and copies carry them explicitly.
+_WRAPPER_FIELDS = ("env", "_has_reset", "_has_updated")
+
+
+def _new_wrapper(cls: type[_WrapperCore]) -> _WrapperCore:
+    """An empty instance of ``cls`` for unpickling (its state is set next)."""
+    return cls.__new__(cls)
+
+
+class _WrapperCore:
+    """The per-step half of :class:`_OrderEnforcingWrapper`: PettingZoo's order flags and the
+    wrapped env as typed fields in the compiled build (``nlhe_v1.pxd``), so ``step`` and ``last``
+    read them as C struct members and call the raw env's ``step``/``last`` as C calls.
+
+    The checks, errors and warnings are PettingZoo's ``OrderEnforcingWrapper``'s (its own method
+    in every case but the usual one).
+    """
+
+    env: Any  # the raw env (an _EnvCore in the compiled build)
+    _has_reset: bool
+    _has_updated: bool
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle and copy by attributes (the compiled build keeps the flags and ``env`` in typed
+        fields, outside ``__dict__``)."""
+        return (_new_wrapper, (type(self),), self.__getstate__())
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(vars(self))  # pure Python: every attribute; compiled: the subclass's own
+        for name in _WRAPPER_FIELDS:
+            state[name] = getattr(self, name)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+
+    def step(self, action: Any) -> None:
+        """PettingZoo's ``step``; its usual case (after ``reset``, agents left) calls the raw env directly."""
+        raw = self.env
+        if self._has_reset and raw.agents:
+            self._has_updated = True
+            raw.step(action)
+        else:  # PettingZoo's error before reset, its warning once every agent is done
+            wrappers.OrderEnforcingWrapper.step(self, action)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``(observation, cumulative reward, terminated, truncated, info)`` of the agent to act."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
+
+
+class _OrderEnforcingWrapper(_WrapperCore, wrappers.OrderEnforcingWrapper):
     """PettingZoo's ``OrderEnforcingWrapper`` with direct accessors for the per-step attributes.
 
     The order checks, errors and warnings are PettingZoo's: ``reset`` sets its flags and calls
     the raw env, ``agent_iter`` returns its order-enforcing iterable (one ``__next__`` here
     instead of two), ``step`` calls the raw env directly in the usual case and PettingZoo's
-    otherwise. The attributes read every step are properties here instead of going through
-    PettingZoo's ``__getattr__`` fallback, and ``last`` is the raw env's (same results, same
-    error before ``reset``). ``tests/test_env_fastpaths.py`` holds them to PettingZoo's behaviour.
+    otherwise (:class:`_WrapperCore`). The attributes read every step are properties here instead
+    of going through PettingZoo's ``__getattr__`` fallback, and ``last`` is the raw env's (same
+    results, same error before ``reset``). ``tests/test_env_fastpaths.py`` holds them to
+    PettingZoo's behaviour.
     """
 
     agents = _forwarded("agents")
@@ -330,21 +386,6 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
             EnvLogger.error_agent_iter_before_reset()
         return _AgentIterable(self, max_iter)
 
-    def step(self, action: Any) -> None:
-        """PettingZoo's ``step``; its usual case (after ``reset``, agents left) calls the raw env directly."""
-        raw = self.env
-        if self._has_reset and raw.agents:
-            self._has_updated = True
-            raw.step(action)
-        else:  # PettingZoo's error before reset, its warning once every agent is done
-            super().step(action)
-
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """``(observation, cumulative reward, terminated, truncated, info)`` of the agent to act."""
-        if not self._has_reset:
-            raise AttributeError("agent_selection cannot be accessed before reset")
-        return self.env.last(observe)
-
 
 class _AgentIterable(AECOrderEnforcingIterable):
     """PettingZoo's order-enforcing iterable of :meth:`_OrderEnforcingWrapper.agent_iter`."""
@@ -353,12 +394,14 @@ class _AgentIterable(AECOrderEnforcingIterable):
         return _AgentIterator(self.env, self.max_iter)
 
 
-class _AgentIterator(AECOrderEnforcingIterator):
-    """PettingZoo's order-enforcing iterator in one ``__next__`` (same checks, same order)."""
+class _IteratorCore:
+    """``__next__`` of :class:`_AgentIterator`: PettingZoo's two ``__next__`` (the iterator's and
+    the order check's) in one, reading the wrapper's flag and the raw env as typed fields in the
+    compiled build (``nlhe_v1.pxd``)."""
 
-    def __init__(self, env: _OrderEnforcingWrapper, max_iter: int) -> None:
-        super().__init__(env, max_iter)
-        self._raw = env.env  # the raw env this pass reads (the wrapper's attribute reads are slower)
+    env: Any  # the order-enforcing wrapper (a _WrapperCore in the compiled build)
+    iters_til_term: int
+    _raw: Any  # the raw env this pass reads (an _EnvCore in the compiled build)
 
     def __next__(self) -> str:
         wrapper = self.env
@@ -369,6 +412,14 @@ class _AgentIterator(AECOrderEnforcingIterator):
         assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
         wrapper._has_updated = False
         return raw.agent_selection
+
+
+class _AgentIterator(_IteratorCore, AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing iterator in one ``__next__`` (same checks, same order)."""
+
+    def __init__(self, env: _OrderEnforcingWrapper, max_iter: int) -> None:
+        super().__init__(env, max_iter)
+        self._raw = env.env
 
 
 # ``info["legal"]`` of an agent that is not to act; numbers are never None (0 = no raise).
@@ -436,7 +487,7 @@ class _EnvCore:
     bet_sizes: tuple[float, ...]
     num_actions: int
     _state: HandState  # from the first reset on (raw_env.state_object says so before it)
-    _legal: LegalActions | None
+    _legal: _Legal | None  # the engine's own legal set (legal_actions() without its public copy)
     _actor: int | None
     _amounts: list[int | None] | None
     _dealt: tuple[bool, ...]
@@ -675,7 +726,9 @@ class _EnvCore:
             self._finish()
             return
         self._actor = seat
-        legal = self._legal = state.legal_actions()
+        # the engine's cached legal set as it computes it (a C call in the compiled build); the
+        # public LegalActions copy is made only where one is handed out (raw_env.legal_actions)
+        legal = self._legal = state._legal()
         agent = self.agent_selection = self.possible_agents[seat]
         lo = legal.min_raise_to
         info: dict[str, Any] = {
@@ -826,7 +879,7 @@ class _EnvCore:
             seat = self._actor
             assert self._legal is not None and seat is not None  # a decision is pending
             self._amounts = discrete_raise_amounts(
-                self._legal,
+                state.legal_actions(),
                 pot=state.pot,
                 current_bet=state.current_bet,
                 all_in_to=state.street_bets[seat] + state.stacks[seat],
@@ -981,7 +1034,7 @@ class _EnvCore:
         if scalars == 3:
             mask = self._typed_mask(fold, check_call, raise_lo, raise_hi, ids)
         else:
-            mask = np.zeros(self.num_actions, dtype=np.int8)
+            mask = _zeros(self.num_actions, _INT8)  # an all-zero mask: no module lookups, no keyword parsing
         return {"observation": vector, "action_mask": mask}
 
     def _typed_vector(self, seat: int, scalars: int, to_call: float, min_to: float, max_to: float) -> np.ndarray:
@@ -1298,7 +1351,7 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
     @property
     def legal_actions(self) -> LegalActions | None:
         """The engine's legal actions of the seat to act (None when the hand is over)."""
-        return self._legal
+        return None if self._legal is None else self._state.legal_actions()
 
     def hand_record(self) -> HandRecord:
         """The :class:`HandRecord` of the current (or last finished) hand."""
