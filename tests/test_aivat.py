@@ -340,7 +340,7 @@ class _HoldingMixed(_FirstMoveMixed):
     def action_probabilities(self, observation: Any, info: Any, holdings: np.ndarray) -> np.ndarray:
         out = np.zeros((len(holdings), len(observation["action_mask"])))
         if self.decisions == 0:
-            f = self.fold_probability([holding_index(int(a), int(b)) for a, b in holdings])
+            f = self.fold_probability(np.array([holding_index(int(a), int(b)) for a, b in holdings]))
             out[:, 0], out[:, 1] = f, 1.0 - f
         else:
             out[:, 1] = 1.0
@@ -398,16 +398,27 @@ def test_the_range_showdown_keeps_the_estimate_unbiased_on_a_seeded_match() -> N
     assert np.count_nonzero(change) > 10
     mean, half = mean_ci95(change.tolist())
     assert abs(mean) <= half
-    for kw in ({"chance": False}, {"chance": False, "actions": False}):  # (b) and (d) of the module docstring
-        out = luck_adjusted(result, terms=terms, **kw)
+    variants: list[dict[str, Any]] = [{"chance": False}, {"chance": False, "actions": False}]  # (b), (d)
+    for kw in variants:
+        out = luck_adjusted(result, terms=terms, showdown_weight=1.0, **kw)
         row = out["rows"][0]
         assert out["terms"].startswith("showdown")
         assert abs(row["mbb_per_hand"] - row["adjusted_mbb_per_hand"]) <= row["ci95"]
         assert out["ci_ratio"] > 1.0
-    alone = luck_adjusted(result, terms=terms, chance=False, actions=False, per_group=True)
     scale = 1000.0 / cfg.big_blind / 2
+    alone = luck_adjusted(result, terms=terms, chance=False, actions=False, showdown_weight=1.0, per_group=True)
     assert np.allclose(np.array(alone["adjusted_groups"]), terms["showdown"] * scale)
     assert alone["terms"] == "showdown"
+    # the default: half the range showdown, half the realised result less the chance terms
+    mixed = luck_adjusted(result, terms=terms, per_group=True)
+    expected = 0.5 * terms["showdown"] + 0.5 * (terms["payoffs"] - terms["chance"]) - terms["action"]
+    assert np.allclose(np.array(mixed["adjusted_groups"]), expected * scale)
+    assert mixed["terms"] == "showdown+chance+action" and mixed["showdown_weight"] == 0.5
+    # the old estimate is the weight 0 (or no showdown term)
+    old = luck_adjusted(result, terms=terms, showdown=False)
+    assert luck_adjusted(result, terms=terms, showdown_weight=0.0)["rows"] == old["rows"]
+    with pytest.raises(ConfigError, match="showdown_weight"):
+        luck_adjusted(result, terms=terms, showdown_weight=1.5)
 
 
 # -- the command ----------------------------------------------------------------------------
@@ -422,9 +433,9 @@ def test_holdem_eval_aivat_prints_and_writes_the_adjusted_result(tmp_path: Any, 
     args = ["eval", "tag", "always-call", "--aivat", "--hands", "8", "--seed", "2", "--workers", "1", "--no-progress"]
     assert main([*args, "--json", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "luck-adjusted (AIVAT-style chance and action terms" in text and "narrower" in text
+    assert "luck-adjusted (AIVAT-style range showdown, chance and action terms" in text and "narrower" in text
     data = json.loads(out.read_text())["aivat"]
-    assert data["terms"] == "chance+action" and "adjusted_groups" not in data
+    assert data["terms"] == "showdown+chance+action" and "adjusted_groups" not in data
     assert data["ci_ratio"] == pytest.approx(data["rows"][0]["ci95"] / data["rows"][0]["adjusted_ci95"])
     assert main(["eval", "tag", "tag", "random", "--aivat", "--hands", "3", "--no-progress"]) == 2
     assert "--aivat needs a heads-up match" in capsys.readouterr().err

@@ -82,6 +82,7 @@ __all__ = [
     "ACTION_POT_GROWTH",
     "STACK_SHARE",
     "STRENGTH_POWER",
+    "SHOWDOWN_WEIGHT",
     "DealOdds",
     "state_value",
     "chance_corrections",
@@ -102,6 +103,11 @@ ACTION_POT_GROWTH = 0.25
 STACK_SHARE = 1.0
 #: Power of the smaller strength against a random hand in that term.
 STRENGTH_POWER = 4
+
+#: With the range showdown term, the adjusted result is this share of ``showdown result
+#: over the ranges - action terms`` plus the rest of ``realised result - chance terms -
+#: action terms``: a fixed mix of two unbiased estimates is unbiased.
+SHOWDOWN_WEIGHT = 0.5
 
 _FLOP_SAMPLES = 128
 _PREFLOP_SAMPLES = 20_000
@@ -585,6 +591,7 @@ def luck_adjusted(
     actions: bool = True,
     chance: bool = True,
     showdown: bool = True,
+    showdown_weight: float = SHOWDOWN_WEIGHT,
     per_group: bool = False,
     terms: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
@@ -596,7 +603,10 @@ def luck_adjusted(
     "showdown+action"}``, one sample per duplicate group as in the arena. ``showdown``:
     replace each showdown's result by its expectation over both players' ranges (when both
     answer range queries); ``chance``: subtract the chance terms (:func:`chance_corrections`);
-    ``actions``: subtract the action terms (:func:`action_corrections`). The hands are
+    ``actions``: subtract the action terms (:func:`action_corrections`). With the range
+    showdown the result is ``w * (range showdown - action terms) + (1 - w) * (realised -
+    chance terms - action terms)``, ``w = showdown_weight`` (in [0, 1]; 1: the range
+    showdown replaces the realised result outright). The hands are
     replayed with the match's agents, seeded as the arena seeded them. The card facts of
     each deal (:class:`DealOdds`) are shared by the seat orders of its group and drawn from
     a stream of the match seed that neither the deal nor the agents use, so the result is
@@ -606,15 +616,18 @@ def luck_adjusted(
     asked for here, to combine parts without replaying again. Raises :class:`ConfigError`
     unless the match is heads-up and has its records (``run_match(..., keep_records=True)``).
     """
+    if isinstance(showdown_weight, bool) or not isinstance(showdown_weight, (int, float)) or not 0 <= showdown_weight <= 1:
+        raise ConfigError("showdown_weight", showdown_weight, "must be a number in [0, 1]")
     if terms is None:
         terms = luck_terms(result, actions=actions, chance=chance, showdown=showdown)
     cfg = result.config
     n = int(cfg.players)
     lineup = lineup_of(cfg.agents, n)
     used = {t for t, on in (("showdown", showdown), ("chance", chance), ("action", actions)) if on} & terms["used"]
+    w = float(showdown_weight) if "showdown" in used else 0.0
     adjusted = (
-        (terms["showdown"] if "showdown" in used else terms["payoffs"])
-        - (terms["chance"] if "chance" in used else 0.0)
+        w * terms["showdown"]
+        + (1.0 - w) * (terms["payoffs"] - (terms["chance"] if "chance" in used else 0.0))
         - (terms["action"] if "action" in used else 0.0)
     )
     rows = []
@@ -644,6 +657,7 @@ def luck_adjusted(
         "ci_ratio": min(ratios) if ratios else math.nan,
         "variance_reduction": min(reductions) if reductions else math.nan,
         "terms": "+".join(t for t in ("showdown", "chance", "action") if t in used) or "none",
+        "showdown_weight": w,
     }
     if per_group:
         out["adjusted_groups"] = (adjusted * (1000.0 / cfg.big_blind / n)).tolist()
