@@ -89,6 +89,7 @@ def bench_aivat(hands: int, workers: int, seed: int) -> dict:
     and action terms, (b) with the action terms, (c) with the chance terms, (d) alone."""
     from holdem_env.training.aivat import format_luck_adjusted, luck_adjusted, luck_terms
     from holdem_env.training.arena import ArenaConfig, run_match
+    from holdem_env.training.stats import mean_ci95
 
     t0, cpu0 = time.perf_counter(), _cpu_seconds()
     cfg = ArenaConfig(agents=("cfr-lite", "tag"), players=2, hands=hands, seed=seed, workers=workers)
@@ -99,11 +100,15 @@ def bench_aivat(hands: int, workers: int, seed: int) -> dict:
     aivat_seconds, aivat_cpu = time.perf_counter() - terms_done, _cpu_seconds() - terms_cpu
     adjusted = luck_adjusted(result, terms=terms)  # what `holdem eval --aivat` computes
     previous = luck_adjusted(result, terms=terms, showdown=False)
+    # the range showdown u_bar outright, less: (a) chance and action terms, (b) action terms,
+    # (c) chance terms, (d) nothing; contestant 0 (cfr-lite) per group, as the arena samples
+    u_bar, chance, action = (terms[k][:, 0] for k in ("showdown", "chance", "action"))
+    plain_half = mean_ci95(terms["payoffs"][:, 0].tolist())[1]
     variants = {
-        "a_showdown_chance_action": {},
-        "b_showdown_action": {"chance": False},
-        "c_showdown_chance": {"actions": False},
-        "d_showdown_alone": {"chance": False, "actions": False},
+        "a_showdown_chance_action": u_bar - chance - action,
+        "b_showdown_action": u_bar - action,
+        "c_showdown_chance": u_bar - chance,
+        "d_showdown_alone": u_bar,
     }
     print(format_luck_adjusted(previous), file=sys.stderr)
     print(format_luck_adjusted(adjusted), file=sys.stderr)
@@ -120,10 +125,7 @@ def bench_aivat(hands: int, workers: int, seed: int) -> dict:
         "ci_ratio": round(adjusted["ci_ratio"], 3),
         "variance_reduction": round(adjusted["variance_reduction"], 3),
         "previous_chance_action_ci_ratio": round(previous["ci_ratio"], 3),
-        **{
-            f"{name}_ci_ratio": round(luck_adjusted(result, terms=terms, showdown_weight=1.0, **kw)["ci_ratio"], 3)
-            for name, kw in variants.items()
-        },
+        **{f"{name}_ci_ratio": round(plain_half / mean_ci95(v.tolist())[1], 3) for name, v in variants.items()},
         "match_seconds": round(played, 1),
         "aivat_seconds": round(aivat_seconds, 1),
         # CPU time (this process and its finished workers): the wall time depends on the load.
