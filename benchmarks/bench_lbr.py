@@ -8,8 +8,9 @@
 
 LBR settings are the paper's (fcpa, LBR checks/calls before the turn, blinds 50/100,
 20,000-chip stacks) unless told otherwise. ``--only aivat`` plays ``holdem eval cfr-lite
-tag`` (5/10, 1,000 chips) and reports the plain and luck-adjusted intervals and the CPU time
-per hand of the match and of the adjustment. ``--only tables`` times the per-board range
+tag`` (5/10, 1,000 chips) and reports the plain and luck-adjusted intervals (the estimate
+``--aivat`` prints, the previous chance-and-action one, and the range showdown variants
+(a)-(d)) and the CPU time per hand of the match and of the adjustment. ``--only tables`` times the per-board range
 tables (ppo's equity feature, tag's heads-up table, LBR's exact equity) against the first
 implementations, kept as references in ``tests/test_equity_tables.py``, in CPU milliseconds
 per board. Prints one JSON object (and the text reports on stderr).

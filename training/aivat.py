@@ -625,7 +625,8 @@ def luck_adjusted(
     Returns ``{"rows": [{"agent", "mbb_per_hand", "ci95", "adjusted_mbb_per_hand",
     "adjusted_ci95"}, ...], "ci_ratio": plain / adjusted half-width, "variance_reduction":
     1 - adjusted variance / plain variance, "terms": the parts used joined by "+", e.g.
-    "showdown+action"}``, one sample per duplicate group as in the arena. ``showdown``:
+    "showdown+action", "showdown_weight": the weight used (0 without the range showdown)}``,
+    one sample per duplicate group as in the arena. ``showdown``:
     replace each showdown's result by its expectation over both players' ranges (when both
     answer range queries); ``chance``: subtract the chance terms (:func:`chance_corrections`);
     ``actions``: subtract the action terms (:func:`action_corrections`). With the range
