@@ -8,8 +8,9 @@
 
 LBR settings are the paper's (fcpa, LBR checks/calls before the turn, blinds 50/100,
 20,000-chip stacks) unless told otherwise. ``--only aivat`` plays ``holdem eval cfr-lite
-tag`` (5/10, 1,000 chips) and reports the plain and luck-adjusted intervals and the CPU time
-per hand of the match and of the adjustment. ``--only tables`` times the per-board range
+tag`` (5/10, 1,000 chips) and reports the plain and luck-adjusted intervals (the estimate
+``--aivat`` prints, the previous chance-and-action one, and the range showdown variants
+(a)-(d)) and the CPU time per hand of the match and of the adjustment. ``--only tables`` times the per-board range
 tables (ppo's equity feature, tag's heads-up table, LBR's exact equity) against the first
 implementations, kept as references in ``tests/test_equity_tables.py``, in CPU milliseconds
 per board. Prints one JSON object (and the text reports on stderr).
@@ -83,42 +84,65 @@ def bench_lbr(
 
 
 def bench_aivat(hands: int, workers: int, seed: int) -> dict:
-    """``holdem eval cfr-lite tag`` plain and luck-adjusted, with the CPU time of each part."""
-    from holdem_env.training.aivat import format_luck_adjusted, luck_adjusted
+    """``holdem eval cfr-lite tag`` plain and luck-adjusted, with the CPU time of each part:
+    the estimate ``holdem eval --aivat`` prints, the previous one (chance and action terms),
+    and the four ways of using the range showdown outright (weight 1): (a) with the chance
+    and action terms, (b) with the action terms, (c) with the chance terms, (d) alone."""
+    from holdem_env.training.aivat import format_luck_adjusted, luck_adjusted, luck_terms
     from holdem_env.training.arena import ArenaConfig, run_match
+    from holdem_env.training.stats import mean_ci95
 
     t0, cpu0 = time.perf_counter(), _cpu_seconds()
     cfg = ArenaConfig(agents=("cfr-lite", "tag"), players=2, hands=hands, seed=seed, workers=workers)
     result = run_match(cfg, keep_records=True)
     played, played_cpu = time.perf_counter() - t0, _cpu_seconds() - cpu0
-    chance = luck_adjusted(result, actions=False)
-    chance_done, chance_cpu = time.perf_counter(), _cpu_seconds()
-    adjusted = luck_adjusted(result)  # what `holdem eval --aivat` computes
-    both_cpu = _cpu_seconds() - chance_cpu
-    print(format_luck_adjusted(chance), file=sys.stderr)
+    terms_done, terms_cpu = time.perf_counter(), _cpu_seconds()
+    terms = luck_terms(result)  # every part, once: each estimate below combines them
+    aivat_seconds, aivat_cpu = time.perf_counter() - terms_done, _cpu_seconds() - terms_cpu
+    adjusted = luck_adjusted(result, terms=terms)  # what `holdem eval --aivat` computes
+    previous = luck_adjusted(result, terms=terms, showdown=False)
+    # the range showdown u_bar outright, less: (a) chance and action terms, (b) action terms,
+    # (c) chance terms, (d) nothing; contestant 0 (cfr-lite) per group, as the arena samples
+    u_bar, chance, action = (terms[k][:, 0] for k in ("showdown", "chance", "action"))
+    plain_half = mean_ci95(terms["payoffs"][:, 0].tolist())[1]
+    variants = {
+        "a_showdown_chance_action": u_bar - chance - action,
+        "b_showdown_action": u_bar - action,
+        "c_showdown_chance": u_bar - chance,
+        "d_showdown_alone": u_bar,
+    }
+    print(format_luck_adjusted(previous), file=sys.stderr)
     print(format_luck_adjusted(adjusted), file=sys.stderr)
     row = adjusted["rows"][0]
     n = int(result.group_net.shape[0] * 2)
     return {
         "match": "cfr-lite vs tag",
         "hands": n,
+        "seed": seed,
         "plain_mbb_per_hand": round(row["mbb_per_hand"], 1),
         "plain_ci95": round(row["ci95"], 1),
-        "chance_terms_mbb_per_hand": round(chance["rows"][0]["adjusted_mbb_per_hand"], 1),
-        "chance_terms_ci95": round(chance["rows"][0]["adjusted_ci95"], 1),
-        "chance_terms_ci_ratio": round(chance["ci_ratio"], 3),
         "adjusted_mbb_per_hand": round(row["adjusted_mbb_per_hand"], 1),
         "adjusted_ci95": round(row["adjusted_ci95"], 1),
         "ci_ratio": round(adjusted["ci_ratio"], 3),
         "variance_reduction": round(adjusted["variance_reduction"], 3),
+        "previous_chance_action_ci_ratio": round(previous["ci_ratio"], 3),
+        **{f"{name}_ci_ratio": round(plain_half / mean_ci95(v.tolist())[1], 3) for name, v in variants.items()},
         "match_seconds": round(played, 1),
-        "chance_terms_seconds": round(chance_done - t0 - played, 1),
-        "action_terms_seconds": round(time.perf_counter() - chance_done, 1),
+        "aivat_seconds": round(aivat_seconds, 1),
         # CPU time (this process and its finished workers): the wall time depends on the load.
         "match_cpu_ms_per_hand": round(1000 * played_cpu / n, 1),
-        "aivat_cpu_ms_per_hand": round(1000 * both_cpu / n, 1),
-        "aivat_cpu_over_match_cpu": round(both_cpu / played_cpu, 2) if played_cpu > 0 else None,
+        "aivat_cpu_ms_per_hand": round(1000 * aivat_cpu / n, 1),
+        "aivat_cpu_over_match_cpu": round(aivat_cpu / played_cpu, 2) if played_cpu > 0 else None,
+        "loadavg": _loadavg(),
     }
+
+
+def _loadavg() -> str:
+    try:
+        with open("/proc/loadavg") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return "unknown"
 
 
 def bench_tables(boards_per_size: int = 8, seed: int = 0) -> dict:

@@ -12,7 +12,8 @@ from holdem_env.agents.base import make_agent
 from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.equity import exact_equity
 from holdem_env.engine.errors import ConfigError
-from holdem_env.engine.ranges import holding_index, strength_against_random
+from holdem_env.engine.evaluator import evaluate_batch
+from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, holding_index, strength_against_random
 from holdem_env.env import nlhe_v1
 from holdem_env.training.aivat import (
     ACTION_POT_GROWTH,
@@ -20,11 +21,15 @@ from holdem_env.training.aivat import (
     STACK_SHARE,
     STRENGTH_POWER,
     DealOdds,
+    _replay,
     _strengths,
     action_corrections,
     action_values,
     chance_corrections,
     luck_adjusted,
+    luck_terms,
+    range_showdown_value,
+    showdown_stake,
     state_value,
 )
 from holdem_env.training.arena import ArenaConfig, run_match
@@ -137,7 +142,7 @@ def test_the_deal_terms_of_a_duplicate_group_cancel() -> None:
 def test_adjusted_mean_agrees_with_plain_duplicate_within_the_interval() -> None:
     cfg = ArenaConfig(agents=("random", "tag"), players=2, hands=300, seed=11, workers=1)
     result = run_match(cfg, keep_records=True)
-    out = luck_adjusted(result, actions=False, per_group=True)  # the chance terms alone (random does not answer range queries)
+    out = luck_adjusted(result, actions=False, showdown=False, per_group=True)  # the chance terms alone
     row = out["rows"][0]
     plain = result.group_net[:, 0] * 1000.0 / cfg.big_blind / 2
     # The per-group difference between the two estimates is the corrections' sum: mean zero.
@@ -172,8 +177,8 @@ def test_only_heads_up_matches_with_records_and_matching_odds() -> None:
 
 def test_fresh_deals_per_seat_order_get_their_own_odds() -> None:
     cfg = ArenaConfig(agents=("random", "tag"), players=2, hands=20, seed=4, workers=1, duplicate=False)
-    out = luck_adjusted(run_match(cfg, keep_records=True), actions=False)
-    again = luck_adjusted(run_match(cfg, keep_records=True), actions=False)
+    out = luck_adjusted(run_match(cfg, keep_records=True), actions=False, showdown=False)
+    again = luck_adjusted(run_match(cfg, keep_records=True), actions=False, showdown=False)
     assert out["rows"] == again["rows"]  # deterministic for a seed
     assert np.isfinite(out["rows"][0]["adjusted_mbb_per_hand"])
 
@@ -257,8 +262,8 @@ def test_action_values_by_hand_at_the_first_decision() -> None:
 def test_action_terms_keep_the_estimate_unbiased_on_a_seeded_match() -> None:
     cfg = ArenaConfig(agents=("cfr-lite", "tag"), players=2, hands=120, seed=3, workers=1)
     result = run_match(cfg, keep_records=True)
-    both = luck_adjusted(result, per_group=True)
-    chance = luck_adjusted(result, actions=False, per_group=True)
+    both = luck_adjusted(result, showdown=False, per_group=True)
+    chance = luck_adjusted(result, actions=False, showdown=False, per_group=True)
     assert both["terms"] == "chance+action" and chance["terms"] == "chance"
     row, row_c = both["rows"][0], chance["rows"][0]
     # the action terms' per-group sums: mean zero within their own 95% interval
@@ -277,6 +282,145 @@ def test_a_replay_that_acts_differently_is_refused() -> None:
         action_corrections(record, [_FirstMoveMixed(0), make_agent("always-call")], env, odds)
 
 
+# -- the range showdown term ------------------------------------------------------------------
+
+
+def _weights(pairs: dict[str, float]) -> np.ndarray:
+    out = np.zeros(NUM_HOLDINGS)
+    for cards, w in pairs.items():
+        out[holding_index(*parse_cards(cards))] = w
+    return out
+
+
+def test_range_showdown_value_by_hand() -> None:
+    board = parse_cards("2c 3d 7h 9s Jc")
+    first = _weights({"Ah Ad": 1.0, "Kh Kd": 3.0})
+    second = _weights({"As Ac": 2.0, "Qh Qd": 1.0})
+    # AA-AA ties (w 2), AA beats QQ (w 1), KK loses to AA (w 6), KK beats QQ (w 3):
+    # (0 * 2 + 1 * 1 - 1 * 6 + 1 * 3) / 12 = -2 / 12 of the stake.
+    assert range_showdown_value(board, first, second, 100) == pytest.approx(-200 / 12, abs=1e-12)
+    # AsKh (w 5) shares the As with AsAc, so only its pair with QQ counts (it loses):
+    # (-2 - 5) / (12 + 5); a holding on the board (2c2h) and a zero weight add nothing.
+    more = first + _weights({"As Kh": 5.0, "2c 2h": 9.0})
+    assert range_showdown_value(board, more, second, 100) == pytest.approx(-700 / 17, abs=1e-12)
+    # zero-sum: the other seat's view is the negative
+    assert range_showdown_value(board, second, more, 100) == pytest.approx(700 / 17, abs=1e-12)
+    with pytest.raises(ConfigError, match="share no card"):
+        range_showdown_value(board, _weights({"As Kh": 1.0}), _weights({"As Ac": 1.0}), 100)
+    with pytest.raises(ConfigError, match="five different"):
+        range_showdown_value(board[:4], first, second, 100)
+    with pytest.raises(ConfigError, match="non-negative"):
+        range_showdown_value(board, -first, second, 100)
+
+
+def _brute_force_showdown(board: list[int], first: np.ndarray, second: np.ndarray, stake: float) -> float:
+    """Sum over every pair of holdings, one evaluator call per seven-card hand and a card
+    set test per pair: the conditional expectation of the showdown result."""
+    live = [h for h in range(NUM_HOLDINGS) if not set(HOLDINGS[h].tolist()) & set(board)]
+    hands = np.array([[*HOLDINGS[h].tolist(), *board] for h in live], dtype=np.uint8)
+    values = evaluate_batch(hands).astype(np.int64)
+    cards = HOLDINGS[live]
+    num = den = 0.0
+    for i, h in enumerate(live):
+        apart = ~np.isin(cards, HOLDINGS[h]).any(axis=1)
+        w = first[h] * second[live] * apart
+        num += float((w * np.sign(values[i] - values)).sum())
+        den += float(w.sum())
+    return stake * num / den
+
+
+class _HoldingMixed(_FirstMoveMixed):
+    """Like :class:`_FirstMoveMixed`, but its first decision's fold probability depends on
+    the holding: ``f(h) = 0.1 + 0.2 * (h mod 5)``, ``h`` the index in HOLDINGS."""
+
+    @staticmethod
+    def fold_probability(index: np.ndarray) -> np.ndarray:
+        return 0.1 + 0.2 * (np.asarray(index) % 5)
+
+    def action_probabilities(self, observation: Any, info: Any, holdings: np.ndarray) -> np.ndarray:
+        out = np.zeros((len(holdings), len(observation["action_mask"])))
+        if self.decisions == 0:
+            f = self.fold_probability(np.array([holding_index(int(a), int(b)) for a, b in holdings]))
+            out[:, 0], out[:, 1] = f, 1.0 - f
+        else:
+            out[:, 1] = 1.0
+        return out
+
+
+def test_the_range_showdown_is_the_exact_conditional_expectation_of_a_public_history() -> None:
+    """A hand checked down after a holding-dependent first call: each seat's reach is the
+    probability its policy gives the public actions for each holding (by the formula), and
+    the range showdown equals the brute-force expectation over every pair of holdings."""
+    deck = list(range(52))
+    env, record = _play([_HoldingMixed(1), make_agent("always-call")], deck)
+    stake = showdown_stake(record)
+    assert stake is not None and len(record.board) == 5
+    assert abs(record.payoffs[0]) in (0, stake)
+    odds = _odds(tuple(tuple(h) for h in record.hole_cards))
+    terms, reach = _replay(record, [_HoldingMixed(1), make_agent("always-call")], env, odds, seed=0, rngs=None, reaches=True)
+    assert reach is not None
+    assert np.array_equal(terms, action_corrections(record, [_HoldingMixed(1), make_agent("always-call")], env, odds))
+    on_board = np.isin(HOLDINGS, record.board).any(axis=1)
+    # both seats act on the river (the button checks behind), so the holdings on the board
+    # are out of both ranges; the rest keep the first decision's call probability 1 - f(h)
+    expected_first = np.where(on_board, 0.0, 1.0 - _HoldingMixed.fold_probability(np.arange(NUM_HOLDINGS)))
+    assert np.array_equal(reach[0], expected_first)
+    assert np.array_equal(reach[1], np.where(on_board, 0.0, 1.0))  # always-call: the same row for every holding
+    got = range_showdown_value(record.board, reach[0], reach[1], stake)
+    assert got == pytest.approx(_brute_force_showdown(list(record.board), reach[0], reach[1], stake), abs=1e-9)
+    assert on_board.sum() == 5 * 51 - 10
+
+
+def test_showdown_stake_of_showdowns_and_folds() -> None:
+    result = run_match(ArenaConfig(agents=("random", "tag"), players=2, hands=40, seed=2, workers=1), keep_records=True)
+    kinds = set()
+    for record in result.records:
+        stake = showdown_stake(record)
+        folded = any(getattr(e, "kind", None) == "fold" for e in record.events)
+        if folded or len(record.board) < 5:
+            assert stake is None
+            kinds.add("fold")
+        else:
+            assert stake is not None and abs(record.payoffs[0]) in (0, stake) and stake >= 10
+            kinds.add("showdown")
+    assert kinds == {"fold", "showdown"}
+
+
+def test_the_range_showdown_keeps_the_estimate_unbiased_on_a_seeded_match() -> None:
+    # always-call goes to showdown whenever cfr-lite does not fold: many showdowns
+    cfg = ArenaConfig(agents=("cfr-lite", "always-call"), players=2, hands=120, seed=3, workers=1)
+    result = run_match(cfg, keep_records=True)
+    terms = luck_terms(result)
+    assert terms["used"] == {"showdown", "chance", "action"}
+    assert np.array_equal(terms["payoffs"], result.group_net)
+    # the showdown replacement's per-group change: mean zero within its own 95% interval
+    change = (terms["showdown"] - terms["payoffs"])[:, 0]
+    assert np.count_nonzero(change) > 10
+    mean, half = mean_ci95(change.tolist())
+    assert abs(mean) <= half
+    variants: list[dict[str, Any]] = [{"chance": False}, {"chance": False, "actions": False}]  # (b), (d)
+    for kw in variants:
+        out = luck_adjusted(result, terms=terms, showdown_weight=1.0, **kw)
+        row = out["rows"][0]
+        assert out["terms"].startswith("showdown")
+        assert abs(row["mbb_per_hand"] - row["adjusted_mbb_per_hand"]) <= row["ci95"]
+        assert out["ci_ratio"] > 1.0
+    scale = 1000.0 / cfg.big_blind / 2
+    alone = luck_adjusted(result, terms=terms, chance=False, actions=False, showdown_weight=1.0, per_group=True)
+    assert np.allclose(np.array(alone["adjusted_groups"]), terms["showdown"] * scale)
+    assert alone["terms"] == "showdown"
+    # the default: half the range showdown, half the realised result less the chance terms
+    mixed = luck_adjusted(result, terms=terms, per_group=True)
+    expected = 0.5 * terms["showdown"] + 0.5 * (terms["payoffs"] - terms["chance"]) - terms["action"]
+    assert np.allclose(np.array(mixed["adjusted_groups"]), expected * scale)
+    assert mixed["terms"] == "showdown+chance+action" and mixed["showdown_weight"] == 0.5
+    # the old estimate is the weight 0 (or no showdown term)
+    old = luck_adjusted(result, terms=terms, showdown=False)
+    assert luck_adjusted(result, terms=terms, showdown_weight=0.0)["rows"] == old["rows"]
+    with pytest.raises(ConfigError, match="showdown_weight"):
+        luck_adjusted(result, terms=terms, showdown_weight=1.5)
+
+
 # -- the command ----------------------------------------------------------------------------
 
 
@@ -289,9 +433,9 @@ def test_holdem_eval_aivat_prints_and_writes_the_adjusted_result(tmp_path: Any, 
     args = ["eval", "tag", "always-call", "--aivat", "--hands", "8", "--seed", "2", "--workers", "1", "--no-progress"]
     assert main([*args, "--json", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "luck-adjusted (AIVAT-style chance and action terms" in text and "narrower" in text
+    assert "luck-adjusted (AIVAT-style range showdown, chance and action terms" in text and "narrower" in text
     data = json.loads(out.read_text())["aivat"]
-    assert data["terms"] == "chance+action" and "adjusted_groups" not in data
+    assert data["terms"] == "showdown+chance+action" and "adjusted_groups" not in data
     assert data["ci_ratio"] == pytest.approx(data["rows"][0]["ci95"] / data["rows"][0]["adjusted_ci95"])
     assert main(["eval", "tag", "tag", "random", "--aivat", "--hands", "3", "--no-progress"]) == 2
     assert "--aivat needs a heads-up match" in capsys.readouterr().err
