@@ -23,7 +23,7 @@ from setuptools import find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 MAPPED = ("agents", "training")  # repository folder -> installed as holdem_env.<folder>
-COMPILED = ["holdem_env/engine/state.py", "holdem_env/env/nlhe_v1.py"]  # those that measurably paid (BENCHMARKS.md)
+COMPILED = ["holdem_env/engine/state.py", "holdem_env/env/_view.py", "holdem_env/env/nlhe_v1.py"]  # those that measurably paid (BENCHMARKS.md)
 PURE_PYTHON_ENV = "HOLDEM_ENV_PURE_PYTHON"
 
 # Folders holding only package data (policies, a sample hand history, the web page) are listed as

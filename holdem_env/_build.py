@@ -34,10 +34,13 @@ __all__ = [
 
 PURE_PYTHON_ENV = "HOLDEM_ENV_PURE_PYTHON"
 #: The modules setup.py compiles when it can (keep in step with its COMPILED list).
-CANDIDATES = ("holdem_env.engine.state", "holdem_env.env.nlhe_v1")
+CANDIDATES = ("holdem_env.engine.state", "holdem_env.env._view", "holdem_env.env.nlhe_v1")
 #: Compiled module -> the compiled modules that ``cimport`` its types (``env/nlhe_v1.pxd`` types the
 #: env's ``_state`` as the compiled ``HandState``): when a module runs from its source, so do these.
-SOURCE_DEPENDENTS: dict[str, tuple[str, ...]] = {"holdem_env.engine.state": ("holdem_env.env.nlhe_v1",)}
+SOURCE_DEPENDENTS: dict[str, tuple[str, ...]] = {
+    "holdem_env.engine.state": ("holdem_env.env.nlhe_v1",),
+    "holdem_env.env._view": ("holdem_env.env.nlhe_v1",),
+}
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
 

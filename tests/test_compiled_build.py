@@ -87,6 +87,8 @@ def test_the_engine_from_source_takes_the_env_with_it(monkeypatch: pytest.Monkey
 
     monkeypatch.setenv(_build.PURE_PYTHON_ENV, "holdem_env.engine.state")
     assert _build._pure_modules() == {"holdem_env.engine.state", "holdem_env.env.nlhe_v1"}
+    monkeypatch.setenv(_build.PURE_PYTHON_ENV, "holdem_env.env._view")  # the env builds its views as C types
+    assert _build._pure_modules() == {"holdem_env.env._view", "holdem_env.env.nlhe_v1"}
     monkeypatch.setenv(_build.PURE_PYTHON_ENV, "holdem_env.env.nlhe_v1")
     assert _build._pure_modules() == {"holdem_env.env.nlhe_v1"}
     monkeypatch.setenv(_build.PURE_PYTHON_ENV, "1")
@@ -193,4 +195,4 @@ def test_hand_state_typed_fields_are_its_slots() -> None:
     pxd = (Path(state.__file__).parent / "state.pxd").read_text()
     declared = re.findall(r"^\s+cdef public \w+ (\w+)$", pxd, flags=re.MULTILINE)
     assert declared == list(state.HandState.__slots__)
-    assert len(declared) == 41
+    assert len(declared) == 42

@@ -365,6 +365,33 @@ def test_seat_view_is_a_frozen_snapshot_taken_when_the_seat_is_to_act() -> None:
     assert final["payoffs"] == env.state_object.payoffs and sum(final["payoffs"]) == 0
 
 
+def test_seat_view_is_a_read_only_mapping_in_either_build() -> None:
+    # a registered Mapping (the compiled build makes SeatView an extension type): the mixin
+    # methods, equality with dicts, hashing, pickling and the read-only field
+    import pickle
+    from collections.abc import Mapping
+
+    from holdem_env.env._view import VIEW_KEYS, SeatView
+
+    env = nlhe_v1.raw_env(num_players=3)
+    env.reset(seed=4, options={"button": 0})
+    view = env.infos["player_2"]["view"]
+    assert isinstance(view, Mapping) and isinstance(view, SeatView)
+    assert list(view.keys()) == list(VIEW_KEYS) and len(view) == len(VIEW_KEYS)
+    plain = dict(view.items())
+    assert list(view.values()) == [plain[k] for k in VIEW_KEYS]
+    assert view == plain and not (view != plain) and plain == dict(view)
+    assert "pot" in view and "deck" not in view and 3 not in view
+    assert view.get("seat") == 2 and view.get("deck", "none") == "none"
+    assert view != {**plain, "pot": -1} and view != 7
+    again = pickle.loads(pickle.dumps(view))
+    assert again == view and hash(again) == hash(view) and type(again) is SeatView
+    assert SeatView(**plain) == view
+    with pytest.raises(AttributeError):
+        view._values = ()  # type: ignore[misc]
+    assert view["seat"] == 2
+
+
 def test_antes_are_posted_and_rewards_still_sum_to_zero() -> None:
     env = nlhe_v1.raw_env(num_players=4, ante=2, reward_unit="chips")
     env.reset(seed=5, options={"button": 0})

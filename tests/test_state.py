@@ -233,3 +233,28 @@ def test_pot_layers_equal_build_pots_with_and_without_side_pots() -> None:
         assert [(p.amount, p.eligible) for p in state.pots] == layers
         seen["side pots" if len(layers) > 1 else "one layer" if layers else "no chips left to split"] += 1
     assert seen["one layer"] >= 20 and seen["side pots"] >= 5, seen
+
+
+def test_showdown_strength_equals_the_evaluator_on_random_and_flush_hands() -> None:
+    # the showdown's typed fast path (C arithmetic on the rank keys in the compiled build) gives
+    # hand_strength's value on every hand: 20,000 random seven-card hands, and boards with four
+    # and five cards of one suit so the flush path is taken too
+    from holdem_env.engine.evaluator import hand_strength
+    from holdem_env.engine.state import _showdown_strength
+
+    rng = np.random.default_rng(3)
+    for _ in range(20_000):
+        cards = rng.choice(52, size=7, replace=False).tolist()
+        hole, board = (cards[0], cards[1]), cards[2:]
+        assert _showdown_strength(hole, board) == hand_strength(cards)
+    spades = [c for c in range(52) if c & 3 == 3]
+    flushes = 0
+    for _ in range(2_000):
+        suited = rng.choice(spades, size=5, replace=False).tolist()
+        rest = rng.choice([c for c in range(52) if c not in suited], size=2, replace=False).tolist()
+        cards = suited + rest
+        rng.shuffle(cards)
+        hole, board = (cards[0], cards[1]), cards[2:]
+        flushes += hand_strength(cards) >= 5864  # flush or better
+        assert _showdown_strength(hole, board) == hand_strength(cards)
+    assert flushes >= 1_500

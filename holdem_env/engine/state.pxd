@@ -41,6 +41,7 @@ cdef class HandState:
     cdef public dict _shown
     cdef public tuple _mucked
     cdef public object _final
+    cdef public object _payoffs
     cdef public object _betting
     cdef public object _bb
     cdef public object _legal_cache
@@ -83,5 +84,8 @@ cdef class HandState:
     cpdef raise_to(self, amount)
     cpdef timeout(self)
 
+# module level: the showdown's hand strength with C arithmetic on the evaluator's rank keys
+@cython.locals(key="long long", c=Py_ssize_t, keys=tuple)
+cpdef object _showdown_strength(tuple hole, list board)
 # module level: the per-action event constructor as a C function (no Python frame per action)
 cdef object _action_event(object seat, object street, object kind, object amount, object to, object all_in, object timeout)

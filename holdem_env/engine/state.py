@@ -41,7 +41,7 @@ from holdem_env.engine.actions import Action, ActionKind, LegalActions, Street
 from holdem_env.engine.cards import validate_deck
 from holdem_env.engine.config import BettingStructure, TableConfig
 from holdem_env.engine.errors import ConfigError, HandOverError, IllegalActionError, short_repr
-from holdem_env.engine.evaluator import hand_strength
+from holdem_env.engine.evaluator import _CARD_KEY_LIST, _FLUSH_ADD, _FLUSH_TEST, _PLAIN_DICTS, _RANK_MASK, hand_strength
 from holdem_env.engine.pots import build_pots, split_pot, uncalled_bet
 from holdem_env.engine.record import (
     ActionEvent,
@@ -116,6 +116,20 @@ def _int_list(name: str, values: Sequence[int], n: int, lo: int = 0) -> list[int
     return out
 
 
+def _showdown_strength(hole: tuple[int, ...], board: list[int]) -> int:
+    """:func:`~holdem_env.engine.evaluator.hand_strength` of ``hole`` with ``board`` (5 cards): the
+    evaluator's rank-key sum and table lookup, as C arithmetic in the compiled build (typed in
+    ``state.pxd``); a flush goes to the evaluator itself. Equal to ``hand_strength`` on every
+    hand (tests/test_state.py)."""
+    keys = _CARD_KEY_LIST
+    key = keys[hole[0]] + keys[hole[1]]
+    for c in board:
+        key += keys[c]
+    if (key + _FLUSH_ADD) & _FLUSH_TEST:
+        return hand_strength([hole[0], hole[1], *board])
+    return _PLAIN_DICTS[2 + len(board)][key & _RANK_MASK]
+
+
 def _check_seed(seed: object) -> None:
     """Raise :class:`ConfigError` unless ``seed`` is ``None`` or a non-negative integer (numpy's rule)."""
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
@@ -177,6 +191,7 @@ class HandState:
         "_shown",
         "_mucked",
         "_final",
+        "_payoffs",
         "_betting",
         "_bb",
         "_legal_cache",
@@ -264,6 +279,7 @@ class HandState:
         self._shown: dict[int, tuple[int, ...]] = {}
         self._mucked: tuple[int, ...] = ()
         self._final: list[int] | None = None
+        self._payoffs: tuple[int, ...] | None = None  # set with _final: read once per view at the end
         self._legal_cache: _Legal | None = None
         self._la_cache: LegalActions | None = None
 
@@ -467,6 +483,8 @@ class HandState:
                 final[w] += sh
         self._pots = tuple(pots)
         self._final = final
+        starting = self._starting
+        self._payoffs = tuple([final[i] - starting[i] for i in range(self._n)])  # a list: no generator
         self._stacks = list(final)
         self._street = _SHOWDOWN
         self._actor = None
@@ -484,14 +502,12 @@ class HandState:
         n = self._n
         button = self._button
         board = self._board
-        strength_of = hand_strength
         folded = self._folded
         hole = self._hole
         strength = [-1] * n
         for s in range(n):
             if not folded[s]:
-                h = hole[s]
-                strength[s] = strength_of([h[0], h[1], *board])  # type: ignore[index]
+                strength[s] = _showdown_strength(hole[s], board)  # type: ignore[arg-type]
         pots = []
         won = [False] * n
         for amount, elig in self._layers():
@@ -779,9 +795,7 @@ class HandState:
     @property
     def payoffs(self) -> tuple[int, ...] | None:
         """Net chips won per seat once the hand is over (sums to 0), else ``None``."""
-        if self._final is None:
-            return None
-        return tuple([f - s for f, s in zip(self._final, self._starting, strict=True)])  # a list: no generator
+        return self._payoffs
 
     @property
     def final_stacks(self) -> tuple[int, ...] | None:

@@ -8,10 +8,15 @@ more from it than the seat is allowed to see, and it pickles and batches like pl
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import importlib.machinery
+from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
 from typing import Any
 
-__all__ = ["SeatView", "VIEW_KEYS"]
+__all__ = ["SeatView", "VIEW_KEYS", "view_from_values"]
+
+#: Whether this module runs compiled (``_view.pxd``): then :class:`SeatView` is an extension type
+#: whose values sit in a typed field the env writes directly, one C call per view.
+_COMPILED = __file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 
 VIEW_KEYS: tuple[str, ...] = (
     "seat",
@@ -37,8 +42,9 @@ VIEW_KEYS: tuple[str, ...] = (
 _INDEX = {k: i for i, k in enumerate(VIEW_KEYS)}
 
 
-class SeatView(Mapping):
-    """One seat's view of a hand: a read-only mapping with the keys of :data:`VIEW_KEYS`.
+class SeatView:
+    """One seat's view of a hand: a read-only mapping with the keys of :data:`VIEW_KEYS`
+    (a registered :class:`collections.abc.Mapping`, with its methods).
 
     ==============================  ==========================================================
     key                             value
@@ -84,14 +90,16 @@ button, actor, stacks, street_bets, folded, all_in, dealt_in, small_blind, big_b
         if missing or unknown:
             keys = ", ".join(VIEW_KEYS)
             raise TypeError(f"SeatView needs exactly the keys {keys} (missing {missing}, unknown {unknown})")
-        _set_values(self, tuple(values[k] for k in VIEW_KEYS))
+        ordered = tuple(values[k] for k in VIEW_KEYS)
+        if _COMPILED:
+            self._values = ordered  # the typed field
+        else:
+            object.__setattr__(self, "_values", ordered)  # past the read-only __setattr__
 
     @classmethod
     def from_values(cls, values: tuple[Any, ...]) -> SeatView:
-        """A view from its values in :data:`VIEW_KEYS` order (the env's fast path; no checks)."""
-        view = _new(cls)
-        _set_values(view, values)
-        return view
+        """A view from its values in :data:`VIEW_KEYS` order (no checks; see :func:`view_from_values`)."""
+        return view_from_values(tuple(values))
 
     def __getitem__(self, key: str) -> Any:
         try:
@@ -117,10 +125,38 @@ button, actor, stacks, street_bets, folded, all_in, dealt_in, small_blind, big_b
     def __len__(self) -> int:
         return len(VIEW_KEYS)
 
+    # The Mapping methods (SeatView is registered as one, not derived: the compiled build makes it
+    # an extension type, which cannot derive from a Python class).
+    def __contains__(self, key: object) -> bool:
+        return key in _INDEX
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of ``key``, or ``default`` when it is not a view key."""
+        index = _INDEX.get(key)
+        return default if index is None else self._values[index]
+
+    def keys(self) -> KeysView[str]:
+        """The keys, :data:`VIEW_KEYS`."""
+        return KeysView(self)
+
+    def items(self) -> ItemsView[str, Any]:
+        """``(key, value)`` pairs in :data:`VIEW_KEYS` order."""
+        return ItemsView(self)
+
+    def values(self) -> ValuesView[Any]:
+        """The values in :data:`VIEW_KEYS` order."""
+        return ValuesView(self)
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, SeatView):
             return self._values == other._values
-        return Mapping.__eq__(self, other)
+        if isinstance(other, Mapping):
+            return dict(self.items()) == dict(other.items())
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
 
     def __hash__(self) -> int:
         return hash(self._values)
@@ -142,5 +178,20 @@ button, actor, stacks, street_bets, folded, all_in, dealt_in, small_blind, big_b
         return f"SeatView({', '.join(f'{k}={v!r}' for k, v in zip(VIEW_KEYS, self._values, strict=True))})"
 
 
-_new = object.__new__
-_set_values = SeatView._values.__set__  # type: ignore[attr-defined]  # the slot, past the read-only __setattr__
+Mapping.register(SeatView)
+
+
+
+def view_from_values(values: tuple[Any, ...]) -> SeatView:
+    """A view from its values in :data:`VIEW_KEYS` order, unchecked: the env's fast path (a C
+    call from the compiled env, which builds one view per decision).
+
+    >>> view_from_values(tuple(range(len(VIEW_KEYS))))["board"]
+    3
+    """
+    view = SeatView.__new__(SeatView)
+    if _COMPILED:
+        view._values = values  # the typed field (compiled build only; Python sees it read-only)
+    else:
+        object.__setattr__(view, "_values", values)  # past the read-only __setattr__
+    return view

@@ -8,6 +8,8 @@ cimport cython
 # the engine's HandState as a C type: the env's calls into it (public_table, legal_actions, the
 # actions) are C calls. So this module runs compiled only with the compiled engine (holdem_env/_build.py).
 from holdem_env.engine.state cimport HandState
+# the seat views as a C type too (env/_view.pxd): one C call per view
+from holdem_env.env._view cimport SeatView, view_from_values
 
 # Where the per-decision scalars sit in an observation (holdem_env.env._obs; set by the .py).
 cdef Py_ssize_t _AT_TO_CALL, _AT_MIN_RAISE_TO, _AT_MAX_RAISE_TO

@@ -166,9 +166,7 @@ from holdem_env.engine.state import HandState, _check_seed, _Legal
 from holdem_env.engine.table import Table
 from holdem_env.env import _obs
 from holdem_env.env._obsbuild import ObservationBuilder
-from holdem_env.env._view import SeatView
-from holdem_env.env._view import _new as _new_object
-from holdem_env.env._view import _set_values as _set_view_values
+from holdem_env.env._view import SeatView, view_from_values
 from holdem_env.formats import phh
 
 __all__ = [
@@ -753,9 +751,7 @@ class _EnvCore:
 
     def _seat_view(self, seat: int) -> SeatView:
         """What ``seat`` may see now, as plain values (its own hole cards only)."""
-        view = _new_object(SeatView)  # SeatView.from_values without its Python frame
-        _set_view_values(view, (seat, self._holes[seat]) + self._public_values())
-        return view
+        return view_from_values((seat, self._holes[seat]) + self._public_values())
 
     def _all_views(self) -> list[SeatView]:
         """Every seat's view now (one set of public values, each seat's own hole cards)."""
@@ -763,9 +759,7 @@ class _EnvCore:
         holes = self._holes
         views = []
         for s in range(self._layout.num_players):
-            view = _new_object(SeatView)  # SeatView.from_values without its Python frame
-            _set_view_values(view, (s, holes[s]) + public)
-            views.append(view)
+            views.append(view_from_values((s, holes[s]) + public))
         return views
 
     def _public_values(self) -> tuple[Any, ...]:
