@@ -30,7 +30,6 @@ cdef class _EnvCore:
     cdef public object agent_selection
     cdef public object possible_agents
     cdef public object agent_name_mapping
-    cdef public object _agent_selector
     cdef public object _skip_agent_selection
     cdef public object illegal_action
     cdef public object bet_sizes
@@ -60,6 +59,7 @@ cdef class _EnvCore:
     # bound by _bind_buffers (nlhe_v1._REBOUND_FIELDS): never pickled, rebuilt on load
     cdef float[::1] _dynv
     cdef Py_ssize_t[:, ::1] _gatherv
+    cdef Py_ssize_t[:, :, ::1] _runsv
     cdef object _obs_stage
     cdef float[::1] _obs_stagev
     cdef object _mask_stage
@@ -123,7 +123,7 @@ cdef class _EnvCore:
         self, Py_ssize_t seat, int scalars, double to_call=*, double min_to=*, double max_to=*, bint fold=*,
         bint check_call=*, Py_ssize_t raise_lo=*, Py_ssize_t raise_hi=*, list ids=*
     )
-    @cython.locals(i=Py_ssize_t, src="float[::1]", index="Py_ssize_t[:, ::1]", out="float[::1]")
+    @cython.locals(i=Py_ssize_t, r=Py_ssize_t, at=Py_ssize_t, to=Py_ssize_t, src="float[::1]", runs="Py_ssize_t[:, :, ::1]", out="float[::1]")
     cdef _typed_vector(self, Py_ssize_t seat, int scalars, double to_call, double min_to, double max_to)
     @cython.locals(i=Py_ssize_t, n=Py_ssize_t, lo=Py_ssize_t, hi=Py_ssize_t, fold_id=Py_ssize_t, call_id=Py_ssize_t, m="signed char[::1]")
     cdef _typed_mask(self, bint fold, bint check_call, Py_ssize_t raise_lo, Py_ssize_t raise_hi, list ids)

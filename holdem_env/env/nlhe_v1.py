@@ -153,7 +153,7 @@ try:  # the compiled build's per-function directives (compile time only; Cython 
 except ImportError:  # pure Python without Cython: only the compiled build runs the typed writers that use it
     pass
 from pettingzoo import AECEnv
-from pettingzoo.utils import AgentSelector, wrappers
+from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
@@ -420,6 +420,31 @@ class _AgentIterator(_IteratorCore, AECOrderEnforcingIterator):
         self._raw = env.env
 
 
+def _gather_runs(gather: np.ndarray) -> np.ndarray:
+    """The observers' gather indices (``(observers, size)``) as runs of consecutive buffer indices:
+    ``out[s, 0, 0]`` is observer ``s``'s number of runs ``k``, and ``out[s, 1 + r]`` is run ``r``'s
+    ``(first buffer index, first observation index, length)`` for ``r < k`` (unused rows are zero).
+    The compiled observation writer copies run by run; the result is the same gather.
+
+    >>> _gather_runs(np.array([[4, 5, 6, 0, 1]])).tolist()
+    [[[2, 0, 0], [4, 0, 3], [0, 3, 2]]]
+    """
+    observers, size = gather.shape
+    rows = []
+    for s in range(observers):
+        idx = gather[s].astype(np.int64)
+        starts = [0, *(np.flatnonzero(np.diff(idx) != 1) + 1).tolist()] if size else []
+        ends = [*starts[1:], size]
+        rows.append([(int(idx[a]), a, b - a) for a, b in zip(starts, ends, strict=True)])
+    most = max((len(r) for r in rows), default=0)
+    out = np.zeros((observers, most + 1, 3), dtype=np.intp)
+    for s, row in enumerate(rows):
+        out[s, 0, 0] = len(row)
+        if row:
+            out[s, 1 : len(row) + 1] = row
+    return out
+
+
 # ``info["legal"]`` of an agent that is not to act; numbers are never None (0 = no raise).
 _NO_LEGAL: dict[str, Any] = {"fold": False, "check": False, "call": 0, "min_raise_to": 0, "max_raise_to": 0}
 
@@ -435,7 +460,7 @@ _MISSING = object()
 #: keeps the two in step): its pickles and copies carry them explicitly.
 _CORE_FIELDS = (
     "rewards", "_cumulative_rewards", "terminations", "truncations", "infos", "agents", "agent_selection",
-    "possible_agents", "agent_name_mapping", "_agent_selector", "_skip_agent_selection", "illegal_action",
+    "possible_agents", "agent_name_mapping", "_skip_agent_selection", "illegal_action",
     "bet_sizes", "num_actions", "_state", "_legal", "_actor", "_amounts", "_dealt", "_views", "_board_strs",
     "_public_now",
     "_history", "_all_in", "_folded", "_holes", "_street", "_n_events", "_hands", "_rewards_to_clear", "_layout",
@@ -446,7 +471,7 @@ _CORE_FIELDS = (
 #: The per-step names :meth:`_EnvCore._bind_buffers` binds (typed views and staging arrays in the
 #: compiled build; ``nlhe_v1.pxd`` declares them private): never pickled, rebuilt on load.
 _REBOUND_FIELDS = (
-    "_dynv", "_gatherv", "_obs_stage", "_obs_stagev", "_mask_stage", "_mask_stagev", "_stage_lo", "_stage_hi"
+    "_dynv", "_gatherv", "_runsv", "_obs_stage", "_obs_stagev", "_mask_stage", "_mask_stagev", "_stage_lo", "_stage_hi"
 )
 #: Whether this module runs compiled (setup.py COMPILED): observations and masks are then written
 #: by C loops over typed views; from the ``.py`` source, numpy does it (:class:`ObservationBuilder`).
@@ -479,7 +504,6 @@ class _EnvCore:
     agent_selection: str
     possible_agents: list[str]
     agent_name_mapping: dict[str, int]
-    _agent_selector: AgentSelector
     _skip_agent_selection: str | None
     illegal_action: str
     bet_sizes: tuple[float, ...]
@@ -506,6 +530,7 @@ class _EnvCore:
     _gather: np.ndarray
     _dynv: np.ndarray
     _gatherv: np.ndarray
+    _runsv: np.ndarray
     _obs_stage: np.ndarray
     _obs_stagev: np.ndarray
     _mask_stage: np.ndarray
@@ -563,6 +588,7 @@ class _EnvCore:
         self._dynv = dyn
         self._gather = gather
         self._gatherv = gather
+        self._runsv = _gather_runs(gather)
         self._obs_stage = np.zeros(gather.shape[1], dtype=np.float32)
         self._obs_stagev = self._obs_stage
         self._mask_stage = np.zeros(self.num_actions, dtype=np.int8)
@@ -593,7 +619,6 @@ class _EnvCore:
         self._state = state
         self._hands += 1
         agents = self.agents = self.possible_agents[:]
-        self._agent_selector.reinit(agents)
         zeros = self._zero_per_agent  # copies of {agent: 0} / {agent: False} built once
         self.rewards = zeros.copy()
         self._cumulative_rewards = zeros.copy()
@@ -837,7 +862,7 @@ class _EnvCore:
         infos = self.infos
         for s, a in enumerate(self.possible_agents):
             infos[a] = self._idle_info(s)
-        self.agent_selection = self._agent_selector.reset()
+        self.agent_selection = self.agents[0]  # every agent is still in: the first of the order (dead steps)
         self._rewards_to_clear = True
 
     def _action_id(self, action: Any) -> int:
@@ -1035,15 +1060,18 @@ class _EnvCore:
         """Observer ``seat``'s vector (a new array): its gather indices read from the state
         buffer into the staging array, the per-decision scalars written, then one copy."""
         src = self._dynv
-        index = self._gatherv
+        runs = self._runsv
         out = self._obs_stagev
-        if not 0 <= seat < index.shape[0]:
-            raise IndexError(f"observer seat {seat} is outside 0..{index.shape[0] - 1}")
-        # the gather indices are BufferLayout's, all inside the buffer (tests/test_obsbuild.py): the
-        # compiled loop reads them without per-element bounds checks
+        if not 0 <= seat < runs.shape[0]:
+            raise IndexError(f"observer seat {seat} is outside 0..{runs.shape[0] - 1}")
+        # the gather indices are BufferLayout's, all inside the buffer (tests/test_obsbuild.py), copied
+        # as runs of consecutive indices (_gather_runs): the compiled loops read them without bounds checks
         with cython.boundscheck(False), cython.wraparound(False):
-            for i in range(index.shape[1]):
-                out[i] = src[index[seat, i]]
+            for r in range(runs[seat, 0, 0]):
+                at = runs[seat, r + 1, 0]
+                to = runs[seat, r + 1, 1]
+                for i in range(runs[seat, r + 1, 2]):
+                    out[to + i] = src[at + i]
         if scalars:
             out[_AT_TO_CALL] = to_call
             if scalars == 3:
@@ -1248,7 +1276,6 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
         self._np_random: np.random.Generator | None = None
         self._np_random_seed: int | None = None
         self._hands = 0
-        self._agent_selector = AgentSelector(self.possible_agents)
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
