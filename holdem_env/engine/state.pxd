@@ -89,3 +89,7 @@ cdef class HandState:
 cpdef object _showdown_strength(tuple hole, list board)
 # module level: the per-action event constructor as a C function (no Python frame per action)
 cdef object _action_event(object seat, object street, object kind, object amount, object to, object all_in, object timeout)
+# and the other events and pots built per hand (fields set through the C API: state.py)
+cdef object _deal(object street, object cards, object burn)
+cdef object _pot(object amount, object eligible, object winners, object shares)
+cdef object _show(object seat, object cards)

@@ -32,6 +32,7 @@ Interpretations where the rule book leaves room (documented here, tested in ``te
 
 from __future__ import annotations
 
+import importlib.machinery
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -45,8 +46,10 @@ from holdem_env.engine.evaluator import _CARD_KEY_LIST, _FLUSH_ADD, _FLUSH_TEST,
 from holdem_env.engine.pots import build_pots, split_pot, uncalled_bet
 from holdem_env.engine.record import (
     ActionEvent,
+    DealEvent,
     HandRecord,
     PotResult,
+    ShowEvent,
     _ae_set,
     _deal_event,
     _muck_event,
@@ -71,21 +74,70 @@ _ORDERED_DECK = tuple(range(52))
 _new_tuple = tuple.__new__  # a NamedTuple from a plain tuple without the constructor's frame
 _new_object = object.__new__
 _ae_seat, _ae_street, _ae_kind, _ae_amount, _ae_to, _ae_all_in, _ae_timeout = _ae_set
+try:  # compiled build only: the C API's attribute setter, which passes a frozen dataclass's __setattr__
+    from cython.cimports.cpython.object import PyObject_GenericSetAttr as _c_set
+except (ImportError, AttributeError):  # pure Python, with or without Cython installed
+    pass
+#: Whether this module runs compiled (``state.pxd``): then the event constructors use ``_c_set``.
+_COMPILED = __file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 
 
 def _action_event(
     seat: int, street: Street, kind: ActionKind, amount: int, to: int, all_in: bool, timeout: bool
 ) -> ActionEvent:
     """An :class:`ActionEvent` with every field given (``record._action_event``'s slot writes, in
-    this module so that the compiled build makes it a C function: no Python frame per action)."""
+    this module so that the compiled build makes it a C function: no Python frame per action; there
+    the fields are set through the C API's generic setter, no Python-level call per field)."""
     ev = _new_object(ActionEvent)
-    _ae_seat(ev, seat)
-    _ae_street(ev, street)
-    _ae_kind(ev, kind)
-    _ae_amount(ev, amount)
-    _ae_to(ev, to)
-    _ae_all_in(ev, all_in)
-    _ae_timeout(ev, timeout)
+    if _COMPILED:
+        _c_set(ev, "seat", seat)
+        _c_set(ev, "street", street)
+        _c_set(ev, "kind", kind)
+        _c_set(ev, "amount", amount)
+        _c_set(ev, "to", to)
+        _c_set(ev, "all_in", all_in)
+        _c_set(ev, "timeout", timeout)
+    else:
+        _ae_seat(ev, seat)
+        _ae_street(ev, street)
+        _ae_kind(ev, kind)
+        _ae_amount(ev, amount)
+        _ae_to(ev, to)
+        _ae_all_in(ev, all_in)
+        _ae_timeout(ev, timeout)
+    return ev
+
+
+def _deal(street: Street, cards: tuple[int, ...], burn: int | None) -> DealEvent:
+    """``record._deal_event``; compiled, the fields set as in :func:`_action_event`."""
+    if not _COMPILED:
+        return _deal_event(street, cards, burn)
+    ev = _new_object(DealEvent)
+    _c_set(ev, "street", street)
+    _c_set(ev, "cards", cards)
+    _c_set(ev, "burn", burn)
+    return ev
+
+
+def _pot(amount: int, eligible: tuple[int, ...], winners: tuple[int, ...], shares: tuple[int, ...]) -> PotResult:
+    """``record._pot_result``; compiled, the fields set as in :func:`_action_event`."""
+    if not _COMPILED:
+        return _pot_result(amount, eligible, winners, shares)
+    p = _new_object(PotResult)
+    _c_set(p, "amount", amount)
+    _c_set(p, "eligible", eligible)
+    _c_set(p, "winners", winners)
+    _c_set(p, "shares", shares)
+    return p
+
+
+def _show(seat: int, cards: tuple[int, ...]) -> ShowEvent:
+    """``record._show_event``; compiled, the fields set as in :func:`_action_event`."""
+    if not _COMPILED:
+        return _show_event(seat, cards)
+    ev = _new_object(ShowEvent)
+    _c_set(ev, "seat", seat)
+    _c_set(ev, "cards", cards)
     return ev
 
 
@@ -412,7 +464,7 @@ class HandState:
         cards = tuple(dk[p + 1 : p + 1 + k])
         self._pos = p + 1 + k
         self._board.extend(cards)
-        self._events.append(_deal_event(_STREETS[street], cards, burn))
+        self._events.append(_deal(_STREETS[street], cards, burn))
 
     def _return_uncalled(self) -> None:
         # Same basis as the pot layers: dead antes never count as matched chips.
@@ -494,7 +546,7 @@ class HandState:
         self._actor = None
         self._return_uncalled()
         winner = self._folded.index(False)
-        pots = [_pot_result(amount, elig, (winner,), (amount,)) for amount, elig in self._layers()]
+        pots = [_pot(amount, elig, (winner,), (amount,)) for amount, elig in self._layers()]
         self._finish(pots)
 
     def _showdown(self) -> None:
@@ -519,7 +571,7 @@ class HandState:
             shares = tuple(split_pot(amount, winners, button, n)) if len(winners) > 1 else (amount,)
             for w in winners:
                 won[w] = True
-            pots.append(_pot_result(amount, elig, winners, shares))
+            pots.append(_pot(amount, elig, winners, shares))
         # Showing order: last river aggressor, else first remaining seat left of the button.
         first = self._river_aggressor
         if first is None or folded[first]:
@@ -539,7 +591,7 @@ class HandState:
                 shown[s] = hole[s]  # type: ignore[assignment]
                 if strength[s] > best_shown:
                     best_shown = strength[s]
-                self._events.append(_show_event(s, hole[s]))  # type: ignore[arg-type]
+                self._events.append(_show(s, hole[s]))  # type: ignore[arg-type]
             else:
                 mucked.append(s)
                 self._events.append(_muck_event(s))
