@@ -7,7 +7,7 @@ user's own ``agents`` or ``training`` package.
 Compiled build: Cython compiles the unchanged ``.py`` sources listed in ``COMPILED`` (those whose
 compilation measurably paid; see ``benchmarks/BENCHMARKS.md``) into extension modules
 that Python imports in place of the ``.py``. The ``.pxd`` file next to each (``engine/state.pxd``,
-``env/nlhe_v1.pxd``) declares its hot class as an extension type with typed fields. ``pip install`` and ``make build``
+``env/nlhe_v1.pxd``, ``env/_view.pxd``) declares its hot class as an extension type with typed fields. ``pip install`` and ``make build``
 (``python setup.py build_ext --inplace``, incremental) compile them when Cython and a C
 compiler are present; otherwise the package installs as pure Python (same behaviour, slower)
 after one warning line. ``HOLDEM_ENV_PURE_PYTHON=1`` at build time compiles nothing; at run

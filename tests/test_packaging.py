@@ -24,6 +24,7 @@ SHIPPED = {
     "holdem_env/play/static/table.css": "`holdem play`",
     "holdem_env/engine/state.pxd": "compiling the hand state from the installed sources",
     "holdem_env/env/nlhe_v1.pxd": "compiling the env core from the installed sources",
+    "holdem_env/env/_view.pxd": "compiling the seat views from the installed sources",
 }
 
 
