@@ -102,9 +102,10 @@ Public terms (:func:`public_chance_term`, :func:`public_flop_term`, :func:`publi
     any choice, also printed seeds 11 and 7, so 41 and 57 are the strictly untouched ones).
     Interval ratio to plain
     at 2,000 hands: training seeds 3.16 / 2.52 / 2.19 / 2.49 / 2.52, held out 2.51 (11) /
-    2.51 (7) / 2.59 (41) / 1.92 (57); the private estimate alone (the default before)
-    1.86 / 1.97 / 1.61 / 1.76 / 1.78 and 1.60 / 1.73 / 1.90 / 1.51. 30-50 ms of CPU per
-    hand all told, depending on the load (the range queries at every decision, the range
+    2.51 (7) / 2.59 (41) / 1.92 (57), and two more fresh seeds run afterwards 2.05 (63) /
+    2.63 (77); the private estimate alone (the default before) 1.86 / 1.97 / 1.61 / 1.76 /
+    1.78 and 1.60 / 1.73 / 1.90 / 1.51 / 1.46 / 1.72. 25-50 ms of CPU per hand all told,
+    depending on the load (the range queries at every decision, the range
     equities after each action and card, the 32 sampled flops).
 
 No term peeks: the chance terms use only what was known before the card and the card
@@ -626,7 +627,7 @@ def public_action_term(
     live = ~blocked_by(cards)
     w_mine = np.asarray(mine, dtype=np.float64) * live
     w_theirs = np.asarray(theirs, dtype=np.float64) * live
-    marginal, _ = joint_marginals(w_mine, w_theirs)
+    marginal, their_marginal = joint_marginals(w_mine, w_theirs)
     total = float(marginal.sum())
     name = env.possible_agents[seat]
     acts = np.flatnonzero(np.asarray(env.observe(name)["action_mask"]))
@@ -640,7 +641,6 @@ def public_action_term(
     put_in = np.asarray(starting_stacks, dtype=np.int64) - np.asarray(view["stacks"], dtype=np.int64)
     pot, before = float(put_in.sum()), float(put_in[seat])
     values = board_values(cards) if cards else None
-    _, their_marginal = joint_marginals(w_mine, w_theirs)
     theirs_strength = float(their_marginal @ _PREFLOP_STRENGTH) / float(their_marginal.sum())
     worth = np.zeros(len(acts))
     for i, a in enumerate(acts):
