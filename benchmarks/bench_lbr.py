@@ -9,8 +9,8 @@
 LBR settings are the paper's (fcpa, LBR checks/calls before the turn, blinds 50/100,
 20,000-chip stacks) unless told otherwise. ``--only aivat`` plays ``holdem eval cfr-lite
 tag`` (5/10, 1,000 chips) and reports the plain and luck-adjusted intervals (the estimate
-``--aivat`` prints, the previous chance-and-action one, and the range showdown variants
-(a)-(d)) and the CPU time per hand of the match and of the adjustment. ``--only tables`` times the per-board range
+``--aivat`` prints, the public estimate alone, the private range-showdown mix, the
+previous chance-and-action one, and the range showdown variants (a)-(d)) and the CPU time per hand of the match and of the adjustment. ``--only tables`` times the per-board range
 tables (ppo's equity feature, tag's heads-up table, LBR's exact equity) against the first
 implementations, kept as references in ``tests/test_equity_tables.py``, in CPU milliseconds
 per board. Prints one JSON object (and the text reports on stderr).
@@ -85,9 +85,11 @@ def bench_lbr(
 
 def bench_aivat(hands: int, workers: int, seed: int) -> dict:
     """``holdem eval cfr-lite tag`` plain and luck-adjusted, with the CPU time of each part:
-    the estimate ``holdem eval --aivat`` prints, the previous one (chance and action terms),
-    and the four ways of using the range showdown outright (weight 1): (a) with the chance
-    and action terms, (b) with the action terms, (c) with the chance terms, (d) alone."""
+    the estimate ``holdem eval --aivat`` prints, the public estimate alone (``public_weight``
+    1), the private one (the range showdown mixed with the chance and action terms, the
+    default before the public terms), the one before that (chance and action terms), and
+    the four ways of using the range showdown outright (weight 1): (a) with the chance and
+    action terms, (b) with the action terms, (c) with the chance terms, (d) alone."""
     from holdem_env.training.aivat import format_luck_adjusted, luck_adjusted, luck_terms
     from holdem_env.training.arena import ArenaConfig, run_match
     from holdem_env.training.stats import mean_ci95
@@ -101,6 +103,8 @@ def bench_aivat(hands: int, workers: int, seed: int) -> dict:
     aivat_seconds, aivat_cpu = time.perf_counter() - terms_done, _cpu_seconds() - terms_cpu
     adjusted = luck_adjusted(result, terms=terms)  # what `holdem eval --aivat` computes
     previous = luck_adjusted(result, terms=terms, showdown=False)
+    private = luck_adjusted(result, terms=terms, public=False)  # the estimate before the public terms
+    public = luck_adjusted(result, terms=terms, public_weight=1.0)  # the public estimate alone
     # the range showdown u_bar outright, less: (a) chance and action terms, (b) action terms,
     # (c) chance terms, (d) nothing; contestant 0 (cfr-lite) per group, as the arena samples
     u_bar, chance, action = (terms[k][:, 0] for k in ("showdown", "chance", "action"))
@@ -126,6 +130,8 @@ def bench_aivat(hands: int, workers: int, seed: int) -> dict:
         "ci_ratio": round(adjusted["ci_ratio"], 3),
         "variance_reduction": round(adjusted["variance_reduction"], 3),
         "previous_chance_action_ci_ratio": round(previous["ci_ratio"], 3),
+        "private_range_mix_ci_ratio": round(private["ci_ratio"], 3),
+        "public_alone_ci_ratio": round(public["ci_ratio"], 3),
         **{f"{name}_ci_ratio": round(plain_half / mean_ci95(v.tolist())[1], 3) for name, v in variants.items()},
         "match_seconds": round(played, 1),
         "aivat_seconds": round(aivat_seconds, 1),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,8 @@ from holdem_env.env import nlhe_v1
 from holdem_env.training.aivat import (
     ACTION_POT_GROWTH,
     POT_GROWTH,
+    PUBLIC_CHANCE_GROWTH,
+    PUBLIC_WEIGHT,
     STACK_SHARE,
     STRENGTH_POWER,
     DealOdds,
@@ -25,9 +28,16 @@ from holdem_env.training.aivat import (
     _strengths,
     action_corrections,
     action_values,
+    board_values,
     chance_corrections,
     luck_adjusted,
     luck_terms,
+    next_card_probabilities,
+    public_action_term,
+    public_chance_term,
+    public_flop_term,
+    range_equity,
+    range_shares,
     range_showdown_value,
     showdown_stake,
     state_value,
@@ -357,7 +367,7 @@ def test_the_range_showdown_is_the_exact_conditional_expectation_of_a_public_his
     assert stake is not None and len(record.board) == 5
     assert abs(record.payoffs[0]) in (0, stake)
     odds = _odds(tuple(tuple(h) for h in record.hole_cards))
-    terms, reach = _replay(record, [_HoldingMixed(1), make_agent("always-call")], env, odds, seed=0, rngs=None, reaches=True)
+    terms, reach, _, _ = _replay(record, [_HoldingMixed(1), make_agent("always-call")], env, odds, seed=0, rngs=None, reaches=True)
     assert reach is not None
     assert np.array_equal(terms, action_corrections(record, [_HoldingMixed(1), make_agent("always-call")], env, odds))
     on_board = np.isin(HOLDINGS, record.board).any(axis=1)
@@ -391,7 +401,7 @@ def test_the_range_showdown_keeps_the_estimate_unbiased_on_a_seeded_match() -> N
     cfg = ArenaConfig(agents=("cfr-lite", "always-call"), players=2, hands=120, seed=3, workers=1)
     result = run_match(cfg, keep_records=True)
     terms = luck_terms(result)
-    assert terms["used"] == {"showdown", "chance", "action"}
+    assert terms["used"] == {"public", "showdown", "chance", "action"}
     assert np.array_equal(terms["payoffs"], result.group_net)
     # the showdown replacement's per-group change: mean zero within its own 95% interval
     change = (terms["showdown"] - terms["payoffs"])[:, 0]
@@ -400,23 +410,25 @@ def test_the_range_showdown_keeps_the_estimate_unbiased_on_a_seeded_match() -> N
     assert abs(mean) <= half
     variants: list[dict[str, Any]] = [{"chance": False}, {"chance": False, "actions": False}]  # (b), (d)
     for kw in variants:
-        out = luck_adjusted(result, terms=terms, showdown_weight=1.0, **kw)
+        out = luck_adjusted(result, terms=terms, showdown_weight=1.0, public=False, **kw)
         row = out["rows"][0]
         assert out["terms"].startswith("showdown")
         assert abs(row["mbb_per_hand"] - row["adjusted_mbb_per_hand"]) <= row["ci95"]
         assert out["ci_ratio"] > 1.0
     scale = 1000.0 / cfg.big_blind / 2
-    alone = luck_adjusted(result, terms=terms, chance=False, actions=False, showdown_weight=1.0, per_group=True)
+    alone = luck_adjusted(
+        result, terms=terms, chance=False, actions=False, showdown_weight=1.0, public=False, per_group=True
+    )
     assert np.allclose(np.array(alone["adjusted_groups"]), terms["showdown"] * scale)
     assert alone["terms"] == "showdown"
-    # the default: half the range showdown, half the realised result less the chance terms
-    mixed = luck_adjusted(result, terms=terms, per_group=True)
+    # without the public terms: half the range showdown, half the realised result less the chance terms
+    mixed = luck_adjusted(result, terms=terms, public=False, per_group=True)
     expected = 0.5 * terms["showdown"] + 0.5 * (terms["payoffs"] - terms["chance"]) - terms["action"]
     assert np.allclose(np.array(mixed["adjusted_groups"]), expected * scale)
     assert mixed["terms"] == "showdown+chance+action" and mixed["showdown_weight"] == 0.5
     # the old estimate is the weight 0 (or no showdown term)
     old = luck_adjusted(result, terms=terms, showdown=False)
-    assert luck_adjusted(result, terms=terms, showdown_weight=0.0)["rows"] == old["rows"]
+    assert luck_adjusted(result, terms=terms, showdown_weight=0.0, public=False)["rows"] == old["rows"]
     with pytest.raises(ConfigError, match="showdown_weight"):
         luck_adjusted(result, terms=terms, showdown_weight=1.5)
 
@@ -433,9 +445,199 @@ def test_holdem_eval_aivat_prints_and_writes_the_adjusted_result(tmp_path: Any, 
     args = ["eval", "tag", "always-call", "--aivat", "--hands", "8", "--seed", "2", "--workers", "1", "--no-progress"]
     assert main([*args, "--json", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "luck-adjusted (AIVAT-style range showdown, chance and action terms" in text and "narrower" in text
+    assert "luck-adjusted (AIVAT-style public, range showdown, chance and action terms" in text and "narrower" in text
     data = json.loads(out.read_text())["aivat"]
-    assert data["terms"] == "showdown+chance+action" and "adjusted_groups" not in data
+    assert data["terms"] == "public+showdown+chance+action" and "adjusted_groups" not in data
+    assert data["public_weight"] == PUBLIC_WEIGHT
     assert data["ci_ratio"] == pytest.approx(data["rows"][0]["ci95"] / data["rows"][0]["adjusted_ci95"])
     assert main(["eval", "tag", "tag", "random", "--aivat", "--hands", "3", "--no-progress"]) == 2
     assert "--aivat needs a heads-up match" in capsys.readouterr().err
+
+
+# -- the public terms -------------------------------------------------------------------------
+
+
+def _brute_shares(board: list[int], first: np.ndarray, second: np.ndarray) -> tuple[float, float]:
+    """``range_shares`` pair by pair: one evaluator call per hand, a card test per pair."""
+    live = [h for h in range(NUM_HOLDINGS) if not set(HOLDINGS[h].tolist()) & set(board)]
+    values = evaluate_batch(np.array([[*HOLDINGS[h].tolist(), *board] for h in live], dtype=np.uint8)).astype(np.int64)
+    share = total = 0.0
+    for i, h in enumerate(live):
+        for j, k in enumerate(live):
+            if set(HOLDINGS[h].tolist()) & set(HOLDINGS[k].tolist()):
+                continue
+            w = first[h] * second[k]
+            total += w
+            share += w * (1.0 if values[i] > values[j] else 0.5 if values[i] == values[j] else 0.0)
+    return share, total
+
+
+def _small_range(rng: np.random.Generator, board: list[int], size: int) -> np.ndarray:
+    live = np.flatnonzero(~np.isin(HOLDINGS, board).any(axis=1))
+    out = np.zeros(NUM_HOLDINGS)
+    out[rng.choice(live, size, replace=False)] = rng.random(size) + 0.1
+    return out
+
+
+@pytest.mark.parametrize("board", ["2c 3d 7h", "Kd Qc 7h 3s", "2c 3d 7h 9s Jc", "Ah Kh Qh Jh 2c"])
+def test_range_shares_match_every_pair_with_card_removal(board: str) -> None:
+    cards = list(parse_cards(board))
+    rng = np.random.default_rng(len(cards))
+    first, second = _small_range(rng, cards, 40), _small_range(rng, cards, 40)
+    # make card removal bite: give both ranges holdings that share cards
+    for pair in ("As Ad", "As Ac", "Ad Ac", "Ks Kc"):
+        h = holding_index(*parse_cards(pair))
+        first[h], second[h] = 1.0, 2.0
+    got = range_shares(board_values(cards), first, second)
+    assert got == pytest.approx(_brute_shares(cards, first, second), rel=1e-12)
+    equity = range_equity(cards, first, second)
+    assert equity == pytest.approx(got[0] / got[1], rel=1e-12)
+    if len(cards) == 5:  # on the river it is the range showdown: stake * (2 * share - 1)
+        assert range_showdown_value(cards, first, second, 1.0) == pytest.approx(2 * equity - 1, abs=1e-12)
+    assert range_equity(cards, _weights({"As Kh": 1.0}), _weights({"As Ac": 1.0})) is None
+    with pytest.raises(ConfigError, match="3 to 5"):
+        board_values(cards[:2])
+
+
+def _pairs(board: list[int], first: np.ndarray, second: np.ndarray) -> list[tuple[int, int, float]]:
+    """Every pair of weighted holdings that share no card with each other or the board."""
+    out = []
+    for h in np.flatnonzero(first):
+        for k in np.flatnonzero(second):
+            cards = {*HOLDINGS[h].tolist(), *HOLDINGS[k].tolist()}
+            if len(cards) == 4 and not cards & set(board):
+                out.append((int(h), int(k), float(first[h] * second[k])))
+    return out
+
+
+def test_next_card_probabilities_by_enumeration() -> None:
+    board = list(parse_cards("Kd Qc 7h 3s"))
+    first = _weights({"As Ad": 1.0, "Ah Kh": 2.0, "Jc Tc": 0.5})
+    second = _weights({"As Ac": 3.0, "Ah 2h": 1.0, "9d 9c": 1.0})
+    rest, probs = next_card_probabilities(board, first, second)
+    expected = dict.fromkeys(rest.tolist(), 0.0)
+    pairs = _pairs(board, first, second)
+    total = sum(w for _, _, w in pairs)
+    for h, k, w in pairs:
+        left = [c for c in range(52) if c not in board and c not in HOLDINGS[h] and c not in HOLDINGS[k]]
+        for c in left:
+            expected[c] += w / total / len(left)
+    assert len(rest) == 48 and probs.sum() == pytest.approx(1.0)
+    assert np.allclose(probs, [expected[c] for c in rest.tolist()], atol=1e-14)
+    # the cards the ranges hold come less often than the others
+    assert probs[rest.tolist().index(parse_cards("As")[0])] < probs[rest.tolist().index(parse_cards("2c")[0])]
+
+
+@pytest.mark.parametrize("board", ["Kd Qc 7h", "Kd Qc 7h 3s"])
+def test_the_public_chance_term_has_mean_zero_over_every_deal_given_the_public_history(board: str) -> None:
+    """Summed over every pair of holdings the ranges allow (by weight) and every next card
+    the rest of the deck allows, the public chance term averages exactly zero."""
+    cards = list(parse_cards(board))
+    first = _weights({"As Ad": 1.0, "Ah Kh": 2.0, "Jc Tc": 0.5, "8h 8d": 1.0})
+    second = _weights({"As Ac": 3.0, "Ah 2h": 1.0, "9d 9c": 1.0, "Jh Th": 2.0})
+    pairs = _pairs(cards, first, second)
+    total = sum(w for _, _, w in pairs)
+    terms = {c: public_chance_term(cards, c, first, second, 300.0) for c in range(52) if c not in cards}
+    mean = 0.0
+    for h, k, w in pairs:
+        left = [c for c in terms if c not in HOLDINGS[h] and c not in HOLDINGS[k]]
+        mean += w / total * float(np.mean([terms[c] for c in left]))
+    assert mean == pytest.approx(0.0, abs=1e-9)
+    assert max(abs(t) for t in terms.values()) > 10.0  # not zero term by term
+    # by hand for one card: 300 * (1 + growth) * (equity after it - the mean)
+    rest, probs = next_card_probabilities(cards, first, second)
+    after = [range_equity((*cards, int(c)), first, second) or 0.0 for c in rest]
+    c = int(rest[0])
+    expected = 300.0 * (1.0 + PUBLIC_CHANCE_GROWTH) * (after[0] - float(probs @ np.array(after)))
+    assert terms[c] == pytest.approx(expected, abs=1e-9)
+
+
+def test_the_public_flop_term_samples_flops_from_their_public_distribution() -> None:
+    """With one holding in each range the flop is uniform over the other 48 cards; with
+    two each, card removal shifts it. The sampled mean matches the exact mean over every
+    flop (each pair's flops enumerated) within its sampling error."""
+    first = _weights({"As Ad": 1.0, "7c 6c": 1.0})
+    second = _weights({"As Ac": 1.0, "Kh Qh": 3.0})
+    pairs = _pairs([], first, second)
+    total = sum(w for _, _, w in pairs)
+    flop = tuple(parse_cards("Kd 7h 2s"))
+    exact = 0.0
+    for h, k, w in pairs:
+        rest = [c for c in range(52) if c not in HOLDINGS[h] and c not in HOLDINGS[k]]
+        flops = np.array(list(itertools.combinations(rest, 3)))
+        one, two = (
+            evaluate_batch(np.concatenate([np.broadcast_to(HOLDINGS[x], (len(flops), 2)), flops], axis=1).astype(np.uint8))
+            for x in (h, k)
+        )
+        exact += w / total * float(np.mean((one > two) + 0.5 * (one == two)))
+    at_flop = range_equity(flop, first, second)
+    assert at_flop is not None
+    draws = np.array([public_flop_term(flop, first, second, 1.0, np.random.default_rng(s), samples=1) for s in range(2000)])
+    sampled_means = at_flop - draws / (1.0 + PUBLIC_CHANCE_GROWTH)
+    se = sampled_means.std() / np.sqrt(len(draws))
+    assert abs(sampled_means.mean() - exact) < 4 * se
+    # deterministic for a generator's seed; the pot scales it
+    once = public_flop_term(flop, first, second, 100.0, np.random.default_rng(7), samples=50)
+    assert once == public_flop_term(flop, first, second, 100.0, np.random.default_rng(7), samples=50)
+    assert public_flop_term(flop, first, second, 200.0, np.random.default_rng(7), samples=50) == pytest.approx(2 * once)
+
+
+@pytest.mark.parametrize("streets", [0, 1])
+def test_the_public_action_term_has_mean_zero_over_every_pair_and_action(streets: int) -> None:
+    """At a decision preflop (``streets`` 0) or on the flop (1), with holding-dependent
+    action probabilities: summed over every pair of holdings the ranges allow (by weight)
+    and every action the acting holding may take, the public action term averages exactly
+    zero; and the action that is likelier given the ranges is the one the term treats as
+    expected (its term is smaller in size)."""
+    env = nlhe_v1.raw_env(num_players=2, small_blind=50, big_blind=100, buy_in=20000, action_mode="discrete")
+    env.reset(seed=0, options={"deck": list(range(52)), "button": 0})
+    for _ in range(2 * streets):
+        env.step(1)  # call, check: on to the flop
+    seat = env.agent_name_mapping[env.agent_selection]
+    board = list(parse_cards(" ".join(env.infos[env.agent_selection]["view"]["board"])))
+    assert len(board) == 3 * streets
+    mine = _weights({"As Ad": 1.0, "Ah Kh": 2.0, "Jc Tc": 0.5, "8h 8d": 1.0})
+    theirs = _weights({"As Ac": 3.0, "Ah 2h": 1.0, "9d 9c": 1.0, "Jh Th": 2.0})
+    mask = np.asarray(env.observe(env.agent_selection)["action_mask"], dtype=bool)
+    rng = np.random.default_rng(5)
+    answers = rng.random((NUM_HOLDINGS, len(mask))) * mask
+    answers /= answers.sum(axis=1, keepdims=True)
+    legal = np.flatnonzero(mask)
+    terms = {int(a): public_action_term(env, seat, board, mine, theirs, answers, int(a), (20000, 20000)) for a in legal}
+    pairs = _pairs(board, mine, theirs)
+    total = sum(w for _, _, w in pairs)
+    mean = sum(w / total * sum(answers[h, a] * terms[a] for a in terms) for h, _, w in pairs)
+    assert mean == pytest.approx(0.0, abs=1e-9)
+    assert max(abs(t) for t in terms.values()) > 1.0
+
+
+def test_the_public_terms_keep_the_estimate_unbiased_on_a_seeded_match() -> None:
+    """cfr-lite against tag (both answer range queries): the public chance and action
+    terms' per-group sums have mean zero within their 95% intervals, the default estimate is
+    the fixed mix of the public and the private ones, and both seat orders' terms are
+    opposite for each hand (zero-sum)."""
+    cfg = ArenaConfig(agents=("cfr-lite", "tag"), players=2, hands=160, seed=5, workers=1)
+    result = run_match(cfg, keep_records=True)
+    terms = luck_terms(result)
+    assert terms["used"] == {"public", "showdown", "chance", "action"}
+    for key in ("public_chance", "public_action"):
+        assert np.allclose(terms[key].sum(axis=1), 0.0)
+        assert np.count_nonzero(terms[key][:, 0]) > 20
+        mean, half = mean_ci95(terms[key][:, 0].tolist())
+        assert abs(mean) <= half, key
+    scale = 1000.0 / cfg.big_blind / 2
+    out = luck_adjusted(result, terms=terms, per_group=True)
+    assert out["terms"] == "public+showdown+chance+action" and out["public_weight"] == PUBLIC_WEIGHT
+    public = terms["showdown"] - terms["public_chance"] - terms["public_action"]
+    private = 0.5 * terms["showdown"] + 0.5 * (terms["payoffs"] - terms["chance"]) - terms["action"]
+    expected = PUBLIC_WEIGHT * public + (1 - PUBLIC_WEIGHT) * private
+    assert np.allclose(np.array(out["adjusted_groups"]), expected * scale)
+    row = out["rows"][0]
+    assert abs(row["mbb_per_hand"] - row["adjusted_mbb_per_hand"]) <= row["ci95"]
+    alone = luck_adjusted(result, terms=terms, public_weight=1.0)
+    assert alone["terms"] == "public+showdown" and alone["ci_ratio"] > 1.0
+    without = luck_terms(result, public=False)
+    assert "public" not in without["used"] and not without["public_action"].any()
+    assert np.array_equal(without["showdown"], terms["showdown"]) and np.array_equal(without["action"], terms["action"])
+    with pytest.raises(ConfigError, match="public_weight"):
+        luck_adjusted(result, terms=terms, public_weight=-0.5)

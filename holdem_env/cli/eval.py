@@ -77,7 +77,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="heads-up only: also report the luck-adjusted estimate (AIVAT: chance terms at the deal, flop, turn "
         "and river, plus action terms at the decisions of agents that answer range queries, the hands replayed; "
-        "each term has mean zero, so the estimate stays unbiased) and how much it narrows the interval",
+        "when both answer range queries, also the showdown over the ranges and public chance and action terms "
+        "computed on the ranges; each term has mean zero, so the estimate stays unbiased) and how much it "
+        "narrows the interval",
     )
 
 
