@@ -211,6 +211,7 @@ _CARD_STRS = tuple(card_str(c) for c in range(52))
 _AT_TO_CALL, _AT_MIN_RAISE_TO, _AT_MAX_RAISE_TO = _obs.OFF_TO_CALL, _obs.OFF_MIN_RAISE_TO, _obs.OFF_MAX_RAISE_TO
 _FOLD_ID, _CHECK_CALL_ID = FOLD, CHECK_CALL  # C integers in the compiled build (nlhe_v1.pxd)
 _zeros, _INT8 = np.zeros, np.dtype(np.int8)  # the idle seats' all-zero masks (read once here)
+_copy_array = np.ndarray.copy  # called unbound: no bound method made per observation
 
 
 def exact_action_id(raise_to: int) -> int:
@@ -771,8 +772,12 @@ class _EnvCore:
     def _idle_info(self, seat: int) -> dict[str, Any]:
         """The info of a seat that is not to act: no legal action, and its latest view."""
         if self._full_infos:
-            return {"legal": _NO_LEGAL.copy(), "view": self._views[seat]}
-        return {"legal": _NO_LEGAL.copy()}
+            # _NO_LEGAL's entries, written out: a new dict without a method call
+            return {
+                "legal": {"fold": False, "check": False, "call": 0, "min_raise_to": 0, "max_raise_to": 0},
+                "view": self._views[seat],
+            }
+        return {"legal": {"fold": False, "check": False, "call": 0, "min_raise_to": 0, "max_raise_to": 0}}
 
     def _seat_view(self, seat: int) -> SeatView:
         """What ``seat`` may see now, as plain values (its own hole cards only)."""
@@ -1077,7 +1082,7 @@ class _EnvCore:
             if scalars == 3:
                 out[_AT_MIN_RAISE_TO] = min_to
                 out[_AT_MAX_RAISE_TO] = max_to
-        return self._obs_stage.copy()
+        return _copy_array(self._obs_stage)
 
     def _typed_mask(self, fold: bool, check_call: bool, raise_lo: int, raise_hi: int, ids: list[int] | None) -> np.ndarray:
         """The mask of the seat to act (a new array), from the staging mask: it keeps the last
@@ -1117,7 +1122,7 @@ class _EnvCore:
         if ids is not None:
             for i in ids:
                 m[i] = 1
-        mask = self._mask_stage.copy()
+        mask = _copy_array(self._mask_stage)
         if ids is not None:
             for i in ids:
                 m[i] = 1 if raise_lo <= i < raise_hi else 0
