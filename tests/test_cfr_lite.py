@@ -593,3 +593,35 @@ def test_build_writes_the_presets_preflop_rule(tmp_path, monkeypatch, small_card
     assert CfrLitePolicy.load(tmp_path / "c.it2.npz").info["preflop"] == "chart"
     assert "preflop" not in CfrLitePolicy.load(tmp_path / "p.npz").info
 
+
+def test_shipped_six_max_policy_plays_preflop_from_the_chart() -> None:
+    from holdem_env.agents.cfr_lite.agent import CfrLiteAgent, shipped_policy_path
+    from holdem_env.training.cfr_lite.build import PRESETS
+
+    path = shipped_policy_path(6)
+    assert path.is_file() and path.stat().st_size < 5_000_000
+    agent = CfrLiteAgent(seed=0)
+    six, two = agent.policy_for(6), agent.policy_for(2)
+    assert six.info.get("preflop") == PRESETS[6]["preflop"] == "chart"
+    assert six.info["iterations"] == PRESETS[6]["iterations"]
+    assert agent.preflop_rule(six) == "chart" and agent.preflop_rule(two) == "policy"
+
+
+@pytest.mark.parametrize("raise_to, charted", [(25, True), (60, True), (1000, False)])
+def test_chart_preflop_leaves_an_overbet_to_the_pot_odds_rule(raise_to: int, charted: bool) -> None:
+    from holdem_env import nlhe_v1
+    from holdem_env.agents.cfr_lite.agent import CfrLiteAgent
+    from holdem_env.agents.tag import TagAgent
+    from holdem_env.engine.ranges import HOLDINGS
+
+    env = nlhe_v1.env(num_players=6, action_mode="exact")
+    env.reset(seed=5)
+    env.step(nlhe_v1.exact_action_id(raise_to))  # the first to act opens (1000: a 100-big-blind shove)
+    obs, _, _, _, info = env.last()
+    agent = CfrLiteAgent(seed=0)
+    act = agent.act(obs, info)
+    assert obs["action_mask"][act] == 1
+    assert (agent.charted, agent.fallbacks) == ((1, 0) if charted else (0, 1))
+    rows = CfrLiteAgent(seed=0).action_probabilities(obs, info, HOLDINGS[:200])
+    tag = TagAgent(seed=0).action_probabilities(obs, info, HOLDINGS[:200])
+    assert np.array_equal(rows, tag) is charted

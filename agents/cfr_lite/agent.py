@@ -14,8 +14,9 @@ A policy file may declare that its preflop is played by a chart instead (``"pref
 :mod:`holdem_env.training.cfr_lite.build`): every preflop decision is then ``tag``'s
 (:class:`holdem_env.agents.tag.TagAgent`: opening ranges by position, 3-bet, call and
 4-bet ranges, a deterministic function of the hand class and the public history), counted
-in ``charted``, and the policy plays from the flop on. Range queries answer those
-decisions with ``tag``'s own range answer, the rule ``act`` follows.
+in ``charted``, and the policy plays from the flop on. After an overbet (below) the
+preflop, too, is the fallback rule's. Range queries answer chart decisions with ``tag``'s
+own range answer, the rule ``act`` follows.
 
 ``cfr-lite`` with no argument plays the shipped heads-up policy
 (``agents/data/cfr_lite_hu.npz``); ``cfr-lite(policy="path.npz")`` plays another one.
@@ -167,8 +168,13 @@ class CfrLiteAgent:
         return self._chart
 
     def _charted(self, policy: CfrLitePolicy, view: Mapping[str, Any]) -> bool:
-        """Whether this decision is the chart's (a preflop decision under ``preflop="chart"``)."""
-        return str(view["street"]) == "preflop" and self.preflop_rule(policy) == "chart"
+        """Whether this decision is the chart's: a preflop decision under ``preflop="chart"``,
+        unless an overbet took the hand off the tree (then the pot-odds rule plays it, as it
+        does off the tree on every street)."""
+        if str(view["street"]) != "preflop" or self.preflop_rule(policy) != "chart":
+            return False
+        shadow = self._shadow(policy, view) if len(view["dealt_in"]) == policy.table.num_players else None
+        return shadow is None or not shadow[2]
 
     # -- acting ------------------------------------------------------------------------
     def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> int:
