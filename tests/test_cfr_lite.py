@@ -478,3 +478,150 @@ def test_overbet_takes_the_hand_off_the_tree(raise_to: int, off_tree: bool) -> N
     assert obs["action_mask"][act] == 1
     if off_tree:
         assert agent.fallbacks == 1 and agent.lookups == 0
+
+
+# -- preflop from the chart (issue 10, item 7) ----------------------------------------------
+def _chart_policy(trained, info: dict):
+    pol = trained.policy()
+    pol.info.update(info)
+    return pol
+
+
+def _decisions(agent, opponent, hands: int, players: int = 2):
+    """(observation, info) at ``agent``'s decisions (seat 0) against ``opponent`` elsewhere."""
+    from holdem_env import nlhe_v1
+
+    env = nlhe_v1.env(num_players=players)
+    for h in range(hands):
+        env.reset(seed=100 + h)
+        agent.start_hand({})
+        for name in env.agent_iter():
+            obs, _, term, trunc, info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            if name == "player_0":
+                yield obs, info
+                env.step(agent.act(obs, info))
+            else:
+                env.step(opponent.act(obs, info))
+
+
+def test_chart_preflop_is_tags_and_the_policy_plays_after(trained) -> None:
+    from holdem_env.agents.cfr_lite.agent import CfrLiteAgent
+    from holdem_env.agents.tag import TagAgent
+
+    agent = CfrLiteAgent(_chart_policy(trained, {"preflop": "chart"}), seed=1)
+    assert agent.preflop_rule(agent.policy_for(2)) == "chart"
+    tag, opponent = TagAgent(seed=0), TagAgent(seed=5, tightness=0.5)
+    preflop = postflop = 0
+    for obs, info in _decisions(agent, opponent, 60):
+        if info["view"]["street"] == "preflop":
+            before = agent.charted
+            assert agent.act(obs, info) == tag.act(obs, info)  # tag's preflop rule is deterministic
+            assert agent.charted == before + 1
+            preflop += 1
+        else:
+            postflop += 1
+    assert agent.charted >= preflop > 20 and postflop > 10
+    assert agent.lookups > 0  # from the flop on the policy plays
+
+
+def test_preflop_rule_policy_overrides_the_declaration_and_bad_values_fail(trained) -> None:
+    from holdem_env.agents.cfr_lite.agent import CfrLiteAgent
+    from holdem_env.agents.random_agent import RandomAgent
+
+    declared = _chart_policy(trained, {"preflop": "chart"})
+    agent = CfrLiteAgent(declared, seed=1, preflop="policy")
+    for _ in _decisions(agent, RandomAgent(seed=2), 20):
+        pass
+    assert agent.charted == 0 and agent.lookups > 0
+    plain = CfrLiteAgent(trained.policy(), seed=1)  # no declaration: the policy plays preflop
+    assert plain.preflop_rule(plain.policy_for(2)) == "policy"
+    assert CfrLiteAgent(trained.policy(), preflop="chart").preflop_rule(trained.policy()) == "chart"
+    with pytest.raises(ConfigError, match="preflop"):
+        CfrLiteAgent(declared, preflop="tag")
+    with pytest.raises(ConfigError, match="preflop"):
+        bad = _chart_policy(trained, {"preflop": "limp"})
+        CfrLiteAgent(bad).preflop_rule(bad)
+
+
+def test_chart_preflop_range_answers_are_tags_and_what_act_plays(trained) -> None:
+    from holdem_env.agents.cfr_lite.agent import CfrLiteAgent
+    from holdem_env.agents.tag import TagAgent
+    from holdem_env.engine.cards import parse_cards
+    from holdem_env.engine.ranges import HOLDINGS, blocked_by
+
+    agent = CfrLiteAgent(_chart_policy(trained, {"preflop": "chart"}), seed=1)
+    tag = TagAgent(seed=0)
+    checked = 0
+    for obs, info in _decisions(agent, TagAgent(seed=3), 24, players=3):
+        view = info["view"]
+        board = parse_cards(view["board"]) if view["board"] else ()
+        hold = HOLDINGS[~blocked_by(board)]
+        rows = agent.action_probabilities(obs, info, hold)
+        assert np.allclose(rows.sum(axis=1), 1.0)
+        if view["street"] == "preflop":
+            np.testing.assert_array_equal(rows, tag.action_probabilities(obs, info, hold))
+            own = parse_cards(view["hole_cards"])
+            j = np.flatnonzero((hold[:, 0] == min(own)) & (hold[:, 1] == max(own)))[0]
+            assert rows[j, agent.act(obs, info)] == 1.0
+            checked += 1
+    assert checked >= 12
+
+
+def test_build_writes_the_presets_preflop_rule(tmp_path, monkeypatch, small_cards: CardAbstraction) -> None:
+    from holdem_env.agents.cfr_lite.policy import CfrLitePolicy
+    from holdem_env.training.cfr_lite import build
+
+    monkeypatch.setenv("HOLDEM_ENV_CACHE", str(small_cards.cache_dir))
+    monkeypatch.setattr(build, "_SAMPLE_SIZE", 300)
+    small = {
+        "pot_fractions": (1.0,),
+        "max_raises_per_street": 1,
+        "preflop_buckets": 20,
+        "postflop_buckets": (5, 5, 5),
+        "spacing": 1.0,
+        "iterations": 4,
+        "min_visits": 1,
+    }
+    monkeypatch.setitem(build.PRESETS, 6, {**small, "preflop": "chart"})
+    monkeypatch.setitem(build.PRESETS, 2, small)
+    build.build_policy(3, str(tmp_path / "c.npz"), workers=1, chunk=2, log=False, snapshot_every=2)
+    build.build_policy(2, str(tmp_path / "p.npz"), workers=1, chunk=2, log=False)
+    assert CfrLitePolicy.load(tmp_path / "c.npz").info["preflop"] == "chart"
+    assert CfrLitePolicy.load(tmp_path / "c.it2.npz").info["preflop"] == "chart"
+    assert "preflop" not in CfrLitePolicy.load(tmp_path / "p.npz").info
+
+
+def test_shipped_six_max_policy_plays_preflop_from_the_chart() -> None:
+    from holdem_env.agents.cfr_lite.agent import CfrLiteAgent, shipped_policy_path
+    from holdem_env.training.cfr_lite.build import PRESETS
+
+    path = shipped_policy_path(6)
+    assert path.is_file() and path.stat().st_size < 5_000_000
+    agent = CfrLiteAgent(seed=0)
+    six, two = agent.policy_for(6), agent.policy_for(2)
+    assert six.info.get("preflop") == PRESETS[6]["preflop"] == "chart"
+    assert six.info["iterations"] == PRESETS[6]["iterations"]
+    assert agent.preflop_rule(six) == "chart" and agent.preflop_rule(two) == "policy"
+
+
+@pytest.mark.parametrize("raise_to, charted", [(25, True), (60, True), (1000, False)])
+def test_chart_preflop_leaves_an_overbet_to_the_pot_odds_rule(raise_to: int, charted: bool) -> None:
+    from holdem_env import nlhe_v1
+    from holdem_env.agents.cfr_lite.agent import CfrLiteAgent
+    from holdem_env.agents.tag import TagAgent
+    from holdem_env.engine.ranges import HOLDINGS
+
+    env = nlhe_v1.env(num_players=6, action_mode="exact")
+    env.reset(seed=5)
+    env.step(nlhe_v1.exact_action_id(raise_to))  # the first to act opens (1000: a 100-big-blind shove)
+    obs, _, _, _, info = env.last()
+    agent = CfrLiteAgent(seed=0)
+    act = agent.act(obs, info)
+    assert obs["action_mask"][act] == 1
+    assert (agent.charted, agent.fallbacks) == ((1, 0) if charted else (0, 1))
+    rows = CfrLiteAgent(seed=0).action_probabilities(obs, info, HOLDINGS[:200])
+    tag = TagAgent(seed=0).action_probabilities(obs, info, HOLDINGS[:200])
+    assert np.array_equal(rows, tag) is charted

@@ -9,6 +9,15 @@ in exact mode the raise-to amount itself, in discrete mode the allowed id whose 
 closest. Information sets the policy never reached are played by a simple strength rule
 (``fallbacks`` counts them).
 
+A policy file may declare that its preflop is played by a chart instead (``"preflop":
+"chart"`` in its ``info``; the shipped 6-max policy does, see ``PRESETS`` in
+:mod:`holdem_env.training.cfr_lite.build`): every preflop decision is then ``tag``'s
+(:class:`holdem_env.agents.tag.TagAgent`: opening ranges by position, 3-bet, call and
+4-bet ranges, a deterministic function of the hand class and the public history), counted
+in ``charted``, and the policy plays from the flop on. After an overbet (below) the
+preflop, too, is the fallback rule's. Range queries answer chart decisions with ``tag``'s
+own range answer, the rule ``act`` follows.
+
 ``cfr-lite`` with no argument plays the shipped heads-up policy
 (``agents/data/cfr_lite_hu.npz``); ``cfr-lite(policy="path.npz")`` plays another one.
 """
@@ -31,12 +40,13 @@ from holdem_env.engine.state import HandState
 from holdem_env.env.nlhe_v1 import DEFAULT_BET_SIZES, discrete_raise_amounts
 
 from ..base import agent_rng, check_bet_sizes, legal_of
+from ..tag import TagAgent
 from .actions import CALL, FOLD, AbstractMove, fraction_of_raise
 from .buckets import NUM_PREFLOP_CLASSES, hand_strengths, preflop_class
 from .game import AbstractHoldem, Node, infoset_key
 from .policy import CfrLitePolicy
 
-__all__ = ["CfrLiteAgent", "OVERBET_FACTOR", "SHIPPED_POLICY", "shipped_policy_path"]
+__all__ = ["CfrLiteAgent", "OVERBET_FACTOR", "PREFLOP_RULES", "SHIPPED_POLICY", "shipped_policy_path"]
 
 _DATA = Path(__file__).resolve().parent.parent / "data"
 #: The shipped heads-up policy (built by ``python -m holdem_env.training.cfr_lite.build``).
@@ -46,6 +56,9 @@ _CACHE: dict[str, CfrLitePolicy] = {}
 #: A bet larger than this many times the largest raise the tree offers (and than this many
 #: pots) takes the rest of the hand off the tree (played by the fallback rule).
 OVERBET_FACTOR = 2.5
+#: Who plays preflop: ``"policy"`` (the stored strategy), ``"chart"`` (``tag``'s preflop
+#: rule), or ``"auto"`` (what the policy file declares in ``info["preflop"]``, else the policy).
+PREFLOP_RULES = ("auto", "policy", "chart")
 
 
 def shipped_policy_path(num_players: int = 2) -> Path:
@@ -76,6 +89,7 @@ class CfrLiteAgent:
     rest renormalised ("thresholding" in the sense of Ganzfried & Sandholm, which removes
     the noise of under-trained information sets; 0 plays the stored mix as it is). The
     default 0.15 measured best against ``tag`` (benchmarks/bench_cfr_lite.py).
+    ``preflop``: one of :data:`PREFLOP_RULES` (default ``"auto"``: as the policy file says).
     """
 
     def __init__(
@@ -86,10 +100,15 @@ class CfrLiteAgent:
         action_mode: str = "auto",
         bet_sizes: Sequence[float] | None = None,
         threshold: float = 0.15,
+        preflop: str = "auto",
     ) -> None:
         if not isinstance(threshold, (int, float)) or isinstance(threshold, bool) or not 0.0 <= threshold < 1.0:
             raise ConfigError("threshold", threshold, "must be a number in [0, 1)")
         self.threshold = float(threshold)
+        if preflop not in PREFLOP_RULES:
+            raise ConfigError("preflop", preflop, f"must be one of {', '.join(map(repr, PREFLOP_RULES))}")
+        self.preflop = preflop
+        self._chart: TagAgent | None = None
         if action_mode not in ("auto", "exact", "discrete"):
             raise ConfigError("action_mode", action_mode, "must be 'auto', 'exact' or 'discrete'")
         self.rng = agent_rng(rng, seed)
@@ -108,11 +127,15 @@ class CfrLiteAgent:
         #: Decisions played from the policy / by the fallback rule (diagnostics).
         self.lookups = 0
         self.fallbacks = 0
+        #: Preflop decisions played by the chart (``preflop="chart"``).
+        self.charted = 0
 
     # -- hooks -------------------------------------------------------------------------
     def set_rng(self, rng: np.random.Generator) -> None:
         """Use ``rng`` from now on (the arena reseeds before every hand)."""
         self.rng = rng
+        if self._chart is not None:
+            self._chart.set_rng(rng)
 
     def start_hand(self, info: Mapping[str, Any]) -> None:
         """Forget the previous hand's bet translations (no state crosses hands)."""
@@ -128,6 +151,31 @@ class CfrLiteAgent:
             path = SHIPPED_POLICY
         return _load(path)
 
+    def preflop_rule(self, policy: CfrLitePolicy) -> str:
+        """``"policy"`` or ``"chart"``: who plays preflop with ``policy`` (see :data:`PREFLOP_RULES`)."""
+        if self.preflop != "auto":
+            return self.preflop
+        declared = policy.info.get("preflop", "policy")
+        if declared not in ("policy", "chart"):
+            raise ConfigError("policy info 'preflop'", declared, "must be 'policy' or 'chart'")
+        return str(declared)
+
+    def _chart_agent(self) -> TagAgent:
+        """The ``tag`` whose preflop rule is the chart (built once; shares this agent's generator)."""
+        if self._chart is None:
+            sizes = self.bet_sizes if self.bet_sizes is not None else DEFAULT_BET_SIZES
+            self._chart = TagAgent(bet_sizes=sizes, rng=self.rng)
+        return self._chart
+
+    def _charted(self, policy: CfrLitePolicy, view: Mapping[str, Any]) -> bool:
+        """Whether this decision is the chart's: a preflop decision under ``preflop="chart"``,
+        unless an overbet took the hand off the tree (then the pot-odds rule plays it, as it
+        does off the tree on every street)."""
+        if str(view["street"]) != "preflop" or self.preflop_rule(policy) != "chart":
+            return False
+        shadow = self._shadow(policy, view) if len(view["dealt_in"]) == policy.table.num_players else None
+        return shadow is None or not shadow[2]
+
     # -- acting ------------------------------------------------------------------------
     def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> int:
         """Choose a legal action id for the seat on turn."""
@@ -137,6 +185,9 @@ class CfrLiteAgent:
         seat = int(view["seat"])
         n = len(view["dealt_in"])
         policy = self.policy_for(n)
+        if self._charted(policy, view):
+            self.charted += 1
+            return int(self._chart_agent().act(observation, info))
         move = self._choose(policy, view, legal, seat)
         return self._to_action_id(move, mask, view, legal, seat)
 
@@ -272,6 +323,8 @@ class CfrLiteAgent:
         legal = legal_of(info)
         seat = int(view["seat"])
         policy = self.policy_for(len(view["dealt_in"]))
+        if self._charted(policy, view):
+            return np.asarray(self._chart_agent().action_probabilities(observation, info, holdings), dtype=np.float64)
         board = parse_cards(view["board"]) if view["board"] else ()
         hold = np.asarray(holdings, dtype=np.int64).reshape(-1, 2)
         index = holding_indices(hold)

@@ -45,7 +45,7 @@ PRESETS: dict[int, dict[str, Any]] = {
         "preflop_buckets": 169,
         "postflop_buckets": (8, 8, 8),
         "spacing": 1.5,
-        "iterations": 150_000,
+        "iterations": 60_000,
         "min_visits": 3,
     },
     6: {
@@ -57,6 +57,9 @@ PRESETS: dict[int, dict[str, Any]] = {
         "spacing": 1.5,
         "iterations": 60_000,
         "min_visits": 3,
+        # Preflop is played by tag's chart (agents/cfr_lite/agent.py, ``preflop="chart"``):
+        # the 6-max preflop policy lost to tag by cold-calling and limping (BENCHMARKS.md).
+        "preflop": "chart",
     },
 }
 
@@ -84,6 +87,8 @@ def build_policy(
     if workers > 1:
         backend = LocalBackend(workers)
         map_fn = backend.map
+    # How the agent plays preflop with this file (absent: from the policy itself).
+    declared = {"preflop": preset["preflop"]} if preset.get("preflop", "policy") != "policy" else {}
     start = time.perf_counter()
     done, part = 0, 0
     try:
@@ -95,7 +100,7 @@ def build_policy(
             done += step
             part += 1
             if snapshot_every and done % snapshot_every == 0 and done < total:
-                snap = trainer.policy({"seed": seed, "snapshot": done}, min_visits=int(preset["min_visits"]))
+                snap = trainer.policy({"seed": seed, "snapshot": done, **declared}, min_visits=int(preset["min_visits"]))
                 snap.save(str(out).removesuffix(".npz") + f".it{done}.npz")
             if log:
                 dt = time.perf_counter() - start
@@ -104,7 +109,8 @@ def build_policy(
         if backend is not None:
             backend.close()
     seconds = time.perf_counter() - start
-    policy = trainer.policy({"seed": seed, "workers": workers, "sync_every": min(sync_every, chunk), "chunk": chunk}, min_visits=int(preset["min_visits"]))
+    info: dict[str, object] = {"seed": seed, "workers": workers, "sync_every": min(sync_every, chunk), "chunk": chunk, **declared}
+    policy = trainer.policy(info, min_visits=int(preset["min_visits"]))
     policy.save(out)
     return {
         "out": out,
