@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/bench_cfr_lite.py --only speed          # training speed only
     .venv/bin/python benchmarks/bench_cfr_lite.py --only hu --hands 20000 --workers 2
     .venv/bin/python benchmarks/bench_cfr_lite.py --only sixmax --hands 6000
+    .venv/bin/python benchmarks/bench_cfr_lite.py --only sixmax --hands 12000 --preflop chart   # cfr-lite(preflop="chart")
 
 Matches are duplicate (every deal played with the seats rotated) through the arena, so the
 95% intervals are over duplicate groups. Prints one JSON object.
@@ -47,17 +48,17 @@ def bench_speed(iterations: int, players: int) -> dict[str, object]:
     }
 
 
-def bench_match(players: int, hands: int, workers: int, seed: int) -> list[dict[str, object]]:
-    """The shipped policy (bare ``cfr-lite``) against random and tag."""
+def bench_match(players: int, hands: int, workers: int, seed: int, spec: str = "cfr-lite") -> list[dict[str, object]]:
+    """The shipped policy (bare ``cfr-lite``, or ``spec``) against random and tag."""
     import holdem_env.agents.cfr_lite  # noqa: F401
     from holdem_env.training.arena import ArenaConfig, run_match
 
     out = []
     for opp in ("random", "tag"):
         t0 = time.perf_counter()
-        res = run_match(ArenaConfig(agents=("cfr-lite", opp), players=players, hands=hands, seed=seed, workers=workers))
+        res = run_match(ArenaConfig(agents=(spec, opp), players=players, hands=hands, seed=seed, workers=workers))
         dt = time.perf_counter() - t0
-        row = next(r for r in res.rows if r["agent"] == "cfr-lite")
+        row = next(r for r in res.rows if r["agent"] == spec)
         out.append({
             "players": players,
             "opponent": opp,
@@ -77,14 +78,17 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=20000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=12345)
+    parser.add_argument("--preflop", choices=("auto", "policy", "chart"), default="auto",
+                        help="who plays cfr-lite's preflop (the agent's preflop option; default: as the policy file says)")
     args = parser.parse_args()
+    spec = "cfr-lite" if args.preflop == "auto" else f'cfr-lite(preflop="{args.preflop}")'
     report: dict[str, object] = {}
     if args.only in (None, "speed"):
         report["speed"] = [bench_speed(args.iterations, 2), bench_speed(max(1, args.iterations // 5), 6)]
     if args.only in (None, "hu"):
-        report["heads_up"] = bench_match(2, args.hands, args.workers, args.seed)
+        report["heads_up"] = bench_match(2, args.hands, args.workers, args.seed, spec)
     if args.only in (None, "sixmax"):
-        report["six_max"] = bench_match(6, args.hands, args.workers, args.seed)
+        report["six_max"] = bench_match(6, args.hands, args.workers, args.seed, spec)
     print(json.dumps(report, indent=1))
     return 0
 

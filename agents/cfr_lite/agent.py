@@ -9,9 +9,9 @@ in exact mode the raise-to amount itself, in discrete mode the allowed id whose 
 closest. Information sets the policy never reached are played by a simple strength rule
 (``fallbacks`` counts them).
 
-A policy file may declare that its preflop is played by a chart instead (``"preflop":
-"chart"`` in its ``info``; the shipped 6-max policy does, see ``PRESETS`` in
-:mod:`holdem_env.training.cfr_lite.build`): every preflop decision is then ``tag``'s
+With ``preflop="chart"`` (or a policy file that declares ``"preflop": "chart"`` in its
+``info``, written by a build preset that says so; the shipped files declare nothing) every
+preflop decision is ``tag``'s
 (:class:`holdem_env.agents.tag.TagAgent`: opening ranges by position, 3-bet, call and
 4-bet ranges, a deterministic function of the hand class and the public history), counted
 in ``charted``, and the policy plays from the flop on. After an overbet (below) the

@@ -45,7 +45,7 @@ PRESETS: dict[int, dict[str, Any]] = {
         "preflop_buckets": 169,
         "postflop_buckets": (8, 8, 8),
         "spacing": 1.5,
-        "iterations": 60_000,
+        "iterations": 150_000,
         "min_visits": 3,
     },
     6: {
@@ -57,9 +57,6 @@ PRESETS: dict[int, dict[str, Any]] = {
         "spacing": 1.5,
         "iterations": 60_000,
         "min_visits": 3,
-        # Preflop is played by tag's chart (agents/cfr_lite/agent.py, ``preflop="chart"``):
-        # the 6-max preflop policy lost to tag by cold-calling and limping (BENCHMARKS.md).
-        "preflop": "chart",
     },
 }
 
