@@ -12,7 +12,7 @@ import importlib.machinery
 from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
 from typing import Any
 
-__all__ = ["SeatView", "VIEW_KEYS", "view_from_values"]
+__all__ = ["SeatView", "VIEW_KEYS", "view_from_parts", "view_from_values"]
 
 #: Whether this module runs compiled (``_view.pxd``): then :class:`SeatView` is an extension type
 #: whose values sit in a typed field the env writes directly, one C call per view.
@@ -82,7 +82,9 @@ button, actor, stacks, street_bets, folded, all_in, dealt_in, small_blind, big_b
     AttributeError: a SeatView is read-only
     """
 
-    __slots__ = ("_values",)
+    # The values in two parts: ``_own`` = (seat, hole_cards), this seat's; ``_public`` = the rest,
+    # in VIEW_KEYS order, one tuple the env shares between the seats' views of the same moment.
+    __slots__ = ("_own", "_public")
 
     def __init__(self, **values: Any) -> None:
         missing = [k for k in VIEW_KEYS if k not in values]
@@ -90,11 +92,18 @@ button, actor, stacks, street_bets, folded, all_in, dealt_in, small_blind, big_b
         if missing or unknown:
             keys = ", ".join(VIEW_KEYS)
             raise TypeError(f"SeatView needs exactly the keys {keys} (missing {missing}, unknown {unknown})")
-        ordered = tuple(values[k] for k in VIEW_KEYS)
+        own = (values["seat"], values["hole_cards"])
+        public = tuple([values[k] for k in VIEW_KEYS[2:]])
         if _COMPILED:
-            self._values = ordered  # the typed field
+            self._own, self._public = own, public  # the typed fields
         else:
-            object.__setattr__(self, "_values", ordered)  # past the read-only __setattr__
+            object.__setattr__(self, "_own", own)  # past the read-only __setattr__
+            object.__setattr__(self, "_public", public)
+
+    @property
+    def _values(self) -> tuple[Any, ...]:
+        """Every value in :data:`VIEW_KEYS` order."""
+        return self._own + self._public
 
     @classmethod
     def from_values(cls, values: tuple[Any, ...]) -> SeatView:
@@ -103,15 +112,16 @@ button, actor, stacks, street_bets, folded, all_in, dealt_in, small_blind, big_b
 
     def __getitem__(self, key: str) -> Any:
         try:
-            return self._values[_INDEX[key]]
+            index = _INDEX[key]
         except KeyError:
             raise KeyError(f"{key!r} is not in a seat view; keys: {', '.join(VIEW_KEYS)}") from None
+        return self._own[index] if index < 2 else self._public[index - 2]
 
     def __getattr__(self, key: str) -> Any:
         index = _INDEX.get(key)
         if index is None:
             raise AttributeError(f"SeatView has no attribute {key!r}")
-        return self._values[index]
+        return self._own[index] if index < 2 else self._public[index - 2]
 
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("a SeatView is read-only")
@@ -133,7 +143,9 @@ button, actor, stacks, street_bets, folded, all_in, dealt_in, small_blind, big_b
     def get(self, key: str, default: Any = None) -> Any:
         """The value of ``key``, or ``default`` when it is not a view key."""
         index = _INDEX.get(key)
-        return default if index is None else self._values[index]
+        if index is None:
+            return default
+        return self._own[index] if index < 2 else self._public[index - 2]
 
     def keys(self) -> KeysView[str]:
         """The keys, :data:`VIEW_KEYS`."""
@@ -183,15 +195,27 @@ Mapping.register(SeatView)
 
 
 def view_from_values(values: tuple[Any, ...]) -> SeatView:
-    """A view from its values in :data:`VIEW_KEYS` order, unchecked: the env's fast path (a C
-    call from the compiled env, which builds one view per decision).
+    """A view from its values in :data:`VIEW_KEYS` order, unchecked.
 
     >>> view_from_values(tuple(range(len(VIEW_KEYS))))["board"]
     3
     """
+    return view_from_parts(values[:2], values[2:])
+
+
+def view_from_parts(own: tuple[Any, ...], public: tuple[Any, ...]) -> SeatView:
+    """A view from ``own`` = ``(seat, hole_cards)`` and ``public``, the other values in
+    :data:`VIEW_KEYS` order, unchecked: the env's fast path (a C call from the compiled env,
+    which builds one view per decision and shares ``public`` between the views of one moment).
+
+    >>> view_from_parts((1, ("As", "Kd")), tuple(range(2, len(VIEW_KEYS))))["hole_cards"]
+    ('As', 'Kd')
+    """
     view = SeatView.__new__(SeatView)
     if _COMPILED:
-        view._values = values  # the typed field (compiled build only; Python sees it read-only)
+        view._own = own  # the typed fields (compiled build only; Python sees them read-only)
+        view._public = public
     else:
-        object.__setattr__(view, "_values", values)  # past the read-only __setattr__
+        object.__setattr__(view, "_own", own)  # past the read-only __setattr__
+        object.__setattr__(view, "_public", public)
     return view

@@ -9,7 +9,7 @@ cimport cython
 # actions) are C calls. So this module runs compiled only with the compiled engine (holdem_env/_build.py).
 from holdem_env.engine.state cimport HandState
 # the seat views as a C type too (env/_view.pxd): one C call per view
-from holdem_env.env._view cimport SeatView, view_from_values
+from holdem_env.env._view cimport SeatView, view_from_parts
 
 # Where the per-decision scalars sit in an observation (holdem_env.env._obs; set by the .py).
 cdef Py_ssize_t _AT_TO_CALL, _AT_MIN_RAISE_TO, _AT_MAX_RAISE_TO
@@ -46,7 +46,7 @@ cdef class _EnvCore:
     cdef public list _history
     cdef public list _all_in
     cdef public list _folded
-    cdef public list _holes
+    cdef public list _own
     cdef public Py_ssize_t _street
     cdef public Py_ssize_t _n_events
     cdef public object _hands

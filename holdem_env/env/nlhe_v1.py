@@ -166,7 +166,7 @@ from holdem_env.engine.state import HandState, _check_seed, _Legal
 from holdem_env.engine.table import Table
 from holdem_env.env import _obs
 from holdem_env.env._obsbuild import ObservationBuilder
-from holdem_env.env._view import SeatView, view_from_values
+from holdem_env.env._view import SeatView, view_from_parts
 from holdem_env.formats import phh
 
 __all__ = [
@@ -464,7 +464,7 @@ _CORE_FIELDS = (
     "possible_agents", "agent_name_mapping", "_skip_agent_selection", "illegal_action",
     "bet_sizes", "num_actions", "_state", "_legal", "_actor", "_amounts", "_dealt", "_views", "_board_strs",
     "_public_now",
-    "_history", "_all_in", "_folded", "_holes", "_street", "_n_events", "_hands", "_rewards_to_clear", "_layout",
+    "_history", "_all_in", "_folded", "_own", "_street", "_n_events", "_hands", "_rewards_to_clear", "_layout",
     "_builder", "_dyn", "_full_infos", "_exact", "_inv_bb", "_inv_bb32", "_reward_scale", "_bb", "_small_blind",
     "_no_shown", "_no_payoffs", "_zero_per_agent", "_false_per_agent", "_at_stacks", "_at_street_bets",
     "_at_folded", "_at_all_in", "_at_pot", "_at_current_bet", "_gather", "_hole_at", "_history_at",
@@ -520,7 +520,7 @@ class _EnvCore:
     _history: list[tuple[int, str, str, int]]
     _all_in: list[bool]
     _folded: list[bool]
-    _holes: list[tuple[str, ...]]
+    _own: list[tuple[Any, ...]]
     _street: int
     _n_events: int
     _hands: int
@@ -637,7 +637,8 @@ class _EnvCore:
         self._history: list[tuple[int, str, str, int]] = []
         holes = [state.hole_cards_of(s) for s in range(n)]
         # each seat's cards as strings go only into its own seat's view
-        self._holes = [(_CARD_STRS[h[0]], _CARD_STRS[h[1]]) if h else () for h in holes]
+        # (seat, its cards as strings): the seat's own part of each of its views (SeatView)
+        self._own = [(s, (_CARD_STRS[h[0]], _CARD_STRS[h[1]]) if h else ()) for s, h in enumerate(holes)]
         self._board_strs: tuple[str, ...] = ()
         self._street = 0
         self._actor = None
@@ -781,15 +782,15 @@ class _EnvCore:
 
     def _seat_view(self, seat: int) -> SeatView:
         """What ``seat`` may see now, as plain values (its own hole cards only)."""
-        return view_from_values((seat, self._holes[seat]) + self._public_values())
+        return view_from_parts(self._own[seat], self._public_values())
 
     def _all_views(self) -> list[SeatView]:
         """Every seat's view now (one set of public values, each seat's own hole cards)."""
-        public = self._public_values()
-        holes = self._holes
+        public = self._public_values()  # one tuple, shared by the views of this moment
+        own = self._own
         views = []
         for s in range(self._layout.num_players):
-            views.append(view_from_values((s, holes[s]) + public))
+            views.append(view_from_parts(own[s], public))
         return views
 
     def _public_values(self) -> tuple[Any, ...]:
