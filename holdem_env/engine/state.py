@@ -50,13 +50,13 @@ from holdem_env.engine.record import (
     HandRecord,
     PotResult,
     ShowEvent,
-    _ae_set,
     _deal_event,
     _muck_event,
     _pot_result,
     _show_event,
     _uncalled_event,
 )
+from holdem_env.engine.record import _action_event as _record_action_event
 
 __all__ = ["HandState"]
 
@@ -73,7 +73,6 @@ _FIXED_LIMIT, _POT_LIMIT = BettingStructure.FIXED_LIMIT, BettingStructure.POT_LI
 _ORDERED_DECK = tuple(range(52))
 _new_tuple = tuple.__new__  # a NamedTuple from a plain tuple without the constructor's frame
 _new_object = object.__new__
-_ae_seat, _ae_street, _ae_kind, _ae_amount, _ae_to, _ae_all_in, _ae_timeout = _ae_set
 try:  # compiled build only: the C API's attribute setter, which passes a frozen dataclass's __setattr__
     from cython.cimports.cpython.object import PyObject_GenericSetAttr as _c_set
 except (ImportError, AttributeError):  # pure Python, with or without Cython installed
@@ -85,26 +84,18 @@ _COMPILED = __file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 def _action_event(
     seat: int, street: Street, kind: ActionKind, amount: int, to: int, all_in: bool, timeout: bool
 ) -> ActionEvent:
-    """An :class:`ActionEvent` with every field given (``record._action_event``'s slot writes, in
-    this module so that the compiled build makes it a C function: no Python frame per action; there
-    the fields are set through the C API's generic setter, no Python-level call per field)."""
+    """``record._action_event``; compiled, a C function (no Python frame per action) that sets
+    the fields through the C API's generic setter (no Python-level call per field)."""
+    if not _COMPILED:
+        return _record_action_event(seat, street, kind, amount, to, all_in, timeout)
     ev = _new_object(ActionEvent)
-    if _COMPILED:
-        _c_set(ev, "seat", seat)
-        _c_set(ev, "street", street)
-        _c_set(ev, "kind", kind)
-        _c_set(ev, "amount", amount)
-        _c_set(ev, "to", to)
-        _c_set(ev, "all_in", all_in)
-        _c_set(ev, "timeout", timeout)
-    else:
-        _ae_seat(ev, seat)
-        _ae_street(ev, street)
-        _ae_kind(ev, kind)
-        _ae_amount(ev, amount)
-        _ae_to(ev, to)
-        _ae_all_in(ev, all_in)
-        _ae_timeout(ev, timeout)
+    _c_set(ev, "seat", seat)
+    _c_set(ev, "street", street)
+    _c_set(ev, "kind", kind)
+    _c_set(ev, "amount", amount)
+    _c_set(ev, "to", to)
+    _c_set(ev, "all_in", all_in)
+    _c_set(ev, "timeout", timeout)
     return ev
 
 

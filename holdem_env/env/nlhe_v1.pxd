@@ -58,7 +58,6 @@ cdef class _EnvCore:
     cdef public object _gather
     # bound by _bind_buffers (nlhe_v1._REBOUND_FIELDS): never pickled, rebuilt on load
     cdef float[::1] _dynv
-    cdef Py_ssize_t[:, ::1] _gatherv
     cdef Py_ssize_t[:, :, ::1] _runsv
     cdef object _obs_stage
     cdef float[::1] _obs_stagev

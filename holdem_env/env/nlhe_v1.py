@@ -446,14 +446,9 @@ def _gather_runs(gather: np.ndarray) -> np.ndarray:
     return out
 
 
-# ``info["legal"]`` of an agent that is not to act; numbers are never None (0 = no raise).
-_NO_LEGAL: dict[str, Any] = {"fold": False, "check": False, "call": 0, "min_raise_to": 0, "max_raise_to": 0}
-
-
-def _hole_strs(state: HandState, seat: int) -> tuple[str, ...]:
-    """A seat's hole cards as strings (empty for a seat not dealt in)."""
-    h = state.hole_cards_of(seat)
-    return (_CARD_STRS[h[0]], _CARD_STRS[h[1]]) if h else ()
+def _hole_strs(hole: tuple[int, ...] | None) -> tuple[str, ...]:
+    """Hole cards as strings (empty for a seat not dealt in)."""
+    return (_CARD_STRS[hole[0]], _CARD_STRS[hole[1]]) if hole else ()
 
 
 _MISSING = object()
@@ -472,7 +467,7 @@ _CORE_FIELDS = (
 #: The per-step names :meth:`_EnvCore._bind_buffers` binds (typed views and staging arrays in the
 #: compiled build; ``nlhe_v1.pxd`` declares them private): never pickled, rebuilt on load.
 _REBOUND_FIELDS = (
-    "_dynv", "_gatherv", "_runsv", "_obs_stage", "_obs_stagev", "_mask_stage", "_mask_stagev", "_stage_lo", "_stage_hi"
+    "_dynv", "_runsv", "_obs_stage", "_obs_stagev", "_mask_stage", "_mask_stagev", "_stage_lo", "_stage_hi"
 )
 #: Whether this module runs compiled (setup.py COMPILED): observations and masks are then written
 #: by C loops over typed views; from the ``.py`` source, numpy does it (:class:`ObservationBuilder`).
@@ -530,7 +525,6 @@ class _EnvCore:
     _dyn: np.ndarray
     _gather: np.ndarray
     _dynv: np.ndarray
-    _gatherv: np.ndarray
     _runsv: np.ndarray
     _obs_stage: np.ndarray
     _obs_stagev: np.ndarray
@@ -581,14 +575,13 @@ class _EnvCore:
     def _bind_buffers(self, dyn: np.ndarray, gather: np.ndarray) -> None:
         """Keep the state buffer as ``_dyn`` and the observers' gather indices as ``_gather``
         (what the observation builder reads), and bind the names the per-step path goes
-        through (:data:`_REBOUND_FIELDS`, rebuilt on load, never pickled): ``_dynv`` and
-        ``_gatherv`` (the same arrays here, typed views in the compiled build) and the two
-        staging arrays the compiled build writes each observation and mask into before
-        copying them out."""
+        through (:data:`_REBOUND_FIELDS`, rebuilt on load, never pickled): ``_dynv`` (the
+        same array here, a typed view in the compiled build), ``_runsv`` (the gather indices
+        as runs, :func:`_gather_runs`) and the two staging arrays the compiled build writes
+        each observation and mask into before copying them out."""
         self._dyn = dyn
         self._dynv = dyn
         self._gather = gather
-        self._gatherv = gather
         self._runsv = _gather_runs(gather)
         self._obs_stage = np.zeros(gather.shape[1], dtype=np.float32)
         self._obs_stagev = self._obs_stage
@@ -636,9 +629,8 @@ class _EnvCore:
         self._all_in = list(state.is_all_in)
         self._history: list[tuple[int, str, str, int]] = []
         holes = [state.hole_cards_of(s) for s in range(n)]
-        # each seat's cards as strings go only into its own seat's view
-        # (seat, its cards as strings): the seat's own part of each of its views (SeatView)
-        self._own = [(s, (_CARD_STRS[h[0]], _CARD_STRS[h[1]]) if h else ()) for s, h in enumerate(holes)]
+        # (seat, its cards as strings): the seat's own part of its views only (SeatView)
+        self._own = [(s, _hole_strs(h)) for s, h in enumerate(holes)]
         self._board_strs: tuple[str, ...] = ()
         self._street = 0
         self._actor = None
@@ -772,13 +764,11 @@ class _EnvCore:
 
     def _idle_info(self, seat: int) -> dict[str, Any]:
         """The info of a seat that is not to act: no legal action, and its latest view."""
+        # a new dict each time (an agent may keep or change its info); numbers are never None (0 = no raise)
+        legal = {"fold": False, "check": False, "call": 0, "min_raise_to": 0, "max_raise_to": 0}
         if self._full_infos:
-            # _NO_LEGAL's entries, written out: a new dict without a method call
-            return {
-                "legal": {"fold": False, "check": False, "call": 0, "min_raise_to": 0, "max_raise_to": 0},
-                "view": self._views[seat],
-            }
-        return {"legal": {"fold": False, "check": False, "call": 0, "min_raise_to": 0, "max_raise_to": 0}}
+            return {"legal": legal, "view": self._views[seat]}
+        return {"legal": legal}
 
     def _seat_view(self, seat: int) -> SeatView:
         """What ``seat`` may see now, as plain values (its own hole cards only)."""
@@ -1440,7 +1430,7 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
                 if s in shown:
                     cards = " ".join(card_str(c) for c in shown[s])
                 elif viewer == "all" or viewer == s:
-                    cards = " ".join(_hole_strs(state, s))
+                    cards = " ".join(_hole_strs(state.hole_cards_of(s)))
                 else:
                     cards = "?? ??"
             turn = ">" if s == self._actor else " "
