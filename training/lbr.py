@@ -352,8 +352,7 @@ def _play_deals(cfg: LbrConfig, deals: list[int]) -> list[tuple[int, int, int]]:
 def _one_thread_per_worker() -> None:
     """Worker initializer: a torch agent computes with one thread (the workers are the parallelism;
     several threads per worker on few cores cost far more wall time than they save)."""
-    if "torch" in sys.modules:
-        sys.modules["torch"].set_num_threads(1)
+    _torch_threads(1)
 
 
 def _torch_threads(count: int | None) -> int | None:

@@ -71,10 +71,10 @@ import json
 import math
 import shutil
 import sys
-import threading
 import time
 import zipfile
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -258,36 +258,15 @@ def _train_cfr_round(config: LeagueConfig, round_no: int, trainers: dict[str, An
     return dict(zip(names, backend.map(_train_job, jobs), strict=True))
 
 
-class _CfrRound:
-    """:func:`_train_cfr_round` in a thread, so that the ppo learners train in this process meanwhile.
-
-    The thread mostly waits for the backend's workers; :meth:`result` joins it and re-raises
-    what it raised.
-    """
-
-    def __init__(self, config: LeagueConfig, round_no: int, trainers: dict[str, Any], backend: Any) -> None:
-        self._result: dict[str, tuple[Any, Any]] = {}
-        self._error: BaseException | None = None
-
-        def work() -> None:
-            try:
-                self._result = _train_cfr_round(config, round_no, trainers, backend)
-            except BaseException as exc:  # handed to the main thread by result()
-                self._error = exc
-
-        self._thread = threading.Thread(target=work, name=f"cfr-round-{round_no}", daemon=True)
-        self._thread.start()
-
-    def wait(self) -> None:
-        """Wait for the thread to end (whatever it returned or raised)."""
-        self._thread.join()
-
-    def result(self) -> dict[str, tuple[Any, Any]]:
-        """Wait for the round's training; its results, or its exception raised here."""
-        self.wait()
-        if self._error is not None:
-            raise self._error
-        return self._result
+def _in_thread(fn: Any, *args: Any) -> Future[Any]:
+    """``fn(*args)`` started in a thread of its own (the cfr-lite round, which mostly waits for the
+    backend's workers, while the ppo learners train in this process); its future's ``result()``
+    re-raises what it raised."""
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cfr-round")
+    try:
+        return pool.submit(fn, *args)
+    finally:
+        pool.shutdown(wait=False)  # no more work for it; the submitted call still runs
 
 
 def _eval_job(job: dict[str, Any]) -> list[dict[str, Any]]:
@@ -554,7 +533,7 @@ def run_league(
             # 1. training: cfr-lite's sampling (on the backend's workers) and the ppo learners (here)
             # at the same time; neither reads what the other changes, so the result is the same
             overlap = bool(learners) and bool(trainers) and backend.workers > 1
-            cfr_round = _CfrRound(config, r, trainers, backend) if overlap else None
+            cfr_round = _in_thread(_train_cfr_round, config, r, trainers, backend) if overlap else None
             try:
                 for n, learner in learners.items():  # ppo learners train in this process, one after another
                     learner.train_round(r, writer)
@@ -563,7 +542,7 @@ def run_league(
                     policy_paths[n] = p
             except BaseException:
                 if cfr_round is not None:  # let the workers finish before the backend closes
-                    cfr_round.wait()
+                    wait([cfr_round])
                 raise
             results = cfr_round.result() if cfr_round is not None else _train_cfr_round(config, r, trainers, backend)
             for n, (tr, stats) in results.items():
