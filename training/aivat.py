@@ -124,6 +124,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -404,6 +405,34 @@ def _first_hand_sign(record: Any, odds: DealOdds, seats: list[int]) -> float:
     raise ConfigError("odds", odds.holes, "must be the DealOdds of this hand's hole cards")
 
 
+def _posted(record: Any) -> np.ndarray:
+    """The chips each seat put in before anyone acted (blinds and antes)."""
+    return np.array(record.blinds, dtype=np.int64) + np.array(record.antes, dtype=np.int64)
+
+
+def _chips_in(record: Any) -> Iterator[tuple[Any, np.ndarray]]:
+    """Each event of ``record`` with the chips each seat had put in after it (one array, updated
+    in place: copy it to keep it)."""
+    contributed = _posted(record)
+    for event in record.events:
+        if isinstance(event, ActionEvent):
+            contributed[event.seat] += event.amount
+        elif isinstance(event, UncalledBetReturned):
+            contributed[event.seat] -= event.amount
+        yield event, contributed
+
+
+def _deals(record: Any) -> Iterator[tuple[tuple[int, ...], tuple[int, ...], np.ndarray]]:
+    """Each board deal of ``record`` in order: ``(board before it, its cards, the chips each seat
+    had put in when they came)``."""
+    board: tuple[int, ...] = ()
+    for event, contributed in _chips_in(record):
+        if isinstance(event, DealEvent):
+            cards = tuple(int(c) for c in event.cards)
+            yield board, cards, contributed.copy()
+            board = board + cards
+
+
 def chance_corrections(record: Any, odds: DealOdds) -> np.ndarray:
     """Per-seat chip corrections (summing to zero) for the luck of the cards in a finished
     heads-up hand: the deal, the flop, the turn and the river (those dealt).
@@ -415,10 +444,10 @@ def chance_corrections(record: Any, odds: DealOdds) -> np.ndarray:
     seats = _heads_up_seats(record)
     sign = _first_hand_sign(record, odds, seats)
     stacks = np.array(record.starting_stacks, dtype=np.int64)
-    contributed = np.array(record.blinds, dtype=np.int64) + np.array(record.antes, dtype=np.int64)
-    board: tuple[int, ...] = ()
 
-    def term(equity: float, lead_weighted: float, mean_equity: float, mean_lead_weighted: float) -> float:
+    def term(
+        contributed: np.ndarray, equity: float, lead_weighted: float, mean_equity: float, mean_lead_weighted: float
+    ) -> float:
         # V(after) - E[V(after)] for the first hand, money as it stands: linear in the two means.
         pot = float(contributed[seats].sum())
         behind = float(min(stacks[s] - contributed[s] for s in seats))
@@ -426,18 +455,14 @@ def chance_corrections(record: Any, odds: DealOdds) -> np.ndarray:
             lead_weighted - mean_lead_weighted
         )
 
-    first = term(odds.equity(()), 0.0, 0.5, 0.0)  # the deal: every hand's mean equity is 1/2
-    for event in record.events:
-        if isinstance(event, ActionEvent):
-            contributed[event.seat] += event.amount
-        elif isinstance(event, UncalledBetReturned):
-            contributed[event.seat] -= event.amount
-        elif isinstance(event, DealEvent):
-            mean_equity, mean_weighted = odds.next_card_means(board)
-            board = board + tuple(int(c) for c in event.cards)
-            equity = odds.equity(board)
-            weighted = (equity - 0.5) * odds.strength(board) ** STRENGTH_POWER
-            first += term(equity, weighted, mean_equity, mean_weighted)
+    # the deal: every hand's mean equity is 1/2
+    first = term(_posted(record), odds.equity(()), 0.0, 0.5, 0.0)
+    for before, cards, contributed in _deals(record):
+        mean_equity, mean_weighted = odds.next_card_means(before)
+        board = before + cards
+        equity = odds.equity(board)
+        weighted = (equity - 0.5) * odds.strength(board) ** STRENGTH_POWER
+        first += term(contributed, equity, weighted, mean_equity, mean_weighted)
     out = np.zeros(len(record.dealt_in))
     out[seats[0]] = sign * first
     out[seats[1]] = -sign * first
@@ -575,28 +600,19 @@ def _replay(
             "records", "a hand", "must replay exactly with the same agents and seeds (an agent acted differently)"
         )
     if reach is not None:
-        contributed = np.array(record.blinds, dtype=np.int64) + np.array(record.antes, dtype=np.int64)
-        dealt: tuple[int, ...] = ()
-        for event in record.events:
-            if isinstance(event, ActionEvent):
-                contributed[event.seat] += event.amount
-            elif isinstance(event, UncalledBetReturned):
-                contributed[event.seat] -= event.amount
-            elif isinstance(event, DealEvent):
-                cards = tuple(int(c) for c in event.cards)
-                before = np.ones((players, NUM_HOLDINGS))
-                for length, snap in snapshots:
-                    if length <= len(dealt):
-                        before = snap  # the reaches when the cards came
-                pot = float(contributed[seats].sum())
-                term = 0.0
-                if len(dealt) in (3, 4) and len(cards) == 1:  # the turn or the river
-                    term = public_chance_term(dealt, cards[0], before[seats[0]], before[seats[1]], pot)
-                elif not dealt and len(cards) == 3 and flop_rng is not None:
-                    term = public_flop_term(cards, before[seats[0]], before[seats[1]], pot, flop_rng)
-                public_chance[seats[0]] += term
-                public_chance[seats[1]] -= term
-                dealt = dealt + cards
+        for dealt, cards, contributed in _deals(record):
+            before = np.ones((players, NUM_HOLDINGS))
+            for length, snap in snapshots:
+                if length <= len(dealt):
+                    before = snap  # the reaches when the cards came
+            pot = float(contributed[seats].sum())
+            term = 0.0
+            if len(dealt) in (3, 4) and len(cards) == 1:  # the turn or the river
+                term = public_chance_term(dealt, cards[0], before[seats[0]], before[seats[1]], pot)
+            elif not dealt and len(cards) == 3 and flop_rng is not None:
+                term = public_flop_term(cards, before[seats[0]], before[seats[1]], pot, flop_rng)
+            public_chance[seats[0]] += term
+            public_chance[seats[1]] -= term
     return _Replayed(out, reach, public_chance, public_action)
 
 
@@ -680,12 +696,9 @@ def showdown_stake(record: Any) -> int | None:
     seats = _heads_up_seats(record)
     if len(record.board) != 5 or any(isinstance(e, ActionEvent) and e.kind == ActionKind.FOLD for e in record.events):
         return None
-    contributed = np.array(record.blinds, dtype=np.int64) + np.array(record.antes, dtype=np.int64)
-    for event in record.events:
-        if isinstance(event, ActionEvent):
-            contributed[event.seat] += event.amount
-        elif isinstance(event, UncalledBetReturned):
-            contributed[event.seat] -= event.amount
+    contributed = _posted(record)
+    for _event, contributed in _chips_in(record):  # the chips after the last event
+        pass
     stake = int(contributed[seats[0]])
     if int(contributed[seats[1]]) != stake:
         return None
