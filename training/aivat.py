@@ -697,8 +697,8 @@ def showdown_stake(record: Any) -> int | None:
     if len(record.board) != 5 or any(isinstance(e, ActionEvent) and e.kind == ActionKind.FOLD for e in record.events):
         return None
     contributed = _posted(record)
-    for _event, contributed in _chips_in(record):  # the chips after the last event
-        pass
+    for _event, chips in _chips_in(record):
+        contributed = chips  # the same array: the chips after the last event
     stake = int(contributed[seats[0]])
     if int(contributed[seats[1]]) != stake:
         return None
