@@ -801,6 +801,12 @@ def range_equity(board: Any, first: Any, second: Any) -> float | None:
     return share / total if total > 0 else None
 
 
+def _range_equity_or_even(board: tuple[int, ...], first: np.ndarray, second: np.ndarray) -> float:
+    """:func:`range_equity`, or 1/2 where no pair has weight (the public terms' convention)."""
+    equity = range_equity(board, first, second)
+    return 0.5 if equity is None else equity
+
+
 def joint_marginals(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The two holdings' marginal weights (unnormalised) under ``w(h1, h2) = first(h1)
     second(h2)`` over pairs sharing no card: ``first(h1) * sum of second over the holdings
@@ -852,9 +858,7 @@ def public_chance_term(board: Any, card: int, first: np.ndarray, second: np.ndar
     equities = np.zeros(len(rest))
     for i, c in enumerate(rest):
         if probs[i] > 0.0:
-            keep = ~_INCIDENCE[c].astype(bool)
-            share, total = range_shares(board_values((*cards, int(c))), w1 * keep, w2 * keep)
-            equities[i] = share / total if total > 0 else 0.5
+            equities[i] = _range_equity_or_even((*cards, int(c)), w1, w2)
     taken = int(np.flatnonzero(rest == int(card))[0])
     mean = float(probs @ equities) / float(probs.sum())
     return (1.0 + PUBLIC_CHANCE_GROWTH) * float(pot) * (equities[taken] - mean)
@@ -877,23 +881,13 @@ def public_flop_term(
     if total <= 0.0:
         raise ConfigError("reach", 0.0, "must give weight to some pair of holdings that share no card")
 
-    def equity(board: tuple[int, ...]) -> float:
-        keep = ~blocked_by(board)
-        share, pairs = range_shares(board_values(board), w1 * keep, w2 * keep)
-        return share / pairs if pairs > 0 else 0.5
-
     drawn = []
     for h1 in rng.choice(NUM_HOLDINGS, size=samples, p=m1 / total):
-        apart = w2 * ~_sharing_with(int(h1))
+        apart = w2 * _disjoint()[int(h1)]
         h2 = int(rng.choice(NUM_HOLDINGS, p=apart / apart.sum()))
         rest = np.setdiff1d(np.arange(52), [*_HOLDINGS[h1], *_HOLDINGS[h2]])
-        drawn.append(equity(tuple(int(c) for c in rng.choice(rest, 3, replace=False))))
-    return (1.0 + PUBLIC_CHANCE_GROWTH) * float(pot) * (equity(cards) - float(np.mean(drawn)))
-
-
-def _sharing_with(holding: int) -> np.ndarray:
-    """``(1326,)`` bool: the holdings that share a card with ``holding`` (itself included)."""
-    return (_INCIDENCE[_HOLDINGS[holding]].sum(axis=0) > 0)
+        drawn.append(_range_equity_or_even(tuple(int(c) for c in rng.choice(rest, 3, replace=False)), w1, w2))
+    return (1.0 + PUBLIC_CHANCE_GROWTH) * float(pot) * (_range_equity_or_even(cards, w1, w2) - float(np.mean(drawn)))
 
 
 def _odds_seed(seed: int, group: int, rotation: int) -> np.random.SeedSequence:
