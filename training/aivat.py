@@ -243,12 +243,10 @@ def state_value(
     return float(out) if out.ndim == 0 else out
 
 
-def _strengths(holes: list[tuple[int, ...]], boards: np.ndarray) -> np.ndarray:
-    """``(n, 2)``: each hand's share of the opponent holdings it beats on each of ``boards``
-    (``(n, k)`` card ids, k = 3..5, no run-out), ties half, holdings sharing a card with the
-    hand or the board excluded -- :func:`~holdem_env.engine.ranges.strength_against_random`
-    for two hands on many boards at once."""
-    boards = np.asarray(boards, dtype=np.int64)
+def _holding_values(boards: np.ndarray) -> np.ndarray:
+    """``(n, 1326)``: every holding's evaluator value with each of ``boards`` (``(n, k)`` card
+    ids, k = 3..5) as they stand, no run-out; garbage for holdings that share a card with the
+    board (valued with the first two cards off it instead; the callers give them no weight)."""
     n, k = boards.shape
     board_dead = np.zeros((n, 52), dtype=bool)
     np.put_along_axis(board_dead, boards, True, axis=1)
@@ -261,7 +259,17 @@ def _strengths(holes: list[tuple[int, ...]], boards: np.ndarray) -> np.ndarray:
         ],
         axis=2,
     )
-    values = evaluate_batch(cards.reshape(-1, 2 + k).astype(np.uint8), validate=False).reshape(n, NUM_HOLDINGS)
+    return evaluate_batch(cards.reshape(-1, 2 + k).astype(np.uint8), validate=False).reshape(n, NUM_HOLDINGS)
+
+
+def _strengths(holes: list[tuple[int, ...]], boards: np.ndarray) -> np.ndarray:
+    """``(n, 2)``: each hand's share of the opponent holdings it beats on each of ``boards``
+    (``(n, k)`` card ids, k = 3..5, no run-out), ties half, holdings sharing a card with the
+    hand or the board excluded -- :func:`~holdem_env.engine.ranges.strength_against_random`
+    for two hands on many boards at once."""
+    boards = np.asarray(boards, dtype=np.int64)
+    n = len(boards)
+    values = _holding_values(boards)
     out = np.zeros((n, 2))
     for i, hole in enumerate(holes):
         hand = np.concatenate([np.broadcast_to(np.asarray(hole, dtype=np.int64), (n, 2)), boards], axis=1)
@@ -753,10 +761,7 @@ def board_values(board: Any) -> np.ndarray:
         raise ConfigError("board", cards, "must be 3 to 5 different card ids in 0..51")
     if len(cards) == 5:
         return values_on_boards(np.array([cards]))[0].astype(np.int64)
-    spare = [c for c in range(52) if c not in cards][:2]
-    rows = np.concatenate([_HOLDINGS, np.broadcast_to(np.asarray(cards, dtype=np.int64), (NUM_HOLDINGS, len(cards)))], axis=1)
-    rows[blocked_by(cards), :2] = spare
-    return evaluate_batch(rows.astype(np.uint8), validate=False).astype(np.int64)
+    return _holding_values(np.array([cards], dtype=np.int64))[0].astype(np.int64)
 
 
 def range_shares(values: np.ndarray, first: np.ndarray, second: np.ndarray) -> tuple[float, float]:
