@@ -40,6 +40,7 @@ from holdem_env.engine.ranges import (
     equity_against_random,
     flop_runouts,
     holding_indices,
+    holdings_equity_against_random,
 )
 from holdem_env.env.nlhe_v1 import discrete_raise_amounts
 
@@ -332,7 +333,11 @@ class TagAgent:
                 ]
             )
         if opponents == 1:
-            return self._heads_up_table(tuple(sorted(board)))[holding_indices(holdings)]
+            hu_board = tuple(sorted(board))
+            table = self._equity_cache.get(self._heads_up_key(hu_board))
+            if table is None and len(holdings) <= 16:  # a decision: only its own hand, the table's numbers
+                return self._heads_up_few(hu_board, holdings)
+            return self._heads_up_table(hu_board)[holding_indices(holdings)]
         key = (self.equity_seed, self.samples, opponents, tuple(sorted(board)))
         if len(holdings) <= 16:  # a decision: only its own hand (the same numbers as the full table)
             cached = self._equity_cache.get(key)
@@ -355,18 +360,32 @@ class TagAgent:
         on the flop over ``flop_runouts`` run-outs drawn without replacement from a generator
         seeded by ``equity_seed`` and the board, the same run-outs for every holding. Kept for
         the last few boards: a hand's range queries ask again and again."""
-        key = ("heads-up", self.equity_seed, self.flop_runouts, board)
+        key = self._heads_up_key(board)
         table = self._equity_cache.get(key)
         if table is None:
-            runouts = None
-            if len(board) == 3 and self.flop_runouts < _ALL_FLOP_RUNOUTS:
-                rng = np.random.default_rng([self.equity_seed, *board])
-                runouts = flop_runouts(board)[np.sort(rng.choice(_ALL_FLOP_RUNOUTS, self.flop_runouts, replace=False))]
-            table = equity_against_random(board, runouts)
+            table = equity_against_random(board, self._heads_up_runouts(board))
             # A holding whose cards meet every sampled run-out has no estimate: call it even.
             table = np.where(np.isnan(table) & ~blocked_by(board), 0.5, table)
             self._remember(key, table)
         return table
+
+    def _heads_up_key(self, board: tuple[int, ...]) -> tuple[Any, ...]:
+        return ("heads-up", self.equity_seed, self.flop_runouts, board)
+
+    def _heads_up_runouts(self, board: tuple[int, ...]) -> np.ndarray | None:
+        """The flop's sampled run-outs (None: every one, and on the turn and river)."""
+        if len(board) != 3 or self.flop_runouts >= _ALL_FLOP_RUNOUTS:
+            return None
+        rng = np.random.default_rng([self.equity_seed, *board])
+        return flop_runouts(board)[np.sort(rng.choice(_ALL_FLOP_RUNOUTS, self.flop_runouts, replace=False))]
+
+    def _heads_up_few(self, board: tuple[int, ...], holdings: np.ndarray) -> np.ndarray:
+        """:meth:`_heads_up_table`'s rows for a few holdings, without building the table
+        (:func:`holdem_env.engine.ranges.holdings_equity_against_random`: the same numbers)."""
+        hold = np.asarray(holdings, dtype=np.int64).reshape(-1, 2)
+        eqs = holdings_equity_against_random(board, hold, self._heads_up_runouts(board))
+        open_ = ~blocked_by(board)[holding_indices(hold)]
+        return np.where(np.isnan(eqs) & open_, 0.5, eqs)
 
     def _remember(self, key: tuple[Any, ...], table: np.ndarray) -> None:
         if len(self._equity_cache) >= _TABLES_KEPT:

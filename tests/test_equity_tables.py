@@ -165,3 +165,50 @@ def test_tag_heads_up_table_is_bit_identical_to_board_by_board_strengths(text: s
     ref[blocked_by(board)] = np.nan
     fast = equity_against_random(board, tails if len(board) == 3 else None)
     assert np.array_equal(fast, ref, equal_nan=True)
+
+
+@pytest.mark.parametrize(
+    "text,runouts", [("Kd Qc 7h", 64), ("Ah Kh Qh", 3), ("2c 2d 2h", 1176), ("2c 2d 2h 9s", 0), ("5h 6h 7h 8h 9h", 0)]
+)
+def test_few_holdings_equity_is_the_tables_row_bit_for_bit(text: str, runouts: int) -> None:
+    """tag decides with ``holdings_equity_against_random`` (one holding, no table); range queries
+    read the table. Both must give the same bits for every holding, including the holdings whose
+    cards meet every sampled run-out (NaN in both) and those that share a card with the board."""
+    board = parse_cards(text)
+    tails = None
+    if len(board) == 3:
+        rng = np.random.default_rng(runouts)
+        tails = flop_runouts(board)[np.sort(rng.choice(1176, runouts, replace=False))]
+    table = equity_against_random(board, tails)
+    few = ranges.holdings_equity_against_random(board, HOLDINGS, tails)
+    assert np.array_equal(few, table, equal_nan=True)
+    assert np.isnan(few).sum() >= blocked_by(board).sum()
+    with pytest.raises(ranges.CardError, match="3, 4 or 5 different cards"):
+        ranges.holdings_equity_against_random("Kd Kd 7h", HOLDINGS[:1])
+
+
+def test_tag_decides_without_building_tables_and_plays_as_with_them() -> None:
+    """The same seeded match, once as is (decisions take the few-holdings path) and once with
+    that path replaced by the full table: the same results and play statistics, and no table built."""
+    from holdem_env.agents import tag as tag_module
+    from holdem_env.training.arena import ArenaConfig, run_match
+
+    built: list[tuple[int, ...]] = []
+    real_table = tag_module.TagAgent._heads_up_table
+
+    def counting(self: tag_module.TagAgent, board: tuple[int, ...]) -> np.ndarray:
+        built.append(board)
+        return real_table(self, board)
+
+    def via_table(self: tag_module.TagAgent, board: tuple[int, ...], holdings: np.ndarray) -> np.ndarray:
+        return counting(self, board)[ranges.holding_indices(holdings)]
+
+    config = ArenaConfig(agents=("tag", "tag(tightness=0.6, aggression=1.5)"), hands=120, seed=5)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(tag_module.TagAgent, "_heads_up_table", counting)
+        fast = run_match(config)
+        assert built == []
+        mp.setattr(tag_module.TagAgent, "_heads_up_few", via_table)
+        slow = run_match(config)
+        assert len(built) > 50
+    assert fast.rows == slow.rows
