@@ -89,6 +89,8 @@ def raise_options(
 _ALL_FLOP_RUNOUTS = 1176
 #: Boards whose heads-up equity tables are kept (a hand's flop, turn and river, twice over).
 _TABLES_KEPT = 8
+#: Single-holding equities kept (emptied when full; pure functions of the key).
+_FEW_KEPT = 256
 
 #: Largest ``tightness`` / ``aggression``: beyond it every hand is folded (or raised) anyway.
 _MAX_FACTOR = 100.0
@@ -162,6 +164,8 @@ class TagAgent:
         self.flop_runouts = min(flop_runouts, _ALL_FLOP_RUNOUTS)
         self.rng = agent_rng(rng, seed)
         self._equity_cache: dict[tuple[Any, ...], np.ndarray] = {}
+        # One holding's heads-up equity by (board, holding): a street's second decision asks again.
+        self._few_cache: dict[tuple[tuple[int, ...], bytes], np.ndarray] = {}
 
     def set_rng(self, rng: np.random.Generator) -> None:
         """Use ``rng`` from now on (the arena reseeds before every hand)."""
@@ -383,9 +387,15 @@ class TagAgent:
         """:meth:`_heads_up_table`'s rows for a few holdings, without building the table
         (:func:`holdem_env.engine.ranges.holdings_equity_against_random`: the same numbers)."""
         hold = np.asarray(holdings, dtype=np.int64).reshape(-1, 2)
-        eqs = holdings_equity_against_random(board, hold, self._heads_up_runouts(board))
-        open_ = ~blocked_by(board)[holding_indices(hold)]
-        return np.where(np.isnan(eqs) & open_, 0.5, eqs)
+        key = (board, hold.tobytes())
+        eqs = self._few_cache.get(key)
+        if eqs is None:
+            eqs = holdings_equity_against_random(board, hold, self._heads_up_runouts(board))
+            eqs = np.where(np.isnan(eqs) & ~blocked_by(board)[holding_indices(hold)], 0.5, eqs)
+            if len(self._few_cache) >= _FEW_KEPT:
+                self._few_cache.clear()
+            self._few_cache[key] = eqs
+        return eqs.copy()
 
     def _remember(self, key: tuple[Any, ...], table: np.ndarray) -> None:
         if len(self._equity_cache) >= _TABLES_KEPT:
