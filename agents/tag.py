@@ -166,6 +166,7 @@ class TagAgent:
         self._equity_cache: dict[tuple[Any, ...], np.ndarray] = {}
         # One holding's heads-up equity by (board, holding): a street's second decision asks again.
         self._few_cache: dict[tuple[tuple[int, ...], bytes], np.ndarray] = {}
+        self._runouts_cache: dict[tuple[int, ...], np.ndarray] = {}
 
     def set_rng(self, rng: np.random.Generator) -> None:
         """Use ``rng`` from now on (the arena reseeds before every hand)."""
@@ -380,8 +381,14 @@ class TagAgent:
         """The flop's sampled run-outs (None: every one, and on the turn and river)."""
         if len(board) != 3 or self.flop_runouts >= _ALL_FLOP_RUNOUTS:
             return None
-        rng = np.random.default_rng([self.equity_seed, *board])
-        return flop_runouts(board)[np.sort(rng.choice(_ALL_FLOP_RUNOUTS, self.flop_runouts, replace=False))]
+        runouts = self._runouts_cache.get(board)
+        if runouts is None:
+            rng = np.random.default_rng([self.equity_seed, *board])
+            runouts = flop_runouts(board)[np.sort(rng.choice(_ALL_FLOP_RUNOUTS, self.flop_runouts, replace=False))]
+            if len(self._runouts_cache) >= _FEW_KEPT:
+                self._runouts_cache.clear()
+            self._runouts_cache[board] = runouts
+        return runouts
 
     def _heads_up_few(self, board: tuple[int, ...], holdings: np.ndarray) -> np.ndarray:
         """:meth:`_heads_up_table`'s rows for a few holdings, without building the table

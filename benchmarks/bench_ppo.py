@@ -177,12 +177,12 @@ class Sb3Agent:
         return int(self.rng.choice(probs.size, p=probs / probs.sum()))
 
 
-def _train_ours(seconds: float, seed: int, out: Path) -> tuple[_Recorder, int, float]:
+def _train_ours(seconds: float, seed: int, out: Path, workers: int = 2) -> tuple[_Recorder, int, float]:
     from holdem_env.engine.config import TableConfig
     from holdem_env.training.ppo import PpoLearner, PpoSettings
 
     settings = PpoSettings(num_envs=32, num_steps=64, num_minibatches=4, opponents=COMPARE_OPPONENTS,
-                           snapshot_every=0, pool_uniform_share=1.0, **COMPARE_PPO)
+                           snapshot_every=0, pool_uniform_share=1.0, num_workers=workers, **COMPARE_PPO)
     learner = PpoLearner(settings, TableConfig(num_players=2), seed)
     recorder = _Recorder()
     learner.pool = recorder.pool  # the recorder watches the learner's own pool
@@ -191,8 +191,10 @@ def _train_ours(seconds: float, seed: int, out: Path) -> tuple[_Recorder, int, f
         r += 1
         learner.train_round(1, r)
         recorder.curve.append((time.perf_counter() - start, learner.pool.results()))
+    dt = time.perf_counter() - start
+    learner.close()
     learner.policy({"bench": "compare"}).save(out / "ours.pt")
-    return recorder, learner.global_step, time.perf_counter() - start
+    return recorder, learner.global_step, dt
 
 
 def _train_sb3(seconds: float, seed: int, out: Path) -> tuple[_Recorder, int, float]:

@@ -149,6 +149,47 @@ def test_same_seed_same_policy_and_resume_is_identical(tmp_path) -> None:
     assert not torch.equal(_weights(other)["actor.0.weight"], _weights(first)["actor.0.weight"])
 
 
+def test_rollout_workers_are_deterministic_and_every_hand_reaches_the_pool(tmp_path) -> None:
+    """Two worker processes (``num_workers: 2``): the same seed gives the same policy twice,
+    every table's decisions come back (one rollout column per table), the hands the workers
+    played are recorded in the learner's pool, and a resume from a checkpoint gives the
+    identical policy. One worker (the default) is a different run: its tables are seeded
+    differently."""
+    settings = PpoSettings(**{**TINY, "num_envs": 5}, opponents=("random",), snapshot_every=1, max_snapshots=1,
+                           num_workers=2)
+    table = TableConfig(num_players=2)
+    runs = []
+    for _ in range(2):
+        learner = PpoLearner(settings, table, seed=3)
+        try:
+            stats = learner.train_round(2, 1)
+            learner.save_checkpoint(tmp_path / "ck.pt")
+            learner.train_round(1, 2)
+        finally:
+            learner.close()
+        runs.append(learner)
+        assert stats.decisions == 2 * 5 * 8 and learner.global_step == 3 * 5 * 8
+        assert learner.pool.results()["random"] is not None
+    a, b = _weights(runs[0]), _weights(runs[1])
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    assert runs[0].pool.state_dict()["results"] == runs[1].pool.state_dict()["results"]
+    resumed = PpoLearner(settings, table, seed=3)
+    resumed.load_checkpoint(tmp_path / "ck.pt")
+    try:
+        resumed.train_round(1, 2)
+    finally:
+        resumed.close()
+    c = _weights(resumed)
+    assert all(torch.equal(a[k], c[k]) for k in a)
+    single = PpoLearner(PpoSettings(**{**TINY, "num_envs": 5}, opponents=("random",), snapshot_every=1,
+                                    max_snapshots=1), table, seed=3)
+    single.train_round(2, 1)
+    single.train_round(1, 2)
+    assert not torch.equal(_weights(single)["actor.0.weight"], a["actor.0.weight"])
+    with pytest.raises(ConfigError, match="ppo.num_workers"):
+        PpoSettings(**{**TINY, "num_envs": 4}, num_workers=5)
+
+
 def test_resume_under_other_settings_is_refused(tmp_path) -> None:
     table = TableConfig(num_players=2)
     learner = PpoLearner(PpoSettings(**TINY, opponents=("random",)), table, seed=0)

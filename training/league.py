@@ -598,6 +598,8 @@ def run_league(
         if bar is not None:
             bar.close()
         writer.close()
+        for learner in learners.values():
+            learner.close()  # its rollout worker processes, if it has any
         if own_backend:
             backend.close()
 

@@ -21,8 +21,13 @@ The pieces, in the order a run uses them:
    to those it does worst against).
 4. **Network** -- :class:`holdem_env.agents.ppo.ActorCritic` over the scaled observation and
    the engineered features of :mod:`holdem_env.agents.features`; masked ids get logit -1e9.
-5. **Rollout** -- ``num_steps`` learner decisions per table: actions sampled from the masked
-   policy, rewards (big blinds times ``reward_scale``) at hand ends, hands as episodes.
+5. **Rollout** -- :func:`collect_rollout`: ``num_steps`` learner decisions per table, actions
+   sampled from the masked policy, rewards (big blinds times ``reward_scale``) at hand ends,
+   hands as episodes. In this process (:class:`LocalRollouts`) or, with ``num_workers: W``
+   > 1, split over W worker processes (:class:`RolloutWorkers`) that get the network and the
+   pool every iteration and send back their rollouts and finished hands -- sampling on W
+   cores. A run is the same for a seed and a number of workers; a different number of
+   workers is a different (equally valid) run.
 6. **Advantages** -- :func:`compute_gae` (generalised advantage estimation, ``gamma``,
    ``gae_lambda``), returns = advantages + values.
 7. **Update** -- :func:`ppo_update`: ``update_epochs`` passes over shuffled minibatches of the
@@ -119,6 +124,7 @@ class PpoSettings:
     pool_window: int = 2000
     pool_temperature: float = 300.0
     pool_uniform_share: float = 0.2
+    num_workers: int = 1
 
     def __post_init__(self) -> None:
         p = "ppo."
@@ -150,6 +156,7 @@ class PpoSettings:
         _num(p + "pool_window", self.pool_window, 1, 10**9, integer=True)
         _num(p + "pool_temperature", self.pool_temperature, 0.0, 1e9, lo_open=True)
         _num(p + "pool_uniform_share", self.pool_uniform_share, 0.0, 1.0)
+        _num(p + "num_workers", self.num_workers, 1, min(64, self.num_envs), integer=True)
 
     @property
     def batch_size(self) -> int:
@@ -312,6 +319,231 @@ def ppo_update(
     return {k: float(np.mean(v)) for k, v in parts.items()}
 
 
+# -- 5. rollout ----------------------------------------------------------------------------------
+@dataclass
+class Rollout:
+    """``num_steps`` learner decisions at each of N tables: arrays ``(T, N, ...)``, and the value
+    of the observation after the last step (``next_value``, ``(N,)``)."""
+
+    xs: np.ndarray
+    masks: np.ndarray
+    actions: np.ndarray
+    logprobs: np.ndarray
+    values: np.ndarray
+    rewards: np.ndarray
+    terminated: np.ndarray
+    next_value: np.ndarray
+
+    @staticmethod
+    def join(parts: Sequence[Rollout]) -> Rollout:
+        """The tables of several rollouts side by side (in order)."""
+        arrays = [[getattr(p, f.name) for p in parts] for f in fields(Rollout)]
+        return Rollout(*(np.concatenate(a, axis=min(1, a[0].ndim - 1)) for a in arrays))
+
+
+def collect_rollout(
+    model: ActorCritic, encoder: PpoPolicy, venv: HoldemVectorEnv, obs: dict[str, np.ndarray], steps: int,
+    rng: np.random.Generator, reward_scale: float,
+) -> tuple[Rollout, dict[str, np.ndarray]]:
+    """Step ``venv`` ``steps`` times with actions drawn from ``model``'s masked policy (one
+    uniform draw each from ``rng``); returns the rollout and the observations after it."""
+    n = venv.num_envs
+    cfg = encoder.config
+    ro = Rollout(
+        xs=np.zeros((steps, n, cfg.input_size), dtype=np.float32),
+        masks=np.zeros((steps, n, cfg.num_actions), dtype=np.int8),
+        actions=np.zeros((steps, n), dtype=np.int64),
+        logprobs=np.zeros((steps, n), dtype=np.float32),
+        values=np.zeros((steps, n), dtype=np.float64),
+        rewards=np.zeros((steps, n), dtype=np.float64),
+        terminated=np.zeros((steps, n), dtype=bool),
+        next_value=np.zeros(n, dtype=np.float64),
+    )
+    for step in range(steps):
+        x = encoder.encode(obs["observation"])
+        mask = obs["action_mask"]
+        with torch.no_grad():
+            logits, value = model(torch.from_numpy(x), torch.from_numpy(mask.astype(np.int64)))
+            logp_all = torch.log_softmax(logits.double(), dim=-1).numpy()
+        act = sample_actions(np.exp(logp_all), mask, [rng] * n)
+        ro.xs[step], ro.masks[step], ro.actions[step] = x, mask, act
+        ro.logprobs[step] = logp_all[np.arange(n), act]
+        ro.values[step] = value.numpy()
+        obs, reward, term, _, _ = venv.step(act)
+        ro.rewards[step] = reward * reward_scale
+        ro.terminated[step] = term
+    with torch.no_grad():
+        ro.next_value = model.value(torch.from_numpy(encoder.encode(obs["observation"]))).double().numpy()
+    return ro, obs
+
+
+class LocalRollouts:
+    """One round's tables in this process (``num_workers: 1``); draws from the round's generator."""
+
+    def __init__(self, learner: PpoLearner, rng: np.random.Generator) -> None:
+        self.learner, self.rng = learner, rng
+        learner.pool.reset_agents()
+        self.venv = learner._env()
+        self.encoder = PpoPolicy(learner.policy_config, learner.model)  # shares the live network
+        self.obs, _ = self.venv.reset(seed=int(rng.integers(2**31)))
+
+    def collect(self) -> Rollout:
+        """The next ``num_steps`` decisions at every table."""
+        s = self.learner.settings
+        ro, self.obs = collect_rollout(self.learner.model, self.encoder, self.venv, self.obs, s.num_steps,
+                                       self.rng, s.reward_scale)
+        return ro
+
+    def close(self) -> None:
+        """Close the round's tables."""
+        self.venv.close()
+
+
+class _RecordingPool:
+    """An opponent source that passes everything to a pool and keeps the records it was given."""
+
+    def __init__(self, pool: OpponentPool) -> None:
+        self.pool = pool
+        self.records: list[tuple[int, float]] = []
+
+    def sample(self, table: int, rng: np.random.Generator) -> int:
+        return self.pool.sample(table, rng)
+
+    def agent(self, member: int, table: int, seat: int) -> Any:
+        return self.pool.agent(member, table, seat)
+
+    def record(self, member: int, payoff: float) -> None:
+        self.records.append((member, payoff))
+        self.pool.record(member, payoff)
+
+
+def _rollout_worker(conn: Any, setup: dict[str, Any]) -> None:
+    """A worker process's loop: its share of the tables, a copy of the network and of the pool.
+
+    Messages: ``("round", r)`` starts round ``r`` (its tables seeded by (seed, r, 1 + shard));
+    ``("collect", weights, pool_state)`` loads the learner's network and pool (then, at a
+    round's first collect, deals the tables), plays, and answers ``("ok", rollout, records)``
+    (``records``: the hands it finished, for the learner's pool); ``("close",)`` ends. Any
+    error is answered ``("error", text)``.
+    """
+    import traceback
+
+    try:
+        settings = PpoSettings(**{**setup["settings"], "num_envs": setup["tables"], "num_workers": 1})
+        learner = PpoLearner(settings, setup["table"], setup["seed"], name=setup["name"],
+                             extra_opponents=setup["extra_opponents"])
+        source = _RecordingPool(learner.pool)
+        encoder = PpoPolicy(learner.policy_config, learner.model)
+        venv: HoldemVectorEnv | None = None
+        obs: dict[str, np.ndarray] = {}
+        rng = np.random.default_rng(0)
+        while True:
+            msg = conn.recv()
+            if msg[0] == "close":
+                break
+            if msg[0] == "round":
+                if venv is not None:
+                    venv.close()
+                    venv = None
+                rng = np.random.default_rng(np.random.SeedSequence(learner.seed, spawn_key=(msg[1], 1 + setup["shard"])))
+                conn.send(("ok",))
+                continue
+            learner.model.load_state_dict(msg[1])
+            learner.pool.load_state_dict(msg[2])
+            source.records = []
+            if venv is None:  # the round's tables start from the learner's network and pool, not this copy's last ones
+                venv = learner._env(setup["tables"], source)
+                obs, _ = venv.reset(seed=int(rng.integers(2**31)))
+            ro, obs = collect_rollout(learner.model, encoder, venv, obs, settings.num_steps, rng, settings.reward_scale)
+            conn.send(("ok", ro, source.records))
+    except (EOFError, KeyboardInterrupt):
+        return
+    except BaseException:  # everything goes back to the learner, which raises it
+        conn.send(("error", traceback.format_exc()))
+
+
+class RolloutWorkers:
+    """``num_workers`` processes, each stepping its share of the tables with a copy of the network.
+
+    Every iteration the learner sends its network and its pool (snapshots and rolling
+    results), each worker plays ``num_steps`` decisions at its tables, and the learner joins
+    the rollouts (tables in worker order) and records the hands in the same order, so a run is
+    the same for a seed and a number of workers (not the same as with one worker: the tables
+    are seeded per worker). The processes live until :meth:`close` (the learner's ``close``).
+    """
+
+    def __init__(self, learner: PpoLearner) -> None:
+        import multiprocessing as mp
+
+        self.learner = learner
+        s = learner.settings
+        ctx = mp.get_context("spawn")
+        shares = np.array_split(np.arange(s.num_envs), s.num_workers)
+        self._conns: list[Any] = []
+        self._procs: list[Any] = []
+        for k, share in enumerate(shares):
+            setup = {
+                "settings": {**s.to_dict(), "hidden": tuple(s.hidden), "opponents": tuple(s.opponents)},
+                "table": learner.table, "seed": learner.seed, "name": learner.name,
+                "extra_opponents": learner.extra_opponents, "tables": len(share), "shard": k,
+            }
+            parent, child = ctx.Pipe()
+            proc = ctx.Process(target=_rollout_worker, args=(child, setup), daemon=True, name=f"ppo-rollout-{k}")
+            proc.start()
+            child.close()
+            self._conns.append(parent)
+            self._procs.append(proc)
+
+    def _gather(self) -> list[tuple[Any, ...]]:
+        from holdem_env.engine.errors import HoldemError
+
+        answers = []
+        for k, conn in enumerate(self._conns):
+            try:
+                answer = conn.recv()
+            except (EOFError, OSError):
+                self._procs[k].join(timeout=5)
+                raise HoldemError(
+                    f"ppo rollout worker {k} died (exit code {self._procs[k].exitcode}); with num_workers > 1 a "
+                    "script that trains must guard its entry point with `if __name__ == \"__main__\":`"
+                ) from None
+            if answer[0] == "error":
+                raise HoldemError(f"ppo rollout worker {k} failed:\n{answer[1]}")
+            answers.append(answer)
+        return answers
+
+    def start_round(self, round_no: int) -> None:
+        """Fresh tables for round ``round_no`` in every worker."""
+        for conn in self._conns:
+            conn.send(("round", round_no))
+        self._gather()
+
+    def collect(self) -> Rollout:
+        """Every worker's next ``num_steps`` decisions, joined; their hands recorded in the learner's pool."""
+        weights = self.learner.model.state_dict()
+        pool_state = self.learner.pool.state_dict()
+        for conn in self._conns:
+            conn.send(("collect", weights, pool_state))
+        answers = self._gather()
+        for _, _, records in answers:
+            for member, payoff in records:
+                self.learner.pool.record(member, payoff)
+        return Rollout.join([a[1] for a in answers])
+
+    def close(self) -> None:
+        """Stop the workers."""
+        for conn in self._conns:
+            try:
+                conn.send(("close",))
+            except (BrokenPipeError, OSError):
+                pass
+        for proc in self._procs:
+            proc.join(timeout=10)
+            if proc.is_alive():
+                proc.terminate()
+        self._conns, self._procs = [], []
+
+
 # -- 2-7. the learner -----------------------------------------------------------------------------
 @dataclass
 class RoundStats:
@@ -367,65 +599,57 @@ class PpoLearner:
         self.iteration = 0
         self.global_step = 0
         self.rounds_done = 0
+        self.extra_opponents = tuple(extra_opponents)
+        self._workers: RolloutWorkers | None = None
+
+    def close(self) -> None:
+        """Stop the rollout worker processes (``num_workers`` > 1); training again restarts them."""
+        if self._workers is not None:
+            self._workers.close()
+            self._workers = None
 
     def policy(self, metadata: Mapping[str, Any] | None = None) -> PpoPolicy:
         """A frozen copy of the current network as a :class:`PpoPolicy`."""
         meta = {"learner": self.name, "iteration": self.iteration, "decisions": self.global_step, "seed": self.seed}
         return PpoPolicy(self.policy_config, copy.deepcopy(self.model), {**meta, **dict(metadata or {})})
 
-    def _env(self) -> HoldemVectorEnv:
+    def _env(self, num_envs: int | None = None, opponents: Any = None) -> HoldemVectorEnv:
         t = self.table
         return HoldemVectorEnv(
-            self.settings.num_envs, self.pool, num_players=t.num_players, small_blind=t.small_blind,
+            num_envs or self.settings.num_envs, opponents or self.pool, num_players=t.num_players,
+            small_blind=t.small_blind,
             big_blind=t.big_blind, ante=t.ante, buy_in=t.buy_in, action_mode="discrete",
             bet_sizes=self.policy_config.bet_sizes, reward_unit="bb",
         )
 
     def train_round(self, iterations: int, round_no: int, writer: Any = None) -> RoundStats:
-        """Run ``iterations`` PPO iterations on a fresh vector env seeded by (seed, ``round_no``)."""
+        """Run ``iterations`` PPO iterations on fresh tables seeded by (seed, ``round_no``)."""
         s = self.settings
         rng = np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(round_no,)))
-        self.pool.reset_agents()
-        venv = self._env()
-        frozen = PpoPolicy(self.policy_config, self.model)  # shares the live network: encodes inputs
-        obs, _ = venv.reset(seed=int(rng.integers(2**31)))
+        if s.num_workers > 1:
+            if self._workers is None:
+                self._workers = RolloutWorkers(self)
+            sampler: LocalRollouts | RolloutWorkers = self._workers
+            self._workers.start_round(round_no)
+        else:
+            sampler = LocalRollouts(self, rng)
         t_start = time.perf_counter()
         all_stats: list[dict[str, float]] = []
         n, steps = s.num_envs, s.num_steps
         for _ in range(iterations):
-            xs = np.zeros((steps, n, self.policy_config.input_size), dtype=np.float32)
-            masks = np.zeros((steps, n, self.policy_config.num_actions), dtype=np.int8)
-            actions = np.zeros((steps, n), dtype=np.int64)
-            logprobs = np.zeros((steps, n), dtype=np.float32)
-            values = np.zeros((steps, n), dtype=np.float64)
-            rewards = np.zeros((steps, n), dtype=np.float64)
-            terminated = np.zeros((steps, n), dtype=bool)
             # 5. rollout
-            for step in range(steps):
-                x = frozen.encode(obs["observation"])
-                mask = obs["action_mask"]
-                with torch.no_grad():
-                    logits, value = self.model(torch.from_numpy(x), torch.from_numpy(mask.astype(np.int64)))
-                    logp_all = torch.log_softmax(logits.double(), dim=-1).numpy()
-                act = sample_actions(np.exp(logp_all), mask, [rng] * n)
-                xs[step], masks[step], actions[step] = x, mask, act
-                logprobs[step] = logp_all[np.arange(n), act]
-                values[step] = value.numpy()
-                obs, reward, term, _, _ = venv.step(act)
-                rewards[step] = reward * s.reward_scale
-                terminated[step] = term
+            ro = sampler.collect()
+            xs, masks, actions, values = ro.xs, ro.masks, ro.actions, ro.values
             self.global_step += steps * n
-            with torch.no_grad():
-                next_value = self.model.value(torch.from_numpy(frozen.encode(obs["observation"]))).double().numpy()
             # 6. advantages
-            adv, returns = compute_gae(rewards, values, terminated, next_value, s.gamma, s.gae_lambda)
+            adv, returns = compute_gae(ro.rewards, values, ro.terminated, ro.next_value, s.gamma, s.gae_lambda)
             # 7. update
             self.model.train()
             batch = {
                 "x": torch.from_numpy(xs.reshape(steps * n, -1)),
                 "masks": torch.from_numpy(masks.reshape(steps * n, -1).astype(np.int64)),
                 "actions": torch.from_numpy(actions.reshape(-1)),
-                "logprobs": torch.from_numpy(logprobs.reshape(-1)),
+                "logprobs": torch.from_numpy(ro.logprobs.reshape(-1)),
                 "advantages": torch.from_numpy(adv.reshape(-1).astype(np.float32)),
                 "returns": torch.from_numpy(returns.reshape(-1).astype(np.float32)),
             }
@@ -447,7 +671,8 @@ class PpoLearner:
                     if res is not None:
                         writer.add_scalar(f"pool/{member}/mbb_per_hand", res, self.global_step)
                     writer.add_scalar(f"pool/{member}/weight", w, self.global_step)
-        venv.close()
+        if isinstance(sampler, LocalRollouts):
+            sampler.close()
         self.rounds_done = max(self.rounds_done, round_no)
         seconds = time.perf_counter() - t_start
         keys = all_stats[0].keys() if all_stats else ()
@@ -551,6 +776,10 @@ class LeaguePpoLearner:
                 writer.add_scalar(f"pool/{p}{member}/weight", stats.weights[member], round_no)
         return stats
 
+    def close(self) -> None:
+        """Stop the learner's rollout worker processes (``num_workers`` > 1)."""
+        self.learner.close()
+
     def save_policy(self, path: str | Path, metadata: Mapping[str, Any] | None = None) -> None:
         """Write the current policy file to ``path`` (played by ``ppo(policy=path)``)."""
         self.learner.policy(metadata).save(path)
@@ -604,6 +833,7 @@ def run(config: PpoRunConfig, *, resume: bool = False, log: Any = print) -> PpoL
         writer.flush()
     finally:
         writer.close()
+        learner.close()
     if config.policy_out:
         learner.policy({"run": config.name, "round": config.rounds}).save(config.policy_out)
     return learner

@@ -389,14 +389,18 @@ def _strength_block(boards: np.ndarray) -> np.ndarray:
     return out
 
 
+#: Every pair of indices into 49 cards, in ``itertools.combinations`` order.
+_PAIRS_OF_49 = np.array(list(itertools.combinations(range(49), 2)), dtype=np.int64)
+
+
 def flop_runouts(flop: CardsLike) -> np.ndarray:
     """Every turn-and-river pair of ``flop`` (three cards): a ``(1176, 2)`` array (pairs of the 49
     cards off the flop, in order); 1,081 of them avoid a given holding's cards."""
     b = _cards(flop, "flop")
     if len(b) != 3 or len(set(b)) != 3:
         raise CardError(f"a flop is three different cards, got {len(b)}")
-    rest = [c for c in range(52) if c not in b]
-    return np.array(list(itertools.combinations(rest, 2)), dtype=np.int64)
+    rest = np.array([c for c in range(52) if c not in b], dtype=np.int64)
+    return rest[_PAIRS_OF_49]
 
 
 def equity_against_random(board: CardsLike, runouts: np.ndarray | None = None) -> np.ndarray:
