@@ -7,7 +7,9 @@ Postflop it computes its equity against the opponents still in the hand -- heads
 against a uniformly random holding (on the flop over ``flop_runouts`` turn-and-river pairs
 sampled by a generator seeded by the board and ``equity_seed``), multiway by Monte Carlo over
 ``samples`` deals drawn the same way -- so the equity is a deterministic function of the
-cards, one table of all 1,326 holdings per board. It compares it with the pot odds,
+cards, one table of all 1,326 holdings per board. A heads-up decision computes only its own
+holding's row of that table (the same bits, about a seventeenth of the cost); range queries
+build the whole table. It compares it with the pot odds,
 value-bets and raises strong hands, continuation-bets as the preflop raiser, and folds
 weak hands facing bets. Bet sizes are fractions of the pot, mapped to the closest legal
 action id. Its only other randomness is one uniform draw per postflop decision, so it

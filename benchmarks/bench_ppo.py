@@ -4,6 +4,7 @@ Usage::
 
     .venv/bin/python benchmarks/bench_ppo.py --vector [--opponent random|ppo] [--tables 1 16 64 256] [--seconds 5]
     .venv/bin/python benchmarks/bench_ppo.py --compare [--seconds 1200] [--hands 20000] [--out DIR]
+        [--workers 2] [--sb3-vec dummy|subproc]
 
 ``--vector`` measures :class:`holdem_env.env.vector.HoldemVectorEnv` with random opponents
 (``--opponent random``) or a torch ppo network (``--opponent ppo``), one batched call per
@@ -16,8 +17,10 @@ printed too. Prints a markdown table for BENCHMARKS.md.
 ``nlhe_v1`` through :class:`HoldemVectorEnv`, the same opponents (``random`` and ``tag``,
 drawn uniformly per hand: our pool with ``uniform_share: 1`` and no snapshots), the same
 network input (scaled observation plus :mod:`holdem_env.agents.features`), the same
-network sizes and PPO hyper-parameters where both have them. Ours steps 32 tables per
-call; MaskablePPO steps 8 single-table envs in a ``DummyVecEnv`` (its usual set-up). It
+network sizes and PPO hyper-parameters where both have them. Ours steps 32 tables, split
+over ``--workers`` rollout processes (``num_workers``; default 2, the machine's cores);
+MaskablePPO steps 8 single-table envs in a ``DummyVecEnv`` (its usual set-up) or, with
+``--sb3-vec subproc``, a ``SubprocVecEnv`` (one process per env). It
 records each learner's rolling result against each opponent (last 2000 hands) over wall
 time, samples per second, and then plays each final policy against ``tag`` in a duplicate
 match (``--hands``, seed 11). Writes ``compare.png`` (learning curves) and ``compare.json``
@@ -197,15 +200,18 @@ def _train_ours(seconds: float, seed: int, out: Path, workers: int = 2) -> tuple
     return recorder, learner.global_step, dt
 
 
-def _train_sb3(seconds: float, seed: int, out: Path) -> tuple[_Recorder, int, float]:
+def _train_sb3(seconds: float, seed: int, out: Path, vec: str = "dummy") -> tuple[_Recorder, int, float]:
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
-    from stable_baselines3.common.vec_env import DummyVecEnv
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     torch.set_num_threads(1)
     recorder = _Recorder()
-    envs = DummyVecEnv([lambda i=i: _LearnerGymEnv(recorder, seed + i) for i in range(8)])
+    factories = [lambda i=i: _LearnerGymEnv(recorder, seed + i) for i in range(8)]
+    # SubprocVecEnv: SB3's way onto more cores (one process per env); each process then records
+    # into its own copy of the recorder, so this variant has no learning curve.
+    envs = SubprocVecEnv(factories, start_method="spawn") if vec == "subproc" else DummyVecEnv(factories)
 
     class Stop(BaseCallback):
         def _on_step(self) -> bool:
@@ -220,11 +226,13 @@ def _train_sb3(seconds: float, seed: int, out: Path) -> tuple[_Recorder, int, fl
     start = time.perf_counter()
     recorder.start = start
     model.learn(total_timesteps=10**9, callback=Stop())
+    dt = time.perf_counter() - start
+    envs.close()
     model.save(out / "sb3")
-    return recorder, int(model.num_timesteps), time.perf_counter() - start
+    return recorder, int(model.num_timesteps), dt
 
 
-def compare(seconds: float, hands: int, out: Path) -> None:
+def compare(seconds: float, hands: int, out: Path, workers: int = 2, sb3_vec: str = "dummy") -> None:
     """Train both, evaluate against tag, write the plot and the JSON; prints the table rows."""
     import json
     import sys
@@ -234,8 +242,10 @@ def compare(seconds: float, hands: int, out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     sys.path.insert(0, str(Path(__file__).resolve().parent))  # the arena imports bench_ppo:Sb3Agent
     results = {}
-    for name, train in (("ours", _train_ours), ("MaskablePPO", _train_sb3)):
-        recorder, steps, dt = train(seconds, 0, out)
+    trainers = (("ours", lambda: _train_ours(seconds, 0, out, workers)),
+                ("MaskablePPO", lambda: _train_sb3(seconds, 0, out, sb3_vec)))
+    for name, train in trainers:
+        recorder, steps, dt = train()
         spec = (f"holdem_env.agents.ppo:PpoAgent(policy={str(out / 'ours.pt')!r})" if name == "ours"
                 else f"bench_ppo:Sb3Agent(path={str(out / 'sb3.zip')!r})")
         match = run_match(ArenaConfig(agents=(spec, "tag"), hands=hands, seed=11))
@@ -283,9 +293,12 @@ def main() -> None:
     parser.add_argument("--opponent", choices=("random", "ppo"), default="random",
                         help="who plays the other seats (ppo: a torch network, batched by the vector env)")
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--workers", type=int, default=2, help="--compare: our learner's rollout processes")
+    parser.add_argument("--sb3-vec", choices=("dummy", "subproc"), default="dummy",
+                        help="--compare: MaskablePPO's vector env (subproc: one process per env, no curve)")
     args = parser.parse_args()
     if args.compare:
-        compare(args.seconds, args.hands, Path(args.out))
+        compare(args.seconds, args.hands, Path(args.out), args.workers, args.sb3_vec)
         return
     if not args.vector:
         parser.error("choose --vector or --compare")

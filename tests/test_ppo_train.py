@@ -8,7 +8,7 @@ import torch
 
 from holdem_env.agents.ppo import ActorCritic, PolicyConfig
 from holdem_env.engine.config import TableConfig
-from holdem_env.engine.errors import ConfigError
+from holdem_env.engine.errors import ConfigError, HoldemError
 from holdem_env.training.arena import ArenaConfig, run_match
 from holdem_env.training.pool import OpponentPool
 from holdem_env.training.ppo import (
@@ -188,6 +188,19 @@ def test_rollout_workers_are_deterministic_and_every_hand_reaches_the_pool(tmp_p
     assert not torch.equal(_weights(single)["actor.0.weight"], a["actor.0.weight"])
     with pytest.raises(ConfigError, match="ppo.num_workers"):
         PpoSettings(**{**TINY, "num_envs": 4}, num_workers=5)
+
+
+def test_a_failing_rollout_worker_is_a_clear_error() -> None:
+    """An opponent that raises inside a worker process: the learner raises HoldemError naming
+    the worker and carrying the worker's traceback, and closes cleanly afterwards."""
+    settings = PpoSettings(**TINY, opponents=("boomagent:ExplodingAgent",), num_workers=2)
+    learner = PpoLearner(settings, TableConfig(num_players=2), seed=0)
+    try:
+        with pytest.raises(HoldemError, match=r"ppo rollout worker 0 failed:(.|\n)*boom: this agent always fails"):
+            learner.train_round(1, 1)
+    finally:
+        learner.close()
+    assert learner._workers is None
 
 
 def test_resume_under_other_settings_is_refused(tmp_path) -> None:

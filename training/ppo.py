@@ -61,7 +61,7 @@ import torch
 
 from holdem_env.agents.ppo import ActorCritic, PolicyConfig, PpoPolicy, sample_actions
 from holdem_env.engine.config import TableConfig
-from holdem_env.engine.errors import ConfigError
+from holdem_env.engine.errors import ConfigError, HoldemError
 from holdem_env.env.vector import HoldemVectorEnv
 from holdem_env.fileutil import atomic_write_bytes, atomic_write_text
 
@@ -495,8 +495,6 @@ class RolloutWorkers:
             self._procs.append(proc)
 
     def _gather(self) -> list[tuple[Any, ...]]:
-        from holdem_env.engine.errors import HoldemError
-
         answers = []
         for k, conn in enumerate(self._conns):
             try:
