@@ -4,7 +4,8 @@ Usage::
 
     .venv/bin/python benchmarks/bench_ppo.py --vector [--opponent random|ppo] [--tables 1 16 64 256] [--seconds 5]
     .venv/bin/python benchmarks/bench_ppo.py --compare [--seconds 1200] [--hands 20000] [--out DIR]
-        [--workers 2] [--sb3-vec dummy|subproc]
+        [--workers 2] [--learner-tables 32] [--iterations-per-round 1] [--only ours|MaskablePPO]
+        [--sb3-vec dummy|subproc]
 
 ``--vector`` measures :class:`holdem_env.env.vector.HoldemVectorEnv` with random opponents
 (``--opponent random``) or a torch ppo network (``--opponent ppo``), one batched call per
@@ -180,11 +181,13 @@ class Sb3Agent:
         return int(self.rng.choice(probs.size, p=probs / probs.sum()))
 
 
-def _train_ours(seconds: float, seed: int, out: Path, workers: int = 2) -> tuple[_Recorder, int, float]:
+def _train_ours(
+    seconds: float, seed: int, out: Path, workers: int = 2, tables: int = 32, iterations_per_round: int = 1
+) -> tuple[_Recorder, int, float]:
     from holdem_env.engine.config import TableConfig
     from holdem_env.training.ppo import PpoLearner, PpoSettings
 
-    settings = PpoSettings(num_envs=32, num_steps=64, num_minibatches=4, opponents=COMPARE_OPPONENTS,
+    settings = PpoSettings(num_envs=tables, num_steps=2048 // tables, num_minibatches=4, opponents=COMPARE_OPPONENTS,
                            snapshot_every=0, pool_uniform_share=1.0, num_workers=workers, **COMPARE_PPO)
     learner = PpoLearner(settings, TableConfig(num_players=2), seed)
     recorder = _Recorder()
@@ -192,7 +195,7 @@ def _train_ours(seconds: float, seed: int, out: Path, workers: int = 2) -> tuple
     start, r = time.perf_counter(), 0
     while time.perf_counter() - start < seconds:
         r += 1
-        learner.train_round(1, r)
+        learner.train_round(iterations_per_round, r)
         recorder.curve.append((time.perf_counter() - start, learner.pool.results()))
     dt = time.perf_counter() - start
     learner.close()
@@ -232,7 +235,10 @@ def _train_sb3(seconds: float, seed: int, out: Path, vec: str = "dummy") -> tupl
     return recorder, int(model.num_timesteps), dt
 
 
-def compare(seconds: float, hands: int, out: Path, workers: int = 2, sb3_vec: str = "dummy") -> None:
+def compare(
+    seconds: float, hands: int, out: Path, workers: int = 2, sb3_vec: str = "dummy", tables: int = 32,
+    iterations_per_round: int = 1, only: str | None = None,
+) -> None:
     """Train both, evaluate against tag, write the plot and the JSON; prints the table rows."""
     import json
     import sys
@@ -242,9 +248,11 @@ def compare(seconds: float, hands: int, out: Path, workers: int = 2, sb3_vec: st
     out.mkdir(parents=True, exist_ok=True)
     sys.path.insert(0, str(Path(__file__).resolve().parent))  # the arena imports bench_ppo:Sb3Agent
     results = {}
-    trainers = (("ours", lambda: _train_ours(seconds, 0, out, workers)),
+    trainers = (("ours", lambda: _train_ours(seconds, 0, out, workers, tables, iterations_per_round)),
                 ("MaskablePPO", lambda: _train_sb3(seconds, 0, out, sb3_vec)))
     for name, train in trainers:
+        if only is not None and name != only:
+            continue
         recorder, steps, dt = train()
         spec = (f"holdem_env.agents.ppo:PpoAgent(policy={str(out / 'ours.pt')!r})" if name == "ours"
                 else f"bench_ppo:Sb3Agent(path={str(out / 'sb3.zip')!r})")
@@ -256,7 +264,8 @@ def compare(seconds: float, hands: int, out: Path, workers: int = 2, sb3_vec: st
         vs_tag = f"{row['mbb_per_hand']:+.1f} ± {row['ci95']:.1f}"
         print(f"| {name} | {dt:.0f} s | {steps:,} | {steps / dt:,.0f} | {vs_tag} |", flush=True)
     (out / "compare.json").write_text(json.dumps(results, indent=1))
-    _plot_compare(results, out / "compare.png")
+    if len(results) == 2:
+        _plot_compare(results, out / "compare.png")
 
 
 def _plot_compare(results: dict, path: Path) -> None:
@@ -289,16 +298,22 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=20000)
     parser.add_argument("--out", default="runs/bench_ppo_compare")
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 16, 64, 256])
+    parser.add_argument("--learner-tables", type=int, default=32,
+                        help="--compare: our learner's tables (2048 / tables steps each per iteration)")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--opponent", choices=("random", "ppo"), default="random",
                         help="who plays the other seats (ppo: a torch network, batched by the vector env)")
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--workers", type=int, default=2, help="--compare: our learner's rollout processes")
+    parser.add_argument("--iterations-per-round", type=int, default=1,
+                        help="--compare: our PPO iterations between two learning-curve points (fresh tables each)")
+    parser.add_argument("--only", choices=("ours", "MaskablePPO"), help="--compare: train and evaluate one learner")
     parser.add_argument("--sb3-vec", choices=("dummy", "subproc"), default="dummy",
                         help="--compare: MaskablePPO's vector env (subproc: one process per env, no curve)")
     args = parser.parse_args()
     if args.compare:
-        compare(args.seconds, args.hands, Path(args.out), args.workers, args.sb3_vec)
+        compare(args.seconds, args.hands, Path(args.out), args.workers, args.sb3_vec, args.learner_tables,
+                args.iterations_per_round, args.only)
         return
     if not args.vector:
         parser.error("choose --vector or --compare")
