@@ -341,13 +341,21 @@ def values_on_boards(boards: np.ndarray) -> np.ndarray:
     return values
 
 
+def _valued_boards(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For ``(n, 5)`` boards: which cards each holds ``(n, 52)``, which holdings each blocks
+    ``(n, 1326)``, and every holding's value there, 0 where blocked (below every real value:
+    never beaten, never tied)."""
+    on_board = np.zeros((len(boards), 52), dtype=bool)
+    np.put_along_axis(on_board, boards, True, axis=1)
+    blocked = on_board[:, HOLDINGS[:, 0]] | on_board[:, HOLDINGS[:, 1]]
+    values = values_on_boards(boards).astype(np.int32)
+    values[blocked] = 0
+    return on_board, blocked, values
+
+
 def _strength_block(boards: np.ndarray) -> np.ndarray:
     n = len(boards)
-    on_board = np.zeros((n, 52), dtype=bool)
-    np.put_along_axis(on_board, boards, True, axis=1)
-    blocked = on_board[:, HOLDINGS[:, 0]] | on_board[:, HOLDINGS[:, 1]]  # (n, 1326)
-    values = values_on_boards(boards).astype(np.int32)
-    values[blocked] = 0  # below every real value: never beaten, never tied
+    _, blocked, values = _valued_boards(boards)
     rows = np.arange(n, dtype=np.int32)[:, None]
     hist = np.bincount((values + rows * (_MAX_VALUE + 1)).ravel(), minlength=n * (_MAX_VALUE + 1))
     hist = hist.reshape(n, _MAX_VALUE + 1).astype(np.int32)
@@ -418,9 +426,7 @@ def equity_against_random(board: CardsLike, runouts: np.ndarray | None = None) -
     >>> float(e[holding_index(*parse_cards("KsKh"))]) > 0.9, bool(np.isnan(e[holding_index(*parse_cards("KdKs"))]))
     (True, True)
     """
-    b = _cards(board, "board")
-    if len(b) not in (3, 4, 5) or len(set(b)) != len(b):
-        raise CardError(f"a board for equity against a random holding has 3, 4 or 5 different cards, got {len(b)}")
+    b = _equity_board(board)
     if len(b) == 5:
         return strength_against_random(b)
     tails = _tails(b, runouts)
@@ -433,6 +439,14 @@ def equity_against_random(board: CardsLike, runouts: np.ndarray | None = None) -
         out = np.where(counts > 0, total / np.maximum(counts, 1), np.nan)
     out[blocked_by(b)] = np.nan
     return out
+
+
+def _equity_board(board: CardsLike) -> tuple[int, ...]:
+    """``board`` checked for the equity-against-random functions: 3, 4 or 5 different cards."""
+    b = _cards(board, "board")
+    if len(b) not in (3, 4, 5) or len(set(b)) != len(b):
+        raise CardError(f"a board for equity against a random holding has 3, 4 or 5 different cards, got {len(b)}")
+    return b
 
 
 def _tails(b: tuple[int, ...], runouts: np.ndarray | None) -> np.ndarray:
@@ -467,15 +481,10 @@ def holdings_equity_against_random(
     ...                     equity_against_random("Kd Qc 7h 3s")[holding_indices(h)]))
     True
     """
-    b = _cards(board, "board")
-    if len(b) not in (3, 4, 5) or len(set(b)) != len(b):
-        raise CardError(f"a board for equity against a random holding has 3, 4 or 5 different cards, got {len(b)}")
+    b = _equity_board(board)
     hold = check_holdings(holdings)
     full = np.asarray(b, dtype=np.int64)[None, :] if len(b) == 5 else _full_boards(b, _tails(b, runouts))
-    on_board = np.zeros((len(full), 52), dtype=bool)
-    np.put_along_axis(on_board, full, True, axis=1)
-    values = values_on_boards(full).astype(np.int32)
-    values[on_board[:, HOLDINGS[:, 0]] | on_board[:, HOLDINGS[:, 1]]] = 0  # blocked: never beaten, never tied
+    on_board, _, values = _valued_boards(full)
     out = np.full(len(hold), np.nan)
     for i, (c1, c2) in enumerate(hold.tolist()):
         if c1 in b or c2 in b:
