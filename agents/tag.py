@@ -91,7 +91,7 @@ def raise_options(
 _ALL_FLOP_RUNOUTS = 1176
 #: Boards whose heads-up equity tables are kept (a hand's flop, turn and river, twice over).
 _TABLES_KEPT = 8
-#: Single-holding equities kept (emptied when full; pure functions of the key).
+#: Single-holding equities and flop run-out samples kept (pure functions of the key).
 _FEW_KEPT = 256
 
 #: Largest ``tightness`` / ``aggression``: beyond it every hand is folded (or raised) anyway.
@@ -120,6 +120,19 @@ def closest_raise(
     if not options:
         return None
     return min(options, key=lambda o: (abs(o[1] - target), o[1]))[0]
+
+
+def _keep(cache: dict[Any, np.ndarray], key: Any, value: np.ndarray, limit: int) -> None:
+    """Store ``value`` under ``key``, dropping the oldest entry when ``cache`` holds ``limit``."""
+    if len(cache) >= limit:
+        cache.pop(next(iter(cache)))
+    cache[key] = value
+
+
+def _even_if_unestimated(equities: np.ndarray, open_: np.ndarray) -> np.ndarray:
+    """A holding the board leaves open (``open_``) whose cards meet every sampled run-out has no
+    estimate (NaN): call it even."""
+    return np.where(np.isnan(equities) & open_, 0.5, equities)
 
 
 class TagAgent:
@@ -358,7 +371,7 @@ class TagAgent:
             cached = np.full(NUM_HOLDINGS, np.nan)
             possible = np.flatnonzero(~blocked_by(board))
             cached[possible] = _sampled_equities(HOLDINGS[possible], board, opponents, self.samples, rng)
-            self._remember(key, cached)
+            _keep(self._equity_cache, key, cached, _TABLES_KEPT)
         return cached[holding_indices(holdings)]
 
     def _heads_up_table(self, board: tuple[int, ...]) -> np.ndarray:
@@ -371,9 +384,8 @@ class TagAgent:
         table = self._equity_cache.get(key)
         if table is None:
             table = equity_against_random(board, self._heads_up_runouts(board))
-            # A holding whose cards meet every sampled run-out has no estimate: call it even.
-            table = np.where(np.isnan(table) & ~blocked_by(board), 0.5, table)
-            self._remember(key, table)
+            table = _even_if_unestimated(table, ~blocked_by(board))
+            _keep(self._equity_cache, key, table, _TABLES_KEPT)
         return table
 
     def _heads_up_key(self, board: tuple[int, ...]) -> tuple[Any, ...]:
@@ -387,9 +399,7 @@ class TagAgent:
         if runouts is None:
             rng = np.random.default_rng([self.equity_seed, *board])
             runouts = flop_runouts(board)[np.sort(rng.choice(_ALL_FLOP_RUNOUTS, self.flop_runouts, replace=False))]
-            if len(self._runouts_cache) >= _FEW_KEPT:
-                self._runouts_cache.clear()
-            self._runouts_cache[board] = runouts
+            _keep(self._runouts_cache, board, runouts, _FEW_KEPT)
         return runouts
 
     def _heads_up_few(self, board: tuple[int, ...], holdings: np.ndarray) -> np.ndarray:
@@ -400,16 +410,9 @@ class TagAgent:
         eqs = self._few_cache.get(key)
         if eqs is None:
             eqs = holdings_equity_against_random(board, hold, self._heads_up_runouts(board))
-            eqs = np.where(np.isnan(eqs) & ~blocked_by(board)[holding_indices(hold)], 0.5, eqs)
-            if len(self._few_cache) >= _FEW_KEPT:
-                self._few_cache.clear()
-            self._few_cache[key] = eqs
+            eqs = _even_if_unestimated(eqs, ~blocked_by(board)[holding_indices(hold)])
+            _keep(self._few_cache, key, eqs, _FEW_KEPT)
         return eqs.copy()
-
-    def _remember(self, key: tuple[Any, ...], table: np.ndarray) -> None:
-        if len(self._equity_cache) >= _TABLES_KEPT:
-            self._equity_cache.pop(next(iter(self._equity_cache)))
-        self._equity_cache[key] = table
 
     def _postflop_spot(
         self, observation: Mapping[str, Any], info: Mapping[str, Any], view: Mapping[str, Any], legal: Mapping[str, Any]
