@@ -429,7 +429,7 @@ def _rollout_worker(conn: Any, setup: dict[str, Any]) -> None:
     import traceback
 
     try:
-        settings = PpoSettings(**{**setup["settings"], "num_envs": setup["tables"], "num_workers": 1})
+        settings = PpoSettings.from_dict({**setup["settings"], "num_envs": setup["tables"], "num_workers": 1})
         learner = PpoLearner(settings, setup["table"], setup["seed"], name=setup["name"],
                              extra_opponents=setup["extra_opponents"])
         source = _RecordingPool(learner.pool)
@@ -483,7 +483,7 @@ class RolloutWorkers:
         self._procs: list[Any] = []
         for k, share in enumerate(shares):
             setup = {
-                "settings": {**s.to_dict(), "hidden": tuple(s.hidden), "opponents": tuple(s.opponents)},
+                "settings": s.to_dict(),
                 "table": learner.table, "seed": learner.seed, "name": learner.name,
                 "extra_opponents": learner.extra_opponents, "tables": len(share), "shard": k,
             }
@@ -637,16 +637,15 @@ class PpoLearner:
         for _ in range(iterations):
             # 5. rollout
             ro = sampler.collect()
-            xs, masks, actions, values = ro.xs, ro.masks, ro.actions, ro.values
             self.global_step += steps * n
             # 6. advantages
-            adv, returns = compute_gae(ro.rewards, values, ro.terminated, ro.next_value, s.gamma, s.gae_lambda)
+            adv, returns = compute_gae(ro.rewards, ro.values, ro.terminated, ro.next_value, s.gamma, s.gae_lambda)
             # 7. update
             self.model.train()
             batch = {
-                "x": torch.from_numpy(xs.reshape(steps * n, -1)),
-                "masks": torch.from_numpy(masks.reshape(steps * n, -1).astype(np.int64)),
-                "actions": torch.from_numpy(actions.reshape(-1)),
+                "x": torch.from_numpy(ro.xs.reshape(steps * n, -1)),
+                "masks": torch.from_numpy(ro.masks.reshape(steps * n, -1).astype(np.int64)),
+                "actions": torch.from_numpy(ro.actions.reshape(-1)),
                 "logprobs": torch.from_numpy(ro.logprobs.reshape(-1)),
                 "advantages": torch.from_numpy(adv.reshape(-1).astype(np.float32)),
                 "returns": torch.from_numpy(returns.reshape(-1).astype(np.float32)),
@@ -654,7 +653,7 @@ class PpoLearner:
             stats = ppo_update(self.model, self.optimizer, batch, s, rng)
             self.model.eval()
             var = float(np.var(returns))
-            stats["explained_variance"] = float("nan") if var == 0 else 1.0 - float(np.var(returns - values)) / var
+            stats["explained_variance"] = float("nan") if var == 0 else 1.0 - float(np.var(returns - ro.values)) / var
             all_stats.append(stats)
             self.iteration += 1
             if s.snapshot_every and self.iteration % s.snapshot_every == 0:
