@@ -306,8 +306,11 @@ def features_batch(observations: np.ndarray, equity: np.ndarray | None = None) -
             raise HoldemError(f"equity must give one value per observation row ({b}), got shape {given.shape}")
         out[:, 0] = given
     elif idx.size:
-        holes = np.stack([np.flatnonzero(hole_hot[i]) for i in idx])
-        boards = [np.flatnonzero(board_hot[i]) for i in idx]
+        holes = np.nonzero(hole_hot[idx])[1].reshape(-1, 2)  # each row's two cards, ascending
+        rows_board = board_hot[idx]
+        cols = np.nonzero(rows_board)[1]
+        ends = np.cumsum(rows_board.sum(axis=1)).tolist()
+        boards = [cols[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]  # each row's board, ascending
         out[idx, 0] = equity_batch(holes, boards, live[idx])
     denom = pot + to_call
     out[:, 1] = np.where(to_call > 0, to_call / np.maximum(denom, 1e-9), 0.0)

@@ -161,27 +161,38 @@ def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
 def sample_actions(probs: np.ndarray, masks: np.ndarray, rngs: Sequence[np.random.Generator]) -> np.ndarray:
     """One action per row: inverse-CDF sampling with one uniform draw from that row's generator.
 
-    Masked ids are never returned (their probability is zeroed here too, whatever ``probs``
-    says); a row whose mask allows nothing is an error.
+    Each row's CDF is the running sum of its legal ids' probabilities divided by their total
+    (the running sum's last entry); the answer is the first legal id whose CDF exceeds the
+    draw. Masked ids are never returned (their probability is zeroed here too, whatever
+    ``probs`` says); a row whose legal probabilities are all zero (or NaN) samples uniformly
+    over its legal ids; a row whose mask allows nothing is an error. Vectorised over the rows;
+    when every row has the same generator its draws are taken in one call (the same numbers,
+    in row order, as one call per row).
 
     >>> import numpy as np
     >>> p = np.array([[0.5, 0.5, 0.0], [0.2, 0.3, 0.5]])
     >>> sample_actions(p, np.array([[0, 1, 1], [1, 0, 0]]), [np.random.default_rng(0)] * 2).tolist()
     [1, 0]
     """
-    p = np.where(np.asarray(masks) > 0, np.asarray(probs, dtype=np.float64), 0.0)
-    if (np.asarray(masks).sum(axis=1) == 0).any():
+    legal = np.asarray(masks) > 0
+    counts = legal.sum(axis=1)
+    if (counts == 0).any():
         raise HoldemError("an action mask allows no action: the seat is not on turn")
-    out = np.empty(len(p), dtype=np.int64)
-    for i, row in enumerate(p):
-        legal = np.flatnonzero(np.asarray(masks)[i])
-        weights = row[legal]
-        total = weights.sum()
-        if not total > 0:  # every legal id underflowed: uniform over the legal ids
-            weights, total = np.ones(legal.size), float(legal.size)
-        cdf = np.cumsum(weights) / total
-        out[i] = legal[min(int(np.searchsorted(cdf, rngs[i].random(), side="right")), legal.size - 1)]
-    return out
+    n = len(legal)
+    cdf = np.cumsum(np.where(legal, np.asarray(probs, dtype=np.float64), 0.0), axis=1)
+    total = cdf[:, -1].copy()
+    flat = ~(total > 0)
+    if flat.any():  # every legal id underflowed: uniform over the legal ids
+        cdf[flat] = np.cumsum(legal[flat], axis=1)
+        total[flat] = counts[flat]
+    cdf /= total[:, None]
+    if n and all(r is rngs[0] for r in rngs):
+        u = rngs[0].random(n)
+    else:
+        u = np.array([r.random() for r in rngs], dtype=np.float64)
+    k = np.minimum(((cdf <= u[:, None]) & legal).sum(axis=1), counts - 1)  # legal ids at or below the draw
+    rank = np.cumsum(legal, axis=1)
+    return np.argmax(legal & (rank == (k + 1)[:, None]), axis=1).astype(np.int64)
 
 
 class PpoPolicy:

@@ -159,9 +159,9 @@ def sample_row(probs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) ->
     legal = np.flatnonzero(np.asarray(mask) > 0)
     if legal.size == 0:
         raise HoldemError("an action mask allows no action: the seat is not on turn")
-    weights = np.asarray(probs, dtype=np.float64)[legal]
-    total = weights.sum()
+    cdf = np.cumsum(np.asarray(probs, dtype=np.float64)[legal])
+    total = cdf[-1]
     if not total > 0:  # every legal id underflowed: uniform over the legal ids
-        weights, total = np.ones(legal.size), float(legal.size)
-    cdf = np.cumsum(weights) / total
+        cdf, total = np.arange(1.0, legal.size + 1), float(legal.size)
+    cdf = cdf / total
     return int(legal[min(int(np.searchsorted(cdf, rng.random(), side="right")), legal.size - 1)])

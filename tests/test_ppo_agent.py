@@ -260,3 +260,41 @@ def test_the_bare_ppo_spec_plays_the_shipped_policy_trained_by_its_config() -> N
     assert meta["iteration"] == run["rounds"] * run["iterations_per_round"]
     assert config.num_players == 2 and list(config.hidden) == run["ppo"]["hidden"]
     assert SHIPPED_POLICY.stat().st_size < 1_000_000  # small enough to ship
+
+
+def _sample_rows_one_by_one(probs: np.ndarray, masks: np.ndarray, rngs: list[np.random.Generator]) -> list[int]:
+    """The definition of sample_actions, row by row: the legal ids' running sum over its last entry."""
+    out = []
+    for row, mask, rng in zip(probs, masks, rngs, strict=True):
+        legal = np.flatnonzero(mask)
+        cdf = np.cumsum(row[legal])
+        if not cdf[-1] > 0:
+            cdf = np.arange(1.0, legal.size + 1)
+        out.append(int(legal[min(int(np.searchsorted(cdf / cdf[-1], rng.random(), side="right")), legal.size - 1)]))
+    return out
+
+
+def _generators(seed: int, n: int, shared: bool) -> list[np.random.Generator]:
+    return [np.random.default_rng(seed)] * n if shared else [np.random.default_rng((seed, i)) for i in range(n)]
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_sample_actions_vectorised_equals_row_by_row(shared: bool) -> None:
+    rng = np.random.default_rng(11)
+    for k in range(200):
+        n = int(rng.integers(1, 30))
+        probs = rng.dirichlet(np.ones(10) * 0.3, size=n)
+        masks = (rng.random((n, 10)) < 0.6).astype(np.int8)
+        masks[np.arange(n), rng.integers(0, 10, n)] = 1
+        if k % 3 == 0:
+            probs[0] = 0.0  # an underflowed row: uniform over its legal ids
+        if k % 5 == 0:
+            probs[-1, 4] = np.nan
+        fast = sample_actions(probs, masks, _generators(k, n, shared))
+        assert fast.tolist() == _sample_rows_one_by_one(probs, masks, _generators(k, n, shared))
+        assert masks[np.arange(n), fast].all()
+
+
+def test_sample_actions_refuses_a_row_with_no_legal_action() -> None:
+    with pytest.raises(HoldemError, match="allows no action"):
+        sample_actions(np.full((2, 3), 1 / 3), np.array([[1, 0, 0], [0, 0, 0]]), [np.random.default_rng(0)] * 2)
