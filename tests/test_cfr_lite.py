@@ -612,8 +612,9 @@ def test_shipped_policies_play_their_own_preflop_unless_asked_for_the_chart() ->
     assert chart.preflop_rule(six) == "chart" and chart.preflop_rule(two) == "chart"
 
 
+@pytest.mark.parametrize("off_tree", ["rule", "tag"])
 @pytest.mark.parametrize("raise_to, charted", [(25, True), (60, True), (1000, False)])
-def test_chart_preflop_leaves_an_overbet_to_the_pot_odds_rule(raise_to: int, charted: bool) -> None:
+def test_chart_preflop_leaves_an_overbet_to_the_off_tree_rule(raise_to: int, charted: bool, off_tree: str) -> None:
     from holdem_env import nlhe_v1
     from holdem_env.agents.cfr_lite.agent import CfrLiteAgent
     from holdem_env.agents.tag import TagAgent
@@ -623,10 +624,47 @@ def test_chart_preflop_leaves_an_overbet_to_the_pot_odds_rule(raise_to: int, cha
     env.reset(seed=5)
     env.step(nlhe_v1.exact_action_id(raise_to))  # the first to act opens (1000: a 100-big-blind shove)
     obs, _, _, _, info = env.last()
-    agent = CfrLiteAgent(seed=0, preflop="chart")
+    agent = CfrLiteAgent(seed=0, preflop="chart", off_tree=off_tree)
     act = agent.act(obs, info)
     assert obs["action_mask"][act] == 1
     assert (agent.charted, agent.fallbacks) == ((1, 0) if charted else (0, 1))
-    rows = CfrLiteAgent(seed=0, preflop="chart").action_probabilities(obs, info, HOLDINGS[:200])
+    rows = CfrLiteAgent(seed=0, preflop="chart", off_tree=off_tree).action_probabilities(obs, info, HOLDINGS[:200])
     tag = TagAgent(seed=0).action_probabilities(obs, info, HOLDINGS[:200])
-    assert np.array_equal(rows, tag) is charted
+    # the chart, or off the tree under off_tree="tag": tag's own answer; else the pot-odds rule's
+    assert np.array_equal(rows, tag) is (charted or off_tree == "tag")
+
+
+@pytest.mark.parametrize("off_tree", ["tag", "rule"])
+def test_a_reraise_beyond_the_tree_is_played_off_the_tree(off_tree: str) -> None:
+    # Heads-up the tree has two raises a street: after open, 3-bet and 4-bet the big blind's
+    # decision is off the tree. off_tree="tag" plays it (and answers its range) as tag does;
+    # "rule" by the strength rule (call with the top half of hands, else fold).
+    from holdem_env import nlhe_v1
+    from holdem_env.agents.cfr_lite.agent import CfrLiteAgent
+    from holdem_env.agents.tag import TagAgent
+    from holdem_env.engine.ranges import HOLDINGS
+
+    env = nlhe_v1.env(num_players=2, action_mode="exact")
+    env.reset(seed=3)
+    for to in (30, 90, 250):  # open, 3-bet, 4-bet
+        env.step(nlhe_v1.exact_action_id(to))
+    obs, _, _, _, info = env.last()
+    agent = CfrLiteAgent(seed=0, off_tree=off_tree)
+    act = agent.act(obs, info)
+    assert (agent.lookups, agent.fallbacks) == (0, 1)
+    tag = TagAgent(seed=0)
+    rows = CfrLiteAgent(seed=0, off_tree=off_tree).action_probabilities(obs, info, HOLDINGS)
+    tag_rows = tag.action_probabilities(obs, info, HOLDINGS)
+    if off_tree == "tag":
+        assert act == tag.act(obs, info)
+        assert np.array_equal(rows, tag_rows)
+    else:
+        assert obs["action_mask"][act] == 1 and act in (0, 1)  # fold or call, never a raise
+        assert not np.array_equal(rows, tag_rows) and set(np.flatnonzero(rows.sum(axis=0))) <= {0, 1}
+
+
+def test_off_tree_option_is_checked() -> None:
+    from holdem_env.agents.cfr_lite.agent import CfrLiteAgent
+
+    with pytest.raises(ConfigError, match="off_tree='always' is invalid: must be one of 'tag', 'rule'"):
+        CfrLiteAgent(off_tree="always")

@@ -227,8 +227,9 @@ def test_cfr_lite_range_answer_is_the_distribution_act_draws_from() -> None:
                 assert np.allclose(sampled, answered, atol=1e-12)
             else:  # two abstract moves mapped to one action id: the row holds their sum
                 assert len(answered) < len(sampled)
-        else:  # the fallback rule: deterministic
-            assert row.max() == 1.0 and picks[np.argmax(row)] == 60
+        else:  # off the tree: tag's rule plays, and the row is tag's own answer
+            tag_rows = agent._chart_agent().action_probabilities(obs, info, hold)
+            assert np.array_equal(row, own_row(tag_rows, hold, info))
         tol = 4 * np.sqrt(row * (1 - row) / 60)
         assert np.all(np.abs(picks / 60 - row) <= tol + 0.02)
         checked += 1
@@ -240,7 +241,7 @@ def test_cfr_lite_batched_answer_equals_one_holding_at_a_time() -> None:
     # here every sampled holding is answered alone through the agent's own lookup path.
     from holdem_env.engine.cards import parse_cards as cards
 
-    checked = 0
+    checked = off = 0
     for agent, obs, info, _ in decisions("cfr-lite", hands=6, seed=4):
         view, mask = info["view"], np.asarray(obs["action_mask"])
         hold = public_holdings(info)[::53]
@@ -250,13 +251,17 @@ def test_cfr_lite_batched_answer_equals_one_holding_at_a_time() -> None:
         board = cards(view["board"]) if view["board"] else ()
         for row, (a, b) in zip(batched, hold, strict=True):
             seat = int(view["seat"])
-            moves, p = agent._distribution(policy, shadow, view, info["legal"], seat, (int(a), int(b)), board)
+            moves, p, off_tree = agent._distribution(policy, shadow, view, info["legal"], seat, (int(a), int(b)), board)
             alone = np.zeros(len(mask))
+            if off_tree:  # played by tag: its answer for this holding alone
+                alone = agent._chart_agent().action_probabilities(obs, info, np.array([[a, b]]))[0]
+                off += 1
             for move, q in zip(moves, p, strict=True):
-                alone[agent._to_action_id(move, mask, view, info["legal"], int(view["seat"]))] += q
+                if not off_tree:
+                    alone[agent._to_action_id(move, mask, view, info["legal"], int(view["seat"]))] += q
             assert np.allclose(row, alone, atol=1e-12)
         checked += 1
-    assert checked >= 8
+    assert checked >= 8 and off > 0
 
 
 def test_agents_without_range_queries_get_a_clear_error() -> None:

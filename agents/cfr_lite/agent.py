@@ -6,8 +6,17 @@ engine, not this module, computes pots and legal amounts), translating every bet
 the abstraction with the pseudo-harmonic mapping. It then looks up its information set,
 draws an abstract action from the stored probabilities and maps it to an action id:
 in exact mode the raise-to amount itself, in discrete mode the allowed id whose amount is
-closest. Information sets the policy never reached are played by a simple strength rule
-(``fallbacks`` counts them).
+closest.
+
+Decisions the tree cannot answer -- an information set the policy never reached (a re-raise
+beyond the tree's raises per street, say), and the rest of a hand after an opponent's bet far
+outside the tree (an *overbet*) -- are *off the tree* (``fallbacks`` counts them). With
+``off_tree="tag"`` (the default) they are played by ``tag``'s rule
+(:class:`holdem_env.agents.tag.TagAgent`: preflop its ranges facing the raises so far,
+postflop its equity against the pot odds), which answers any bet size; ``off_tree="rule"``
+plays them by the older strength rule (call with the top half of hands, after an overbet
+with the pot odds plus 0.1). Off-tree decisions are about 2% of the heads-up policy's
+against ``tag`` but carried most of its losses there (``benchmarks/BENCHMARKS.md``).
 
 With ``preflop="chart"`` (or a policy file that declares ``"preflop": "chart"`` in its
 ``info``, written by a build preset that says so; the shipped files declare nothing) every
@@ -16,7 +25,7 @@ preflop decision is ``tag``'s
 4-bet ranges, a deterministic function of the hand class and the public history), counted
 in ``charted``, and the policy plays from the flop on. After an overbet (below) the
 preflop, too, is the fallback rule's. Range queries answer chart decisions with ``tag``'s
-own range answer, the rule ``act`` follows.
+own range answer, the rule ``act`` follows; so are off-tree decisions under ``off_tree="tag"``.
 
 ``cfr-lite`` with no argument plays the shipped heads-up policy
 (``agents/data/cfr_lite_hu.npz``); ``cfr-lite(policy="path.npz")`` plays another one.
@@ -46,7 +55,7 @@ from .buckets import NUM_PREFLOP_CLASSES, hand_strengths, preflop_class
 from .game import AbstractHoldem, Node, infoset_key
 from .policy import CfrLitePolicy
 
-__all__ = ["CfrLiteAgent", "OVERBET_FACTOR", "PREFLOP_RULES", "SHIPPED_POLICY", "shipped_policy_path"]
+__all__ = ["CfrLiteAgent", "OFF_TREE_RULES", "OVERBET_FACTOR", "PREFLOP_RULES", "SHIPPED_POLICY", "shipped_policy_path"]
 
 _DATA = Path(__file__).resolve().parent.parent / "data"
 #: The shipped heads-up policy (built by ``python -m holdem_env.training.cfr_lite.build``).
@@ -59,6 +68,8 @@ OVERBET_FACTOR = 2.5
 #: Who plays preflop: ``"policy"`` (the stored strategy), ``"chart"`` (``tag``'s preflop
 #: rule), or ``"auto"`` (what the policy file declares in ``info["preflop"]``, else the policy).
 PREFLOP_RULES = ("auto", "policy", "chart")
+#: Who plays the decisions off the tree: ``"tag"`` (``tag``'s rule) or ``"rule"`` (the strength rule).
+OFF_TREE_RULES = ("tag", "rule")
 
 
 def shipped_policy_path(num_players: int = 2) -> Path:
@@ -88,8 +99,10 @@ class CfrLiteAgent:
     ``threshold``: actions the policy plays with a lower probability are dropped and the
     rest renormalised ("thresholding" in the sense of Ganzfried & Sandholm, which removes
     the noise of under-trained information sets; 0 plays the stored mix as it is). The
-    default 0.15 measured best against ``tag`` (benchmarks/bench_cfr_lite.py).
+    default 0.4 measured best against ``tag`` of 0, 0.15, 0.3, 0.4 and 0.5 on development
+    seeds (``benchmarks/BENCHMARKS.md``, "cfr-lite off the tree").
     ``preflop``: one of :data:`PREFLOP_RULES` (default ``"auto"``: as the policy file says).
+    ``off_tree``: one of :data:`OFF_TREE_RULES` (default ``"tag"``; see the module docstring).
     """
 
     def __init__(
@@ -99,8 +112,9 @@ class CfrLiteAgent:
         seed: int | None = None,
         action_mode: str = "auto",
         bet_sizes: Sequence[float] | None = None,
-        threshold: float = 0.15,
+        threshold: float = 0.4,
         preflop: str = "auto",
+        off_tree: str = "tag",
     ) -> None:
         if not isinstance(threshold, (int, float)) or isinstance(threshold, bool) or not 0.0 <= threshold < 1.0:
             raise ConfigError("threshold", threshold, "must be a number in [0, 1)")
@@ -108,6 +122,9 @@ class CfrLiteAgent:
         if preflop not in PREFLOP_RULES:
             raise ConfigError("preflop", preflop, f"must be one of {', '.join(map(repr, PREFLOP_RULES))}")
         self.preflop = preflop
+        if off_tree not in OFF_TREE_RULES:
+            raise ConfigError("off_tree", off_tree, f"must be one of {', '.join(map(repr, OFF_TREE_RULES))}")
+        self.off_tree = off_tree
         self._chart: TagAgent | None = None
         if action_mode not in ("auto", "exact", "discrete"):
             raise ConfigError("action_mode", action_mode, "must be 'auto', 'exact' or 'discrete'")
@@ -124,7 +141,7 @@ class CfrLiteAgent:
         # Within a hand, an observed bet keeps the translation it got the first time.
         self._translated: dict[tuple[Any, ...], int] = {}
         self._hand_id: tuple[Any, ...] | None = None
-        #: Decisions played from the policy / by the fallback rule (diagnostics).
+        #: Decisions played from the policy / off the tree (diagnostics).
         self.lookups = 0
         self.fallbacks = 0
         #: Preflop decisions played by the chart (``preflop="chart"``).
@@ -161,7 +178,7 @@ class CfrLiteAgent:
         return str(declared)
 
     def _chart_agent(self) -> TagAgent:
-        """The ``tag`` whose preflop rule is the chart (built once; shares this agent's generator)."""
+        """The ``tag`` that plays chart and off-tree decisions (built once; shares this agent's generator)."""
         if self._chart is None:
             sizes = self.bet_sizes if self.bet_sizes is not None else DEFAULT_BET_SIZES
             self._chart = TagAgent(bet_sizes=sizes, rng=self.rng)
@@ -189,6 +206,8 @@ class CfrLiteAgent:
             self.charted += 1
             return int(self._chart_agent().act(observation, info))
         move = self._choose(policy, view, legal, seat)
+        if move is None:  # off the tree, played by tag
+            return int(self._chart_agent().act(observation, info))
         return self._to_action_id(move, mask, view, legal, seat)
 
     def _game(self, policy: CfrLitePolicy, view: Mapping[str, Any], start_stack: int) -> AbstractHoldem:
@@ -257,14 +276,17 @@ class CfrLiteAgent:
             return None
         return game, node, off_tree
 
-    def _choose(self, policy: CfrLitePolicy, view: Mapping[str, Any], legal: Mapping[str, Any], seat: int) -> AbstractMove:
+    def _choose(
+        self, policy: CfrLitePolicy, view: Mapping[str, Any], legal: Mapping[str, Any], seat: int
+    ) -> AbstractMove | None:
+        """The abstract move to play, or ``None`` for an off-tree decision that ``tag`` plays."""
         hole = parse_cards(view["hole_cards"])
         board = parse_cards(view["board"]) if view["board"] else ()
         shadow = self._shadow(policy, view) if len(view["dealt_in"]) == policy.table.num_players else None
-        moves, p = self._distribution(policy, shadow, view, legal, seat, hole, board)
-        if len(moves) == 1:
+        moves, p, off_tree = self._distribution(policy, shadow, view, legal, seat, hole, board)
+        if off_tree:
             self.fallbacks += 1
-            return moves[0]
+            return None if self.off_tree == "tag" else moves[0]
         self.lookups += 1
         return moves[int(self.rng.choice(len(moves), p=p))]
 
@@ -280,16 +302,16 @@ class CfrLiteAgent:
         bucket: int | None = None,
         strength: float | None = None,
         moves: Sequence[AbstractMove] | None = None,
-    ) -> tuple[list[AbstractMove], np.ndarray]:
-        """The moves the agent may play with ``hole`` and their probabilities (one move with
-        probability 1 when the fallback rule decides). ``bucket``, ``strength`` and
-        ``moves``: the hand's card bucket, its fallback strength and the abstract moves
-        offered, when the caller already knows them."""
+    ) -> tuple[list[AbstractMove], np.ndarray, bool]:
+        """The moves the agent may play with ``hole``, their probabilities, and whether the
+        decision is off the tree (then the strength rule's one move, probability 1).
+        ``bucket``, ``strength`` and ``moves``: the hand's card bucket, its strength and the
+        abstract moves offered, when the caller already knows them."""
         if shadow is not None and shadow[2]:
             to_call = int(legal.get("call", 0))
             needed = to_call / max(1, int(view["pot"]) + to_call)  # pot odds
             move = self._fallback(policy, hole, board, legal, call_above=min(0.9, needed + 0.1), strength=strength)
-            return [move], np.ones(1)
+            return [move], np.ones(1), True
         if shadow is not None:
             game, node, _ = shadow
             if moves is None:
@@ -305,8 +327,8 @@ class CfrLiteAgent:
                     if kept.sum() > 0:
                         p = kept
                 if p.sum() > 0:
-                    return list(moves), p / p.sum()
-        return [self._fallback(policy, hole, board, legal, strength=strength)], np.ones(1)
+                    return list(moves), p / p.sum(), False
+        return [self._fallback(policy, hole, board, legal, strength=strength)], np.ones(1), True
 
     def action_probabilities(
         self, observation: Mapping[str, Any], info: Mapping[str, Any], holdings: np.ndarray
@@ -355,6 +377,7 @@ class CfrLiteAgent:
         moves = shadow[0].moves(shadow[1]) if on_tree else None  # type: ignore[index]
         ids: dict[AbstractMove, int] = {}
         rows = np.zeros((len(first), len(mask)))
+        tag_groups: list[int] = []
         for g, i in enumerate(first):
             hole = (int(hold[i, 0]), int(hold[i, 1]))
             strength = float(strengths[i]) if board else None
@@ -367,12 +390,19 @@ class CfrLiteAgent:
                 bucket = 0
             elif on_tree:
                 bucket = policy.cards.bucket_of_strength(len(board) - 2, float(strengths[i]))
-            chosen, p = self._distribution(policy, shadow, view, legal, seat, hole, board, bucket, strength, moves)
+            chosen, p, off_tree = self._distribution(policy, shadow, view, legal, seat, hole, board, bucket, strength, moves)
+            if off_tree and self.off_tree == "tag":
+                tag_groups.append(g)
+                continue
             for move, q in zip(chosen, p, strict=True):
                 if move not in ids:
                     ids[move] = self._to_action_id(move, mask, view, legal, seat)
                 rows[g, ids[move]] += q
-        return rows[which.ravel()]
+        out = rows[which.ravel()]
+        if tag_groups:  # the off-tree holdings: tag's own range answer, the rule act follows
+            played_by_tag = np.isin(which.ravel(), tag_groups)
+            out[played_by_tag] = self._chart_agent().action_probabilities(observation, info, hold[played_by_tag])
+        return out
 
     def _fallback(
         self,
