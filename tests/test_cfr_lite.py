@@ -630,8 +630,8 @@ def test_chart_preflop_leaves_an_overbet_to_the_off_tree_rule(raise_to: int, cha
     assert (agent.charted, agent.fallbacks) == ((1, 0) if charted else (0, 1))
     rows = CfrLiteAgent(seed=0, preflop="chart", off_tree=off_tree).action_probabilities(obs, info, HOLDINGS[:200])
     tag = TagAgent(seed=0).action_probabilities(obs, info, HOLDINGS[:200])
-    # the chart, or off the tree under off_tree="tag": tag's own answer; else the pot-odds rule's
-    assert np.array_equal(rows, tag) is (charted or off_tree == "tag")
+    # the chart: tag's own answer; after the overbet the pot-odds rule's, whichever off_tree
+    assert np.array_equal(rows, tag) is charted
 
 
 @pytest.mark.parametrize("off_tree", ["tag", "rule"])

@@ -227,9 +227,11 @@ def test_cfr_lite_range_answer_is_the_distribution_act_draws_from() -> None:
                 assert np.allclose(sampled, answered, atol=1e-12)
             else:  # two abstract moves mapped to one action id: the row holds their sum
                 assert len(answered) < len(sampled)
-        else:  # off the tree: tag's rule plays, and the row is tag's own answer
+        elif agent._tag_plays(agent._shadow(agent.policy_for(2), info["view"])):  # a missing infoset: tag's answer
             tag_rows = agent._chart_agent().action_probabilities(obs, info, hold)
             assert np.array_equal(row, own_row(tag_rows, hold, info))
+        else:  # after an overbet, the pot-odds rule: deterministic
+            assert row.max() == 1.0 and picks[np.argmax(row)] == 60
         tol = 4 * np.sqrt(row * (1 - row) / 60)
         assert np.all(np.abs(picks / 60 - row) <= tol + 0.02)
         checked += 1
@@ -253,11 +255,11 @@ def test_cfr_lite_batched_answer_equals_one_holding_at_a_time() -> None:
             seat = int(view["seat"])
             moves, p, off_tree = agent._distribution(policy, shadow, view, info["legal"], seat, (int(a), int(b)), board)
             alone = np.zeros(len(mask))
-            if off_tree:  # played by tag: its answer for this holding alone
+            if off_tree and agent._tag_plays(shadow):  # played by tag: its answer for this holding alone
                 alone = agent._chart_agent().action_probabilities(obs, info, np.array([[a, b]]))[0]
                 off += 1
             for move, q in zip(moves, p, strict=True):
-                if not off_tree:
+                if not (off_tree and agent._tag_plays(shadow)):
                     alone[agent._to_action_id(move, mask, view, info["legal"], int(view["seat"]))] += q
             assert np.allclose(row, alone, atol=1e-12)
         checked += 1

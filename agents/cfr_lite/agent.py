@@ -10,13 +10,14 @@ closest.
 
 Decisions the tree cannot answer -- an information set the policy never reached (a re-raise
 beyond the tree's raises per street, say), and the rest of a hand after an opponent's bet far
-outside the tree (an *overbet*) -- are *off the tree* (``fallbacks`` counts them). With
-``off_tree="tag"`` (the default) they are played by ``tag``'s rule
-(:class:`holdem_env.agents.tag.TagAgent`: preflop its ranges facing the raises so far,
-postflop its equity against the pot odds), which answers any bet size; ``off_tree="rule"``
-plays them by the older strength rule (call with the top half of hands, after an overbet
-with the pot odds plus 0.1). Off-tree decisions are about 2% of the heads-up policy's
-against ``tag`` but carried most of its losses there (``benchmarks/BENCHMARKS.md``).
+outside the tree (an *overbet*) -- are *off the tree* (``fallbacks`` counts them). After an
+overbet the rest of the hand is played by a pot-odds rule (call when the hand's strength
+percentile is at least the pot odds plus 0.1). A missing information set is played, with
+``off_tree="tag"`` (the default), by ``tag``'s rule (:class:`holdem_env.agents.tag.TagAgent`:
+preflop its ranges facing the raises so far, postflop its equity against the pot odds);
+``off_tree="rule"`` plays it by the older strength rule (call with the top half of hands).
+Off-tree decisions are about 2% of the heads-up policy's against ``tag`` but carried most
+of its losses there (``benchmarks/BENCHMARKS.md``, "cfr-lite off the tree").
 
 With ``preflop="chart"`` (or a policy file that declares ``"preflop": "chart"`` in its
 ``info``, written by a build preset that says so; the shipped files declare nothing) every
@@ -25,7 +26,7 @@ preflop decision is ``tag``'s
 4-bet ranges, a deterministic function of the hand class and the public history), counted
 in ``charted``, and the policy plays from the flop on. After an overbet (below) the
 preflop, too, is the fallback rule's. Range queries answer chart decisions with ``tag``'s
-own range answer, the rule ``act`` follows; so are off-tree decisions under ``off_tree="tag"``.
+own range answer, the rule ``act`` follows; so are the missing information sets ``tag`` plays.
 
 ``cfr-lite`` with no argument plays the shipped heads-up policy
 (``agents/data/cfr_lite_hu.npz``); ``cfr-lite(policy="path.npz")`` plays another one.
@@ -68,7 +69,7 @@ OVERBET_FACTOR = 2.5
 #: Who plays preflop: ``"policy"`` (the stored strategy), ``"chart"`` (``tag``'s preflop
 #: rule), or ``"auto"`` (what the policy file declares in ``info["preflop"]``, else the policy).
 PREFLOP_RULES = ("auto", "policy", "chart")
-#: Who plays the decisions off the tree: ``"tag"`` (``tag``'s rule) or ``"rule"`` (the strength rule).
+#: Who plays a missing information set: ``"tag"`` (``tag``'s rule) or ``"rule"`` (the strength rule).
 OFF_TREE_RULES = ("tag", "rule")
 
 
@@ -102,7 +103,8 @@ class CfrLiteAgent:
     default 0.4 measured best against ``tag`` of 0, 0.15, 0.3, 0.4 and 0.5 on development
     seeds (``benchmarks/BENCHMARKS.md``, "cfr-lite off the tree").
     ``preflop``: one of :data:`PREFLOP_RULES` (default ``"auto"``: as the policy file says).
-    ``off_tree``: one of :data:`OFF_TREE_RULES` (default ``"tag"``; see the module docstring).
+    ``off_tree``: one of :data:`OFF_TREE_RULES`, who plays an information set the policy never
+    reached (default ``"tag"``; see the module docstring).
     """
 
     def __init__(
@@ -286,9 +288,14 @@ class CfrLiteAgent:
         moves, p, off_tree = self._distribution(policy, shadow, view, legal, seat, hole, board)
         if off_tree:
             self.fallbacks += 1
-            return None if self.off_tree == "tag" else moves[0]
+            return None if self._tag_plays(shadow) else moves[0]
         self.lookups += 1
         return moves[int(self.rng.choice(len(moves), p=p))]
+
+    def _tag_plays(self, shadow: tuple[AbstractHoldem, Node, bool] | None) -> bool:
+        """Whether ``tag`` plays an off-tree decision here: ``off_tree="tag"``, and no overbet
+        took the hand off the tree (the pot-odds rule plays those)."""
+        return self.off_tree == "tag" and not (shadow is not None and shadow[2])
 
     def _distribution(
         self,
@@ -391,7 +398,7 @@ class CfrLiteAgent:
             elif on_tree:
                 bucket = policy.cards.bucket_of_strength(len(board) - 2, float(strengths[i]))
             chosen, p, off_tree = self._distribution(policy, shadow, view, legal, seat, hole, board, bucket, strength, moves)
-            if off_tree and self.off_tree == "tag":
+            if off_tree and self._tag_plays(shadow):
                 tag_groups.append(g)
                 continue
             for move, q in zip(chosen, p, strict=True):
