@@ -24,8 +24,8 @@ With ``preflop="chart"`` (or a policy file that declares ``"preflop": "chart"`` 
 preflop decision is ``tag``'s
 (:class:`holdem_env.agents.tag.TagAgent`: opening ranges by position, 3-bet, call and
 4-bet ranges, a deterministic function of the hand class and the public history), counted
-in ``charted``, and the policy plays from the flop on. After an overbet (below) the
-preflop, too, is the fallback rule's. Range queries answer chart decisions with ``tag``'s
+in ``charted``, and the policy plays from the flop on. After an overbet (above) the
+preflop, too, is the pot-odds rule's. Range queries answer chart decisions with ``tag``'s
 own range answer, the rule ``act`` follows; so are the missing information sets ``tag`` plays.
 
 ``cfr-lite`` with no argument plays the shipped heads-up policy
