@@ -288,7 +288,7 @@ class CfrLiteAgent:
         moves, p, off_tree = self._distribution(policy, shadow, view, legal, seat, hole, board)
         if off_tree:
             self.fallbacks += 1
-            return None if self._tag_plays(shadow) else moves[0]
+            return moves[0] if moves else None
         self.lookups += 1
         return moves[int(self.rng.choice(len(moves), p=p))]
 
@@ -311,7 +311,8 @@ class CfrLiteAgent:
         moves: Sequence[AbstractMove] | None = None,
     ) -> tuple[list[AbstractMove], np.ndarray, bool]:
         """The moves the agent may play with ``hole``, their probabilities, and whether the
-        decision is off the tree (then the strength rule's one move, probability 1).
+        decision is off the tree (then the strength rule's one move, probability 1, or no
+        move at all when ``tag`` plays it: see :meth:`_tag_plays`).
         ``bucket``, ``strength`` and ``moves``: the hand's card bucket, its strength and the
         abstract moves offered, when the caller already knows them."""
         if shadow is not None and shadow[2]:
@@ -335,6 +336,8 @@ class CfrLiteAgent:
                         p = kept
                 if p.sum() > 0:
                     return list(moves), p / p.sum(), False
+        if self._tag_plays(shadow):
+            return [], np.zeros(0), True
         return [self._fallback(policy, hole, board, legal, strength=strength)], np.ones(1), True
 
     def action_probabilities(
@@ -398,7 +401,7 @@ class CfrLiteAgent:
             elif on_tree:
                 bucket = policy.cards.bucket_of_strength(len(board) - 2, float(strengths[i]))
             chosen, p, off_tree = self._distribution(policy, shadow, view, legal, seat, hole, board, bucket, strength, moves)
-            if off_tree and self._tag_plays(shadow):
+            if off_tree and not chosen:  # tag plays it
                 tag_groups.append(g)
                 continue
             for move, q in zip(chosen, p, strict=True):
