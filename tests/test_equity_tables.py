@@ -14,6 +14,8 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from holdem_env.agents import features
 from holdem_env.engine import evaluator as _ev
@@ -185,6 +187,32 @@ def test_few_holdings_equity_is_the_tables_row_bit_for_bit(text: str, runouts: i
     assert np.isnan(few).sum() >= blocked_by(board).sum()
     with pytest.raises(ranges.CardError, match="3, 4 or 5 different cards"):
         ranges.holdings_equity_against_random("Kd Kd 7h", HOLDINGS[:1])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    cards=st.lists(st.integers(0, 51), min_size=5, max_size=7, unique=True),
+    suited=st.booleans(),
+    runouts=st.integers(1, 40),
+)
+def test_few_holdings_equity_counts_by_rank_pairs_exactly(cards: list[int], suited: bool, runouts: int) -> None:
+    """The one-holding path counts the opponents by pairs of ranks and corrects for flushes;
+    whatever the board (suited boards drawn often: flushes of 3, 4 and 5 board cards), the
+    numbers are the table's row bit for bit."""
+    if suited:  # move the board's cards to one suit where the card is free
+        moved = []
+        for c in cards:
+            c2 = (c & ~3) | 2
+            moved.append(c2 if c2 not in cards and c2 not in moved else c)
+        cards = moved if len(set(moved)) == len(moved) else cards
+    hole, board = np.array([cards[:2]]), cards[2:]
+    tails = None
+    if len(board) == 3:
+        rng = np.random.default_rng(runouts)
+        tails = flop_runouts(board)[np.sort(rng.choice(1176, runouts, replace=False))]
+    want = equity_against_random(board, tails)[ranges.holding_indices(hole)]
+    got = ranges.holdings_equity_against_random(board, hole, tails)
+    assert np.array_equal(got, want, equal_nan=True)
 
 
 def test_tag_decides_without_building_tables_and_plays_as_with_them() -> None:

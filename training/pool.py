@@ -119,7 +119,8 @@ class OpponentPool:
             self._sums[member] -= window[0]
         window.append(micro)
         self._sums[member] += micro
-        self._cdf = None
+        if self.uniform_share < 1.0:  # uniform draws do not depend on the results
+            self._cdf = None
 
     def results(self) -> dict[str, float | None]:
         """Rolling mbb/hand of the learner against each member (None before its first hand)."""

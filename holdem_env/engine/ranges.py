@@ -306,10 +306,11 @@ _PAIR_INDEX[_RANK_PAIRS[:, 0], _RANK_PAIRS[:, 1]] = np.arange(len(_RANK_PAIRS))
 _HOLDING_RANK_PAIR = _PAIR_INDEX[HOLDINGS[:, 0] >> 2, HOLDINGS[:, 1] >> 2]  # a < b, so rank a <= rank b
 
 
-def values_on_boards(boards: np.ndarray) -> np.ndarray:
+def values_on_boards(boards: np.ndarray, holdings: np.ndarray | None = None) -> np.ndarray:
     """Evaluator values ``(n, 1326)`` int32 of every holding with each five-card board of
     ``boards`` ``(n, 5)`` (garbage for holdings that share a card with the board; the caller
-    masks them; the boards are not checked).
+    masks them; the boards are not checked). ``holdings``: indices into :data:`HOLDINGS`
+    to value only those (columns in that order; default all).
 
     :func:`~holdem_env.engine.evaluator.evaluate_batch`'s method with the board's part of
     the key added once per board instead of five times per hand, the non-flush table read
@@ -322,22 +323,24 @@ def values_on_boards(boards: np.ndarray) -> np.ndarray:
     pair_values = np.take(
         _ev._dense_table(7), (board_keys & _ev._RANK_MASK)[:, None] + _RANK_PAIR_KEYS[None, :], mode="clip"
     )
-    values = pair_values.astype(np.int32)[:, _HOLDING_RANK_PAIR]
+    cols = slice(None) if holdings is None else np.asarray(holdings, dtype=np.int64)
+    values = pair_values.astype(np.int32)[:, _HOLDING_RANK_PAIR[cols]]
     suits = np.zeros((n, 4), dtype=np.int64)
     np.add.at(suits, (np.repeat(np.arange(n), 5), (boards & 3).ravel()), 1)
     maybe = np.flatnonzero(suits.max(axis=1) >= 3)  # a holding adds at most two cards of a suit
     if maybe.size:
-        flush = (board_keys[maybe, None] + _HOLDING_KEYS[None, :] + _ev._FLUSH_ADD) & _ev._FLUSH_TEST
-        sub, cols = np.nonzero(flush)
+        flush = (board_keys[maybe, None] + _HOLDING_KEYS[None, cols] + _ev._FLUSH_ADD) & _ev._FLUSH_TEST
+        sub, at = np.nonzero(flush)
         if sub.size:
             rows = maybe[sub]
-            bits = flush[sub, cols] >> (_ev._SUIT_SHIFT + 3)  # one of 0x1, 0x10, 0x100, 0x1000
+            bits = flush[sub, at] >> (_ev._SUIT_SHIFT + 3)  # one of 0x1, 0x10, 0x100, 0x1000
             suit = (bits > 0x1).astype(np.intp) + (bits > 0x10) + (bits > 0x100)
             board_bits = np.zeros((n, 4), dtype=np.int64)
             for k in range(5):
                 np.bitwise_or.at(board_bits, (np.arange(n), boards[:, k] & 3), 1 << (boards[:, k] >> 2))
-            mask = board_bits[rows, suit] | _HOLDING_SUIT_BITS[cols, suit]
-            values[rows, cols] = _ev._FLUSH_TABLE[mask]
+            held = at if holdings is None else cols[at]
+            mask = board_bits[rows, suit] | _HOLDING_SUIT_BITS[held, suit]
+            values[rows, at] = _ev._FLUSH_TABLE[mask]
     return values
 
 
@@ -454,7 +457,9 @@ def _tails(b: tuple[int, ...], runouts: np.ndarray | None) -> np.ndarray:
     if len(b) == 4:
         return np.array([[c] for c in range(52) if c not in b], dtype=np.int64)
     tails = flop_runouts(b) if runouts is None else np.asarray(runouts, dtype=np.int64)
-    if tails.ndim != 2 or tails.shape[1] != 2 or len(tails) == 0 or np.isin(tails, b).any():
+    on_flop = np.zeros(52, dtype=bool)
+    on_flop[list(b)] = True
+    if tails.ndim != 2 or tails.shape[1] != 2 or len(tails) == 0 or tails.min() < 0 or tails.max() > 51 or on_flop[tails].any():
         raise CardError("flop run-outs must be a non-empty (m, 2) array of cards off the flop")
     return tails
 
@@ -463,17 +468,76 @@ def _full_boards(b: tuple[int, ...], tails: np.ndarray) -> np.ndarray:
     return np.concatenate([np.broadcast_to(np.asarray(b, dtype=np.int64), (len(tails), len(b))), tails], axis=1)
 
 
+# The holdings that can make a flush of suit s on a board with three (both cards of s) or
+# four (at least one card of s) cards of it; with five, every holding.
+_BOTH_OF_SUIT = [np.flatnonzero(((HOLDINGS[:, 0] & 3) == s) & ((HOLDINGS[:, 1] & 3) == s)) for s in range(4)]
+_ONE_OF_SUIT = [np.flatnonzero(((HOLDINGS[:, 0] & 3) == s) | ((HOLDINGS[:, 1] & 3) == s)) for s in range(4)]
+_EVERY_HOLDING = np.arange(NUM_HOLDINGS)
+# Unseen holdings of a pair of ranks from the unseen cards of each (0-4): a * b for two
+# ranks, a * (a - 1) / 2 for a pocket pair (its entries offset by 25).
+_PAIR_COUNTS = np.array([a * b for a in range(5) for b in range(5)] + [a * (a - 1) // 2 for a in range(5) for _ in range(5)])
+_PAIR_OFFSET = np.where(_RANK_PAIRS[:, 0] == _RANK_PAIRS[:, 1], 25, 0)
+_HOLDING_BITMASK = (np.int64(1) << HOLDINGS[:, 0]) | (np.int64(1) << HOLDINGS[:, 1])
+
+
+def _one_holding_counts(full: np.ndarray, c1: int, c2: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Against every holding that misses the five-card boards ``full`` ``(m, 5)`` and the
+    holding ``(c1, c2)`` (which misses them too): how many it beats, ties and there are,
+    per board -- exact integers.
+
+    Without a flush a holding's value depends on its pair of ranks alone, so the 91 rank
+    pairs' values are compared with the holding's and weighted by how many unseen holdings
+    each pair has (``4 - seen`` cards of each rank). On a board with three or more cards of
+    a suit, the holdings that make that flush (which beats every hand without one: seven
+    cards cannot hold both) are then compared by their flush value instead.
+    """
+    m = len(full)
+    rows = np.arange(m)
+    board_keys = _ev._CARD_KEYS[full].sum(axis=1)
+    pair_values = np.take(
+        _ev._dense_table(7), (board_keys & _ev._RANK_MASK)[:, None] + _RANK_PAIR_KEYS[None, :], mode="clip"
+    ).astype(np.int64)
+    seen = np.concatenate([full, np.broadcast_to(np.array([c1, c2]), (m, 2))], axis=1)
+    left = 4 - np.bincount((rows[:, None] * 13 + (seen >> 2)).ravel(), minlength=13 * m).reshape(m, 13)
+    count = _PAIR_COUNTS[left[:, _RANK_PAIRS[:, 0]] * 5 + left[:, _RANK_PAIRS[:, 1]] + _PAIR_OFFSET]
+    suits = np.bincount((rows[:, None] * 4 + (full & 3)).ravel(), minlength=4 * m).reshape(m, 4)
+    most, suit = suits.max(axis=1), suits.argmax(axis=1)
+    flushy = np.flatnonzero(most >= 3)
+    # The suit's ranks on each board (distinct cards: the sum is the bitwise or).
+    board_bits = (((full & 3) == suit[:, None]) << (full >> 2)).sum(axis=1)
+    mine = pair_values[:, _PAIR_INDEX[min(c1 >> 2, c2 >> 2), max(c1 >> 2, c2 >> 2)]].copy()
+    own = _HOLDING_SUIT_BITS[_INDEX[c1, c2]][suit]
+    flushed = most + ((c1 & 3) == suit) + ((c2 & 3) == suit) >= 5
+    mine[flushed] = _ev._FLUSH_TABLE[board_bits[flushed] | own[flushed]]
+    wins = (count * (pair_values < mine[:, None])).sum(axis=1)
+    ties = (count * (pair_values == mine[:, None])).sum(axis=1)
+    valid = count.sum(axis=1)
+    if flushy.size:
+        known = (np.int64(1) << seen[flushy]).sum(axis=1)
+        for key in sorted(set((suit[flushy] * 8 + most[flushy]).tolist())):
+            st, k = divmod(key, 8)
+            at = flushy[(suit[flushy] == st) & (most[flushy] == k)]
+            cols = _BOTH_OF_SUIT[st] if k == 3 else _ONE_OF_SUIT[st] if k == 4 else _EVERY_HOLDING
+            ok = (known[(suit[flushy] == st) & (most[flushy] == k), None] & _HOLDING_BITMASK[None, cols]) == 0
+            true = _ev._FLUSH_TABLE[board_bits[at, None] | _HOLDING_SUIT_BITS[cols, st][None, :]]
+            plain = pair_values[at][:, _HOLDING_RANK_PAIR[cols]]
+            me = mine[at, None]
+            wins[at] += (ok & (true < me)).sum(axis=1) - (ok & (plain < me)).sum(axis=1)
+            ties[at] += (ok & (true == me)).sum(axis=1) - (ok & (plain == me)).sum(axis=1)
+    return wins, ties, valid
+
+
 def holdings_equity_against_random(
     board: CardsLike, holdings: np.ndarray, runouts: np.ndarray | None = None
 ) -> np.ndarray:
     """:func:`equity_against_random` for a few holdings only: ``(n,)``, equal bit for bit to
     ``equity_against_random(board, runouts)[holding_indices(holdings)]``.
 
-    A decision needs one holding's number, not the table of all 1,326: each run-out's
-    holdings are valued once (:func:`values_on_boards`) and only the given holdings are
-    ranked against them, by counting instead of sorting -- about a tenth of the table's
-    cost for one holding on a flop. The per-run-out shares are the table's integers in the
-    same division, and they are summed in run-out order, as the table sums them.
+    A decision needs one holding's number, not the table of all 1,326: on each run-out the
+    holding is compared with the others by counting (:func:`_one_holding_counts`: by pairs
+    of ranks where no flush is possible) instead of ranking every holding. The per-run-out
+    shares are the table's integers in the same division, and they are summed in run-out
+    order, as the table sums them.
 
     >>> from holdem_env.engine.cards import parse_cards
     >>> h = np.array([parse_cards("AsKs"), parse_cards("2c7d")])
@@ -484,22 +548,15 @@ def holdings_equity_against_random(
     b = _equity_board(board)
     hold = check_holdings(holdings)
     full = np.asarray(b, dtype=np.int64)[None, :] if len(b) == 5 else _full_boards(b, _tails(b, runouts))
-    on_board, _, values = _valued_boards(full)
     out = np.full(len(hold), np.nan)
     for i, (c1, c2) in enumerate(hold.tolist()):
         if c1 in b or c2 in b:
             continue
-        used = ~(on_board[:, c1] | on_board[:, c2])  # run-outs that leave the holding's cards alone
+        used = ~((full == c1) | (full == c2)).any(axis=1)  # run-outs that leave the holding's cards alone
         if not used.any():
             continue
-        rows = values[used]
-        mine = rows[:, _INDEX[c1, c2]][:, None]
-        valid = rows > 0
-        valid[:, _CARD_HOLDINGS[c1]] = False
-        valid[:, _CARD_HOLDINGS[c2]] = False
-        wins = ((rows < mine) & valid).sum(axis=1)
-        ties = ((rows == mine) & valid).sum(axis=1)
-        shares = (wins + 0.5 * ties) / valid.sum(axis=1)
+        wins, ties, valid = _one_holding_counts(full[used], c1, c2)
+        shares = (wins + 0.5 * ties) / valid
         if len(b) == 5:
             out[i] = shares[0]
             continue
