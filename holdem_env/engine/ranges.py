@@ -306,11 +306,10 @@ _PAIR_INDEX[_RANK_PAIRS[:, 0], _RANK_PAIRS[:, 1]] = np.arange(len(_RANK_PAIRS))
 _HOLDING_RANK_PAIR = _PAIR_INDEX[HOLDINGS[:, 0] >> 2, HOLDINGS[:, 1] >> 2]  # a < b, so rank a <= rank b
 
 
-def values_on_boards(boards: np.ndarray, holdings: np.ndarray | None = None) -> np.ndarray:
+def values_on_boards(boards: np.ndarray) -> np.ndarray:
     """Evaluator values ``(n, 1326)`` int32 of every holding with each five-card board of
     ``boards`` ``(n, 5)`` (garbage for holdings that share a card with the board; the caller
-    masks them; the boards are not checked). ``holdings``: indices into :data:`HOLDINGS`
-    to value only those (columns in that order; default all).
+    masks them; the boards are not checked).
 
     :func:`~holdem_env.engine.evaluator.evaluate_batch`'s method with the board's part of
     the key added once per board instead of five times per hand, the non-flush table read
@@ -323,24 +322,22 @@ def values_on_boards(boards: np.ndarray, holdings: np.ndarray | None = None) -> 
     pair_values = np.take(
         _ev._dense_table(7), (board_keys & _ev._RANK_MASK)[:, None] + _RANK_PAIR_KEYS[None, :], mode="clip"
     )
-    cols = slice(None) if holdings is None else np.asarray(holdings, dtype=np.int64)
-    values = pair_values.astype(np.int32)[:, _HOLDING_RANK_PAIR[cols]]
+    values = pair_values.astype(np.int32)[:, _HOLDING_RANK_PAIR]
     suits = np.zeros((n, 4), dtype=np.int64)
     np.add.at(suits, (np.repeat(np.arange(n), 5), (boards & 3).ravel()), 1)
     maybe = np.flatnonzero(suits.max(axis=1) >= 3)  # a holding adds at most two cards of a suit
     if maybe.size:
-        flush = (board_keys[maybe, None] + _HOLDING_KEYS[None, cols] + _ev._FLUSH_ADD) & _ev._FLUSH_TEST
-        sub, at = np.nonzero(flush)
+        flush = (board_keys[maybe, None] + _HOLDING_KEYS[None, :] + _ev._FLUSH_ADD) & _ev._FLUSH_TEST
+        sub, cols = np.nonzero(flush)
         if sub.size:
             rows = maybe[sub]
-            bits = flush[sub, at] >> (_ev._SUIT_SHIFT + 3)  # one of 0x1, 0x10, 0x100, 0x1000
+            bits = flush[sub, cols] >> (_ev._SUIT_SHIFT + 3)  # one of 0x1, 0x10, 0x100, 0x1000
             suit = (bits > 0x1).astype(np.intp) + (bits > 0x10) + (bits > 0x100)
             board_bits = np.zeros((n, 4), dtype=np.int64)
             for k in range(5):
                 np.bitwise_or.at(board_bits, (np.arange(n), boards[:, k] & 3), 1 << (boards[:, k] >> 2))
-            held = at if holdings is None else cols[at]
-            mask = board_bits[rows, suit] | _HOLDING_SUIT_BITS[held, suit]
-            values[rows, at] = _ev._FLUSH_TABLE[mask]
+            mask = board_bits[rows, suit] | _HOLDING_SUIT_BITS[cols, suit]
+            values[rows, cols] = _ev._FLUSH_TABLE[mask]
     return values
 
 
