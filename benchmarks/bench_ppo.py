@@ -182,13 +182,15 @@ class Sb3Agent:
 
 
 def _train_ours(
-    seconds: float, seed: int, out: Path, workers: int = 2, tables: int = 32, iterations_per_round: int = 1
+    seconds: float, seed: int, out: Path, workers: int = 2, tables: int = 32, iterations_per_round: int = 1,
+    overlap: bool = False,
 ) -> tuple[_Recorder, int, float]:
     from holdem_env.engine.config import TableConfig
     from holdem_env.training.ppo import PpoLearner, PpoSettings
 
     settings = PpoSettings(num_envs=tables, num_steps=2048 // tables, num_minibatches=4, opponents=COMPARE_OPPONENTS,
-                           snapshot_every=0, pool_uniform_share=1.0, num_workers=workers, **COMPARE_PPO)
+                           snapshot_every=0, pool_uniform_share=1.0, num_workers=workers, overlap=overlap,
+                           **COMPARE_PPO)
     learner = PpoLearner(settings, TableConfig(num_players=2), seed)
     recorder = _Recorder()
     learner.pool = recorder.pool  # the recorder watches the learner's own pool
@@ -237,7 +239,7 @@ def _train_sb3(seconds: float, seed: int, out: Path, vec: str = "dummy") -> tupl
 
 def compare(
     seconds: float, hands: int, out: Path, workers: int = 2, sb3_vec: str = "dummy", tables: int = 32,
-    iterations_per_round: int = 1, only: str | None = None,
+    iterations_per_round: int = 1, only: str | None = None, overlap: bool = False,
 ) -> None:
     """Train both, evaluate against tag, write the plot and the JSON; prints the table rows."""
     import json
@@ -248,7 +250,7 @@ def compare(
     out.mkdir(parents=True, exist_ok=True)
     sys.path.insert(0, str(Path(__file__).resolve().parent))  # the arena imports bench_ppo:Sb3Agent
     results = {}
-    trainers = (("ours", lambda: _train_ours(seconds, 0, out, workers, tables, iterations_per_round)),
+    trainers = (("ours", lambda: _train_ours(seconds, 0, out, workers, tables, iterations_per_round, overlap)),
                 ("MaskablePPO", lambda: _train_sb3(seconds, 0, out, sb3_vec)))
     for name, train in trainers:
         if only is not None and name != only:
@@ -308,12 +310,15 @@ def main() -> None:
     parser.add_argument("--iterations-per-round", type=int, default=1,
                         help="--compare: our PPO iterations between two learning-curve points (fresh tables each)")
     parser.add_argument("--only", choices=("ours", "MaskablePPO"), help="--compare: train and evaluate one learner")
+    parser.add_argument("--overlap", action="store_true",
+                        help="--compare: our workers sample the next rollout during the update (ppo overlap: true; "
+                             "needs --iterations-per-round > 1 to matter)")
     parser.add_argument("--sb3-vec", choices=("dummy", "subproc"), default="dummy",
                         help="--compare: MaskablePPO's vector env (subproc: one process per env, no curve)")
     args = parser.parse_args()
     if args.compare:
         compare(args.seconds, args.hands, Path(args.out), args.workers, args.sb3_vec, args.learner_tables,
-                args.iterations_per_round, args.only)
+                args.iterations_per_round, args.only, args.overlap)
         return
     if not args.vector:
         parser.error("choose --vector or --compare")

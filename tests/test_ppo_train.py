@@ -190,6 +190,66 @@ def test_rollout_workers_are_deterministic_and_every_hand_reaches_the_pool(tmp_p
         PpoSettings(**{**TINY, "num_envs": 4}, num_workers=5)
 
 
+def test_overlap_samples_with_the_network_from_before_the_update_and_is_reproducible(monkeypatch, tmp_path) -> None:
+    """``overlap: true``: the workers draw iteration k's rollout (k >= 1) with the network as it
+    was before update k - 1 (one iteration of policy lag; the log-probabilities stored with the
+    actions are that network's, not the one being updated), the first with the initial one. The
+    same seed gives the same policy twice, and a resume from a round's checkpoint the same
+    policy. Without two workers it is refused."""
+    from holdem_env.training import ppo as ppo_mod
+
+    seen: list[tuple[dict[str, torch.Tensor], dict[str, torch.Tensor]]] = []
+    real = ppo_mod.ppo_update
+
+    def spy(model, optimizer, batch, settings, rng):  # type: ignore[no-untyped-def]
+        seen.append(({k: v.clone() for k, v in model.state_dict().items()}, batch))
+        return real(model, optimizer, batch, settings, rng)
+
+    monkeypatch.setattr(ppo_mod, "ppo_update", spy)
+    settings = PpoSettings(**TINY, learning_rate=0.05, opponents=("random",), snapshot_every=0, num_workers=2,
+                           overlap=True)
+    table = TableConfig(num_players=2)
+    learners = []
+    for run in range(2):
+        learner = PpoLearner(settings, table, seed=3)
+        try:
+            learner.train_round(3, 1)
+            if run == 0:
+                learner.save_checkpoint(tmp_path / "ck.pt")
+            learner.train_round(2, 2)
+        finally:
+            learner.close()
+        learners.append(learner)
+
+    def logp(state: dict[str, torch.Tensor], batch: dict[str, torch.Tensor]) -> torch.Tensor:
+        model = ActorCritic(learners[0].policy_config)
+        model.load_state_dict(state)
+        with torch.no_grad():
+            logits, _ = model(batch["x"], batch["masks"])
+        return torch.log_softmax(logits, -1).gather(1, batch["actions"][:, None]).squeeze(1)
+
+    first_round = seen[:3]
+    for k, (state, batch) in enumerate(first_round):
+        drawn_with = first_round[max(k - 1, 0)][0]
+        assert torch.allclose(logp(drawn_with, batch), batch["logprobs"], atol=1e-5)
+        if k >= 1:  # the network being updated is another one
+            assert not torch.allclose(logp(state, batch), batch["logprobs"], atol=1e-3)
+    a, b = _weights(learners[0]), _weights(learners[1])
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    resumed = PpoLearner(settings, table, seed=3)
+    resumed.load_checkpoint(tmp_path / "ck.pt")
+    try:
+        resumed.train_round(2, 2)
+    finally:
+        resumed.close()
+    c = _weights(resumed)
+    assert all(torch.equal(a[k], c[k]) for k in a)
+    with pytest.raises(ConfigError, match="ppo.overlap.*num_workers >= 2"):
+        PpoSettings(**TINY, overlap=True)
+    with pytest.raises(ConfigError, match="ppo.overlap"):
+        PpoSettings(**TINY, num_workers=2, overlap="yes")  # type: ignore[arg-type]
+
+
 def test_a_failing_rollout_worker_is_a_clear_error() -> None:
     """An opponent that raises inside a worker process: the learner raises HoldemError naming
     the worker and carrying the worker's traceback, and closes cleanly afterwards."""

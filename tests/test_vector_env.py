@@ -130,6 +130,7 @@ def test_an_illegal_learner_action_changes_nothing() -> None:
     acts = _random_actions(masks, np.random.default_rng(0))
     bad = acts.copy()
     bad[2] = int(np.flatnonzero(masks[2] == 0)[0])
+    masks[:] = 1  # the caller's copy: changing it makes nothing legal
     with pytest.raises(IllegalActionError, match="table 2: the learner's action"):
         venv.step(bad)
     np.testing.assert_array_equal(venv._observations()["observation"], obs["observation"])

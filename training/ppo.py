@@ -27,7 +27,10 @@ The pieces, in the order a run uses them:
    > 1, split over W worker processes (:class:`RolloutWorkers`) that get the network and the
    pool every iteration and send back their rollouts and finished hands -- sampling on W
    cores. A run is the same for a seed and a number of workers; a different number of
-   workers is a different (equally valid) run.
+   workers is a different (equally valid) run. ``overlap: true`` lets the workers sample
+   the next rollout, with the network from before the update, while this process updates
+   (one iteration of policy lag, as in asynchronous PPO variants: the clipped ratio is taken
+   to the log-probabilities the actions were drawn with); also reproducible for a seed.
 6. **Advantages** -- :func:`compute_gae` (generalised advantage estimation, ``gamma``,
    ``gae_lambda``), returns = advantages + values.
 7. **Update** -- :func:`ppo_update`: ``update_epochs`` passes over shuffled minibatches of the
@@ -125,6 +128,7 @@ class PpoSettings:
     pool_temperature: float = 300.0
     pool_uniform_share: float = 0.2
     num_workers: int = 1
+    overlap: bool = False
 
     def __post_init__(self) -> None:
         p = "ppo."
@@ -157,6 +161,10 @@ class PpoSettings:
         _num(p + "pool_temperature", self.pool_temperature, 0.0, 1e9, lo_open=True)
         _num(p + "pool_uniform_share", self.pool_uniform_share, 0.0, 1.0)
         _num(p + "num_workers", self.num_workers, 1, min(64, self.num_envs), integer=True)
+        if not isinstance(self.overlap, bool):
+            raise ConfigError(p + "overlap", self.overlap, "must be true or false")
+        if self.overlap and self.num_workers < 2:
+            raise ConfigError(p + "overlap", self.overlap, "needs num_workers >= 2 (the workers sample while this process updates)")
 
     @property
     def batch_size(self) -> int:
@@ -429,7 +437,9 @@ def _rollout_worker(conn: Any, setup: dict[str, Any]) -> None:
     import traceback
 
     try:
-        settings = PpoSettings.from_dict({**setup["settings"], "num_envs": setup["tables"], "num_workers": 1})
+        settings = PpoSettings.from_dict(
+            {**setup["settings"], "num_envs": setup["tables"], "num_workers": 1, "overlap": False}
+        )
         learner = PpoLearner(settings, setup["table"], setup["seed"], name=setup["name"],
                              extra_opponents=setup["extra_opponents"])
         source = _RecordingPool(learner.pool)
@@ -448,7 +458,7 @@ def _rollout_worker(conn: Any, setup: dict[str, Any]) -> None:
                 rng = np.random.default_rng(np.random.SeedSequence(learner.seed, spawn_key=(msg[1], 1 + setup["shard"])))
                 conn.send(("ok",))
                 continue
-            learner.model.load_state_dict(msg[1])
+            learner.model.load_state_dict({k: torch.from_numpy(v) for k, v in msg[1].items()})
             learner.pool.load_state_dict(msg[2])
             source.records = []
             if venv is None:  # the round's tables start from the learner's network and pool, not this copy's last ones
@@ -481,6 +491,7 @@ class RolloutWorkers:
         shares = np.array_split(np.arange(s.num_envs), s.num_workers)
         self._conns: list[Any] = []
         self._procs: list[Any] = []
+        self._pending = False  # a request whose answers have not been received
         for k, share in enumerate(shares):
             setup = {
                 "settings": s.to_dict(),
@@ -511,17 +522,34 @@ class RolloutWorkers:
         return answers
 
     def start_round(self, round_no: int) -> None:
-        """Fresh tables for round ``round_no`` in every worker."""
+        """Fresh tables for round ``round_no`` in every worker (a rollout still on its way,
+        asked for by an interrupted round, is received and dropped first)."""
+        if self._pending:
+            self._pending = False
+            self._gather()
         for conn in self._conns:
             conn.send(("round", round_no))
         self._gather()
 
-    def collect(self) -> Rollout:
-        """Every worker's next ``num_steps`` decisions, joined; their hands recorded in the learner's pool."""
-        weights = self.learner.model.state_dict()
+    def request(self) -> None:
+        """Send the network and the pool as they are now; the workers start their next ``num_steps``
+        decisions (:meth:`receive` gets them; the learner may update meanwhile)."""
+        # Copies as numpy arrays: a tensor would travel as a handle to shared memory, and the
+        # update that runs meanwhile (``overlap``) would change what the workers read.
+        weights = {k: v.detach().numpy().copy() for k, v in self.learner.model.state_dict().items()}
         pool_state = self.learner.pool.state_dict()
         for conn in self._conns:
             conn.send(("collect", weights, pool_state))
+        self._pending = True
+
+    def collect(self) -> Rollout:
+        """Every worker's next ``num_steps`` decisions, joined; their hands recorded in the learner's pool."""
+        self.request()
+        return self.receive()
+
+    def receive(self) -> Rollout:
+        """The rollouts :meth:`request` asked for, joined; their hands recorded in the learner's pool."""
+        self._pending = False
         answers = self._gather()
         for _, _, records in answers:
             for member, payoff in records:
@@ -634,9 +662,21 @@ class PpoLearner:
         t_start = time.perf_counter()
         all_stats: list[dict[str, float]] = []
         n, steps = s.num_envs, s.num_steps
-        for _ in range(iterations):
+        # With ``overlap`` the workers sample the next rollout with the network as it is before
+        # this iteration's update, while this process updates: a one-iteration policy lag, which
+        # the clipped objective allows for (its ratio is to the log-probabilities the actions were
+        # drawn with). A round's last iteration asks for nothing more, so rounds stay independent.
+        overlap = s.overlap and isinstance(sampler, RolloutWorkers)
+        if overlap:
+            sampler.request()
+        for it in range(iterations):
             # 5. rollout
-            ro = sampler.collect()
+            if overlap:
+                ro = sampler.receive()
+                if it + 1 < iterations:
+                    sampler.request()
+            else:
+                ro = sampler.collect()
             self.global_step += steps * n
             # 6. advantages
             adv, returns = compute_gae(ro.rewards, ro.values, ro.terminated, ro.next_value, s.gamma, s.gae_lambda)
@@ -695,7 +735,8 @@ class PpoLearner:
 
     def load_state_dict(self, state: Mapping[str, Any]) -> None:
         """Continue from :meth:`state_dict` output (of a learner with the same settings)."""
-        if state["settings"] != self.settings.to_dict() or state["policy_config"] != self.policy_config.to_dict():
+        saved = {"overlap": False, **state["settings"]}  # checkpoints from before ``overlap`` existed
+        if saved != self.settings.to_dict() or state["policy_config"] != self.policy_config.to_dict():
             raise ConfigError("ppo", self.name, "the checkpoint was written with other ppo settings or another table")
         self.model.load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])

@@ -239,8 +239,8 @@ class HoldemVectorEnv(VectorEnv):
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         done = np.zeros(self.num_envs, dtype=bool)
         final: _Finals = {}
-        for t, table in enumerate(self._tables):  # every action is checked before any table moves
-            mask = table.env.observe(table.names[table.seat])["action_mask"]
+        for t in range(self.num_envs):  # every action is checked before any table moves
+            mask = self._masks[t]  # the learner's mask as last returned (nothing moved since)
             a = int(acts[t])
             if not 0 <= a < self._num_actions or not mask[a]:
                 raise IllegalActionError(
@@ -341,7 +341,8 @@ class HoldemVectorEnv(VectorEnv):
             o = table.env.observe(table.names[table.seat])
             obs[t] = o["observation"]
             masks[t] = o["action_mask"]
-        return {"observation": obs, "action_mask": masks}
+        self._masks = masks
+        return {"observation": obs, "action_mask": masks.copy()}  # the caller's copy may change
 
     def _infos(
         self, done: np.ndarray | None, rewards: np.ndarray | None, final: _Finals | None
