@@ -666,15 +666,15 @@ class PpoLearner:
         # this iteration's update, while this process updates: a one-iteration policy lag, which
         # the clipped objective allows for (its ratio is to the log-probabilities the actions were
         # drawn with). A round's last iteration asks for nothing more, so rounds stay independent.
-        overlap = s.overlap and isinstance(sampler, RolloutWorkers)
-        if overlap:
-            sampler.request()
+        ahead = sampler if s.overlap and isinstance(sampler, RolloutWorkers) else None
+        if ahead is not None:
+            ahead.request()
         for it in range(iterations):
             # 5. rollout
-            if overlap:
-                ro = sampler.receive()
+            if ahead is not None:
+                ro = ahead.receive()
                 if it + 1 < iterations:
-                    sampler.request()
+                    ahead.request()
             else:
                 ro = sampler.collect()
             self.global_step += steps * n
