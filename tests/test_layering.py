@@ -60,7 +60,7 @@ def layer_of(module: str) -> str | None:
         return None
     if parts[1] in ("engine", "env", "formats", "agents", "training", "cli", "play"):
         return parts[1]
-    if parts[1] in ("fileutil", "allocator"):
+    if parts[1] in ("fileutil", "allocator", "signals"):
         return "util"
     return None
 

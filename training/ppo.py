@@ -67,6 +67,7 @@ from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError, HoldemError
 from holdem_env.env.vector import HoldemVectorEnv
 from holdem_env.fileutil import atomic_write_bytes, atomic_write_text
+from holdem_env.signals import exit_on_sigterm
 
 from .pool import OpponentPool
 
@@ -883,6 +884,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--config", required=True, help="a YAML run config, e.g. configs/ppo_hu.yaml")
     parser.add_argument("--resume", action="store_true", help="continue the run from its checkpoint")
     args = parser.parse_args(argv)
+    exit_on_sigterm()  # a `kill` still stops the rollout workers
     run(load_run_config(args.config), resume=args.resume)
 
 

@@ -18,6 +18,7 @@ import sys
 from collections.abc import Sequence
 
 from holdem_env.allocator import tune_allocator
+from holdem_env.signals import exit_on_sigterm
 
 __all__ = ["main", "SUBCOMMANDS"]
 
@@ -65,6 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     module_name, help_text = SUBCOMMANDS[name]
     _add_current_directory()
     tune_allocator()  # before any worker process starts: they inherit the settings
+    exit_on_sigterm()  # a `kill` still shuts the worker pools down
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:

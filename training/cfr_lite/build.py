@@ -28,6 +28,7 @@ from holdem_env.agents.cfr_lite.actions import ActionAbstraction
 from holdem_env.agents.cfr_lite.buckets import CardAbstraction
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import HoldemError
+from holdem_env.signals import exit_on_sigterm
 from holdem_env.training.backends import LocalBackend
 from holdem_env.training.cfr_lite.trainer import CfrLiteTrainer, train_parallel
 
@@ -133,6 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--chunk", type=int, default=1000, help="iterations per worker between progress lines")
     parser.add_argument("--snapshot-every", type=int, default=0, help="also save <out>.it<N>.npz every N iterations")
     args = parser.parse_args(argv)
+    exit_on_sigterm()  # a `kill` still shuts the worker pool down
     try:
         info = build_policy(args.players, args.out, iterations=args.iterations, seed=args.seed, workers=args.workers, sync_every=args.sync_every, chunk=args.chunk, snapshot_every=args.snapshot_every)
     except HoldemError as exc:
