@@ -124,6 +124,20 @@ def test_the_pool_keeps_the_newest_snapshots() -> None:
 
 
 # -- the learner --------------------------------------------------------------------------------
+def _assert_resume_gives(
+    expected: dict[str, torch.Tensor], settings: PpoSettings, table: TableConfig, checkpoint, iterations: int
+) -> None:
+    """A learner resumed from ``checkpoint`` (seed 3) and trained ``iterations`` in round 2 has the ``expected`` weights."""
+    resumed = PpoLearner(settings, table, seed=3)
+    resumed.load_checkpoint(checkpoint)
+    try:
+        resumed.train_round(iterations, 2)
+    finally:
+        resumed.close()
+    got = _weights(resumed)
+    assert all(torch.equal(expected[k], got[k]) for k in expected)
+
+
 def _weights(learner: PpoLearner) -> dict[str, torch.Tensor]:
     return {k: v.clone() for k, v in learner.model.state_dict().items()}
 
@@ -173,14 +187,7 @@ def test_rollout_workers_are_deterministic_and_every_hand_reaches_the_pool(tmp_p
     a, b = _weights(runs[0]), _weights(runs[1])
     assert all(torch.equal(a[k], b[k]) for k in a)
     assert runs[0].pool.state_dict()["results"] == runs[1].pool.state_dict()["results"]
-    resumed = PpoLearner(settings, table, seed=3)
-    resumed.load_checkpoint(tmp_path / "ck.pt")
-    try:
-        resumed.train_round(1, 2)
-    finally:
-        resumed.close()
-    c = _weights(resumed)
-    assert all(torch.equal(a[k], c[k]) for k in a)
+    _assert_resume_gives(a, settings, table, tmp_path / "ck.pt", iterations=1)
     single = PpoLearner(PpoSettings(**{**TINY, "num_envs": 5}, opponents=("random",), snapshot_every=1,
                                     max_snapshots=1), table, seed=3)
     single.train_round(2, 1)
@@ -236,14 +243,7 @@ def test_overlap_samples_with_the_network_from_before_the_update_and_is_reproduc
             assert not torch.allclose(logp(state, batch), batch["logprobs"], atol=1e-3)
     a, b = _weights(learners[0]), _weights(learners[1])
     assert all(torch.equal(a[k], b[k]) for k in a)
-    resumed = PpoLearner(settings, table, seed=3)
-    resumed.load_checkpoint(tmp_path / "ck.pt")
-    try:
-        resumed.train_round(2, 2)
-    finally:
-        resumed.close()
-    c = _weights(resumed)
-    assert all(torch.equal(a[k], c[k]) for k in a)
+    _assert_resume_gives(a, settings, table, tmp_path / "ck.pt", iterations=2)
     with pytest.raises(ConfigError, match="ppo.overlap.*num_workers >= 2"):
         PpoSettings(**TINY, overlap=True)
     with pytest.raises(ConfigError, match="ppo.overlap"):
