@@ -306,6 +306,12 @@ _PAIR_INDEX[_RANK_PAIRS[:, 0], _RANK_PAIRS[:, 1]] = np.arange(len(_RANK_PAIRS))
 _HOLDING_RANK_PAIR = _PAIR_INDEX[HOLDINGS[:, 0] >> 2, HOLDINGS[:, 1] >> 2]  # a < b, so rank a <= rank b
 
 
+def _rank_pair_values(board_keys: np.ndarray) -> np.ndarray:
+    """Non-flush value ``(n, 91)`` of each pair of ranks (:data:`_RANK_PAIRS`) added to each
+    five-card board, given the boards' evaluator keys."""
+    return np.take(_ev._dense_table(7), (board_keys & _ev._RANK_MASK)[:, None] + _RANK_PAIR_KEYS[None, :], mode="clip")
+
+
 def values_on_boards(boards: np.ndarray) -> np.ndarray:
     """Evaluator values ``(n, 1326)`` int32 of every holding with each five-card board of
     ``boards`` ``(n, 5)`` (garbage for holdings that share a card with the board; the caller
@@ -319,10 +325,7 @@ def values_on_boards(boards: np.ndarray) -> np.ndarray:
     boards = np.asarray(boards, dtype=np.int64).reshape(-1, 5)
     n = len(boards)
     board_keys = _ev._CARD_KEYS[boards].sum(axis=1)
-    pair_values = np.take(
-        _ev._dense_table(7), (board_keys & _ev._RANK_MASK)[:, None] + _RANK_PAIR_KEYS[None, :], mode="clip"
-    )
-    values = pair_values.astype(np.int32)[:, _HOLDING_RANK_PAIR]
+    values = _rank_pair_values(board_keys).astype(np.int32)[:, _HOLDING_RANK_PAIR]
     suits = np.zeros((n, 4), dtype=np.int64)
     np.add.at(suits, (np.repeat(np.arange(n), 5), (boards & 3).ravel()), 1)
     maybe = np.flatnonzero(suits.max(axis=1) >= 3)  # a holding adds at most two cards of a suit
@@ -490,10 +493,7 @@ def _one_holding_counts(full: np.ndarray, c1: int, c2: int) -> tuple[np.ndarray,
     """
     m = len(full)
     rows = np.arange(m)
-    board_keys = _ev._CARD_KEYS[full].sum(axis=1)
-    pair_values = np.take(
-        _ev._dense_table(7), (board_keys & _ev._RANK_MASK)[:, None] + _RANK_PAIR_KEYS[None, :], mode="clip"
-    ).astype(np.int64)
+    pair_values = _rank_pair_values(_ev._CARD_KEYS[full].sum(axis=1)).astype(np.int64)
     seen = np.concatenate([full, np.broadcast_to(np.array([c1, c2]), (m, 2))], axis=1)
     left = 4 - np.bincount((rows[:, None] * 13 + (seen >> 2)).ravel(), minlength=13 * m).reshape(m, 13)
     count = _PAIR_COUNTS[left[:, _RANK_PAIRS[:, 0]] * 5 + left[:, _RANK_PAIRS[:, 1]] + _PAIR_OFFSET]
@@ -513,9 +513,10 @@ def _one_holding_counts(full: np.ndarray, c1: int, c2: int) -> tuple[np.ndarray,
         known = (np.int64(1) << seen[flushy]).sum(axis=1)
         for key in sorted(set((suit[flushy] * 8 + most[flushy]).tolist())):
             st, k = divmod(key, 8)
-            at = flushy[(suit[flushy] == st) & (most[flushy] == k)]
+            group = (suit[flushy] == st) & (most[flushy] == k)
+            at = flushy[group]
             cols = _BOTH_OF_SUIT[st] if k == 3 else _ONE_OF_SUIT[st] if k == 4 else _EVERY_HOLDING
-            ok = (known[(suit[flushy] == st) & (most[flushy] == k), None] & _HOLDING_BITMASK[None, cols]) == 0
+            ok = (known[group, None] & _HOLDING_BITMASK[None, cols]) == 0
             true = _ev._FLUSH_TABLE[board_bits[at, None] | _HOLDING_SUIT_BITS[cols, st][None, :]]
             plain = pair_values[at][:, _HOLDING_RANK_PAIR[cols]]
             me = mine[at, None]

@@ -199,6 +199,8 @@ class HoldemVectorEnv(VectorEnv):
         self.action_space = batch_space(act_space, num_envs)
         self._obs_len = vector.shape[0]
         self._num_actions = int(act_space.n)
+        # The learner's masks as last returned by reset/step (what step checks actions against).
+        self._masks = np.zeros((num_envs, self._num_actions), dtype=np.int8)
         self._record = getattr(opponents, "record", None)
         self._seeded = False
         #: Hands finished at all tables since the last reset (with or without a learner decision).
