@@ -27,17 +27,14 @@ from holdem_env.engine.config import TableConfig
 
 def bench_speed(iterations: int, players: int) -> dict[str, object]:
     """Single-process MCCFR iterations per second with the shipped presets' abstraction."""
-    from holdem_env.agents.cfr_lite.actions import ActionAbstraction
-    from holdem_env.agents.cfr_lite.buckets import CardAbstraction
-    from holdem_env.training.cfr_lite.build import PRESETS
+    from holdem_env.training.cfr_lite.build import preset_abstraction
     from holdem_env.training.cfr_lite.trainer import CfrLiteTrainer
 
-    p = PRESETS[2 if players == 2 else 6]
-    cards = CardAbstraction(int(p["preflop_buckets"]), tuple(p["postflop_buckets"]), 0, 4000, 0)  # type: ignore[arg-type]
+    actions, cards = preset_abstraction(players)
     t0 = time.perf_counter()
     cards.thresholds()
     thresholds_s = time.perf_counter() - t0
-    tr = CfrLiteTrainer(TableConfig(num_players=players), ActionAbstraction(tuple(p["pot_fractions"]), True, int(p["max_raises_per_street"])), cards)  # type: ignore[arg-type]
+    tr = CfrLiteTrainer(TableConfig(num_players=players), actions, cards)
     stats = tr.train(iterations, np.random.default_rng(0))
     return {
         "players": players,

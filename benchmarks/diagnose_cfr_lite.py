@@ -70,8 +70,10 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--opponent", default="tag")
     parser.add_argument("--preflop", default="auto", choices=("auto", "policy", "chart"))
+    parser.add_argument("--policy", default=None, help="a cfr-lite .npz policy (default: the shipped one)")
     args = parser.parse_args()
-    spec = f"diagnose_cfr_lite:DiagnosedCfrLite(preflop={args.preflop!r})"
+    policy = "" if args.policy is None else f"policy={args.policy!r}, "
+    spec = f"diagnose_cfr_lite:DiagnosedCfrLite({policy}preflop={args.preflop!r})"
     res = run_match(ArenaConfig(agents=(spec, args.opponent), players=args.players, hands=args.hands, seed=args.seed, workers=1))
     row = next(r for r in res.rows if r["agent"] == spec)
     import importlib

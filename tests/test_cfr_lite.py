@@ -90,6 +90,73 @@ def test_translate_observed_raise_in_tree_and_between() -> None:
     assert got == {3, 4}
 
 
+def test_preflop_raise_cap_is_its_own_and_the_streets_after_keep_theirs() -> None:
+    ab = ActionAbstraction(pot_fractions=(1.0,), max_raises_per_street=1, all_in_max_pot=3.0, preflop_max_raises=3)
+    assert ab.max_raises(True) == 3 and ab.max_raises(False) == 1
+    legal = _Legal(True, False, 25, 60, 1000)
+    pre = ab.moves(legal, pot=50, current_bet=35, raises_this_street=2, preflop=True)
+    post = ab.moves(legal, pot=50, current_bet=35, raises_this_street=2, preflop=False)
+    assert [m.index for m in pre] == [FOLD, CALL, 2]  # the 3-bet is in the tree preflop
+    assert [m.index for m in post] == [FOLD, CALL]  # one raise a street after the flop (all-in above 3 pots: none)
+    assert ActionAbstraction(max_raises_per_street=2).max_raises(True) == 2  # None: the same cap preflop
+    with pytest.raises(ConfigError, match=r"preflop_max_raises=9 is invalid: must be an integer in 0\.\.8"):
+        ActionAbstraction(preflop_max_raises=9)
+    with pytest.raises(ConfigError, match="preflop_max_raises"):
+        ActionAbstraction(preflop_max_raises=True)  # type: ignore[arg-type]
+
+
+def test_abstract_game_offers_re_raises_preflop_up_to_the_preflop_cap_only() -> None:
+    from holdem_env.agents.cfr_lite.game import AbstractHoldem
+
+    actions = ActionAbstraction(pot_fractions=(1.0,), max_raises_per_street=1, all_in_max_pot=None, preflop_max_raises=3)
+    game = AbstractHoldem(TableConfig(num_players=6, buy_in=100_000), actions, CardAbstraction(20, (5, 5, 5), 0, 200, 0))
+    node = game.new_hand(np.random.default_rng(0), button=0)
+    offered_pot_raise = []
+    while node.street == 0:
+        moves = {m.index: m for m in game.moves(node)}
+        offered_pot_raise.append(2 in moves)
+        game.play(node, moves[2] if 2 in moves else moves[CALL])
+    # Open, 3-bet and 4-bet are pot raises; then the other five seats call the 4-bet.
+    assert offered_pot_raise == [True, True, True, False, False, False, False, False]
+    assert node.history.split("/")[0] == "000ccccc"
+    moves = {m.index: m for m in game.moves(node)}
+    game.play(node, moves[2])  # the flop's bet
+    assert 2 not in {m.index for m in game.moves(node)}  # no raise of it on the flop
+    assert node.history.endswith("/0")
+
+
+def _play_preflop(game, node, line: str) -> None:
+    """Play the abstract action codes of ``line`` (``f``, ``c``, ``0``) preflop."""
+    for code in line:
+        moves = {m.index: m for m in game.moves(node)}
+        game.play(node, moves[{"f": FOLD, "c": CALL, "0": 2}[code]])
+
+
+def test_summarized_preflop_keys_share_postflop_lines_with_the_same_pot_and_aggressor() -> None:
+    from holdem_env.agents.cfr_lite.game import AbstractHoldem
+
+    def game(summarize: bool) -> AbstractHoldem:
+        actions = ActionAbstraction(pot_fractions=(1.0,), max_raises_per_street=1, all_in_max_pot=3.0, summarize_preflop=summarize)
+        return AbstractHoldem(TableConfig(num_players=6), actions, CardAbstraction(20, (5, 5, 5), 0, 200, 0))
+
+    keys: dict[tuple[bool, str], tuple[str, str]] = {}
+    for summarize in (False, True):
+        g = game(summarize)
+        for line in ("0ffffc", "f0fffc"):  # UTG or MP opens (to 35), everyone else folds, the BB calls
+            node = g.new_hand(np.random.default_rng(0), button=0)
+            _play_preflop(g, node, line)
+            assert node.street == 1 and node.flop == (2, 75, 35)
+            bb, opener = 2, 3 + line.index("0")
+            assert g.key(node, bb) == g.key(node, bb, g.bucket(node, bb))
+            keys[summarize, line] = (g.key(node, bb, 4), g.key(node, opener, 4))
+    # The big blind's flop is one information set after either line; each opener has its own seat.
+    assert keys[True, "0ffffc"] == ("2:4:2p75b35X/", "3:4:2p75b35A/")
+    assert keys[True, "f0fffc"] == ("2:4:2p75b35X/", "4:4:2p75b35A/")
+    assert keys[False, "0ffffc"] == ("2:4:0ffffc/", "3:4:0ffffc/")  # full recall keeps each line apart
+    preflop = game(True).new_hand(np.random.default_rng(0), button=0)
+    assert game(True).key(preflop, 3, 7) == "3:7:"  # preflop keys are never summarized
+
+
 def test_action_abstraction_rejects_bad_fractions() -> None:
     with pytest.raises(ConfigError, match="pot_fractions"):
         ActionAbstraction(pot_fractions=(1.0, 0.5))
@@ -317,6 +384,9 @@ def test_policy_file_roundtrip(trained, tmp_path) -> None:
     assert back.keys == pol.keys
     np.testing.assert_allclose(back.probs, pol.probs, atol=1e-3)
     assert back.actions == pol.actions and back.table == pol.table
+    capped = CfrLitePolicy(pol.table, ActionAbstraction(pot_fractions=(1.0,), max_raises_per_street=1, preflop_max_raises=3), pol.cards, pol.keys, pol.probs)
+    capped.save(path)
+    assert CfrLitePolicy.load(path).actions.preflop_max_raises == 3
     for k, v in pol.cards.thresholds().items():
         np.testing.assert_array_equal(back.cards.thresholds()[k], v)
     with pytest.raises(ConfigError, match="must be an existing cfr-lite .npz policy file"):
@@ -344,6 +414,31 @@ def test_agent_plays_legal_actions_in_env(trained, tmp_path, mode: str) -> None:
             assert obs["action_mask"][act] == 1
             env.step(act)
     assert agent.lookups > 0  # the policy, not only the fallback rule, was played
+
+
+def test_agent_finds_the_trained_summarized_postflop_keys(small_cards: CardAbstraction, tmp_path) -> None:
+    from holdem_env import nlhe_v1
+    from holdem_env.agents.cfr_lite.agent import CfrLiteAgent
+    from holdem_env.agents.cfr_lite.policy import CfrLitePolicy
+    from holdem_env.training.cfr_lite.trainer import CfrLiteTrainer
+
+    actions = ActionAbstraction(pot_fractions=(1.0,), max_raises_per_street=1, all_in_max_pot=3.0, preflop_max_raises=2, summarize_preflop=True)
+    trainer = CfrLiteTrainer(TableConfig(num_players=3), actions, small_cards)
+    trainer.train(150, np.random.default_rng(0))
+    full = trainer.policy()
+    post = [i for i, k in enumerate(full.keys) if "/" in k]
+    assert post and all(k.split(":")[2][1] == "p" for k in (full.keys[i] for i in post))
+    path = tmp_path / "postflop_only.npz"  # without preflop keys, every lookup is a postflop one
+    CfrLitePolicy(full.table, full.actions, full.cards, [full.keys[i] for i in post], full.probs[post]).save(path)
+    assert CfrLitePolicy.load(path).actions.summarize_preflop
+    env = nlhe_v1.env(num_players=3)
+    agents = [CfrLiteAgent(str(path), seed=s, threshold=0.0, off_tree="rule") for s in range(3)]
+    for h in range(60):
+        env.reset(seed=h)
+        for name in env.agent_iter():
+            obs, _, term, trunc, info = env.last()
+            env.step(None if term or trunc else agents[int(name[-1])].act(obs, info))
+    assert sum(a.lookups for a in agents) > 20
 
 
 def test_agent_spec_registered() -> None:

@@ -82,6 +82,24 @@ def test_agent_arguments_are_checked_when_the_config_loads(spec: str, train: boo
         LeagueConfig.from_dict(data)
 
 
+@pytest.mark.parametrize("value", [-1, 9, 1.5, True, "3"])
+def test_cfr_preflop_settings_are_checked_and_good_ones_reach_the_trainer(value: object) -> None:
+    from holdem_env.training.league import _make_trainer
+
+    data = _data()
+    data["cfr"]["preflop_max_raises"] = value
+    with pytest.raises(ConfigError, match=r"cfr.preflop_max_raises=.* is invalid: must be an integer in 0..8"):
+        LeagueConfig.from_dict(data)
+    data["cfr"]["preflop_max_raises"] = 3
+    data["cfr"]["summarize_preflop"] = "yes"
+    with pytest.raises(ConfigError, match=r"cfr.summarize_preflop='yes' is invalid"):
+        LeagueConfig.from_dict(data)
+    data["cfr"]["summarize_preflop"] = True
+    actions = _make_trainer(LeagueConfig.from_dict(data)).game.actions
+    assert actions.max_raises(True) == 3 and actions.max_raises(False) == data["cfr"]["max_raises_per_street"]
+    assert actions.summarize_preflop
+
+
 def test_ray_backend_without_ray_fails_before_the_run_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from holdem_env.training.league import run_league
 

@@ -15,6 +15,8 @@ A config file looks like this (every section but ``name`` and ``agents`` is opti
       pot_fractions: [0.5, 1.0]
       all_in: true
       max_raises_per_street: 2
+      preflop_max_raises: null    # another cap preflop (null: max_raises_per_street there too)
+      summarize_preflop: false    # true: postflop keys hold a preflop summary, not every action
       all_in_max_pot: 3.0         # offer all-in only up to 3 pots (null: always)
       preflop_buckets: 169
       postflop_buckets: [8, 8, 8]
@@ -132,6 +134,8 @@ class CfrSettings:
     pot_fractions: tuple[float, ...] = (0.5, 1.0)
     all_in: bool = True
     max_raises_per_street: int = 2
+    preflop_max_raises: int | None = None
+    summarize_preflop: bool = False
     all_in_max_pot: float | None = None
     preflop_buckets: int = 169
     postflop_buckets: tuple[int, int, int] = (8, 8, 8)
@@ -154,6 +158,9 @@ class CfrSettings:
         object.__setattr__(self, "pot_fractions", tuple(float(x) for x in fr))
         _bool(p + "all_in", self.all_in)
         _int(p + "max_raises_per_street", self.max_raises_per_street, 0, 8)
+        if self.preflop_max_raises is not None:
+            _int(p + "preflop_max_raises", self.preflop_max_raises, 0, 8)
+        _bool(p + "summarize_preflop", self.summarize_preflop)
         m = self.all_in_max_pot
         if m is not None:
             if not isinstance(m, (int, float)) or isinstance(m, bool) or not math.isfinite(m) or m <= 0:

@@ -226,7 +226,7 @@ def _ppo_spec(entry: Any, policy_path: Path) -> str:
 # -- jobs (top-level so that worker processes can run them) ----------------------------------
 def _make_trainer(config: LeagueConfig) -> Any:
     c = config.cfr
-    actions = ActionAbstraction(c.pot_fractions, c.all_in, c.max_raises_per_street, c.all_in_max_pot)
+    actions = ActionAbstraction(c.pot_fractions, c.all_in, c.max_raises_per_street, c.all_in_max_pot, c.preflop_max_raises, c.summarize_preflop)
     cards = CardAbstraction(c.preflop_buckets, c.postflop_buckets, c.rollouts, c.bucket_sample_size, 0, spacing=c.bucket_spacing)
     return CfrLiteTrainer(config.table, actions, cards, averaging=c.averaging)
 

@@ -123,9 +123,16 @@ class ActionAbstraction:
     fractions in ascending order, and (if ``all_in``) the last index is all-in. At most
     ``max_raises_per_street`` raises are offered per street (all-in stays offered after
     that, which keeps the tree finite because an all-in cannot be re-raised forever).
+    ``preflop_max_raises``: the cap preflop, where a table's 3-bets and 4-bets happen
+    (``None``: ``max_raises_per_street`` there too).
     ``all_in_max_pot``: the all-in is offered only when it raises by at most that many
     pots (after calling), so that 100-big-blind open shoves are not in the tree; ``None``
     always offers it. A pot-fraction raise that reaches the whole stack is the all-in.
+    ``summarize_preflop``: from the flop on, information-set keys hold a summary of the
+    preflop betting instead of its every action (see
+    :meth:`holdem_env.agents.cfr_lite.game.AbstractHoldem.key`): every preflop line with the
+    same summary shares its postflop strategies (imperfect recall), which multiway tables
+    need to visit each one often enough.
 
     >>> ActionAbstraction(pot_fractions=(0.5, 1.0)).num_actions
     5
@@ -139,6 +146,8 @@ class ActionAbstraction:
     all_in: bool = True
     max_raises_per_street: int = 2
     all_in_max_pot: float | None = None
+    preflop_max_raises: int | None = None
+    summarize_preflop: bool = False
 
     def __post_init__(self) -> None:
         fracs = tuple(self.pot_fractions)
@@ -150,6 +159,11 @@ class ActionAbstraction:
             raise ConfigError("all_in", self.all_in, "must be True or False")
         if not isinstance(self.max_raises_per_street, int) or isinstance(self.max_raises_per_street, bool) or not 0 <= self.max_raises_per_street <= 8:
             raise ConfigError("max_raises_per_street", self.max_raises_per_street, "must be an integer in 0..8")
+        p = self.preflop_max_raises
+        if p is not None and (not isinstance(p, int) or isinstance(p, bool) or not 0 <= p <= 8):
+            raise ConfigError("preflop_max_raises", p, "must be an integer in 0..8, or None (max_raises_per_street preflop too)")
+        if not isinstance(self.summarize_preflop, bool):
+            raise ConfigError("summarize_preflop", self.summarize_preflop, "must be True or False")
         m = self.all_in_max_pot
         if m is not None:
             if not isinstance(m, (int, float)) or isinstance(m, bool) or not math.isfinite(m) or m <= 0:
@@ -166,13 +180,20 @@ class ActionAbstraction:
         """Index of the all-in action, or ``None`` when the abstraction has none."""
         return self.num_actions - 1 if self.all_in else None
 
-    def moves(self, legal: object, *, pot: int, current_bet: int, raises_this_street: int) -> list[AbstractMove]:
+    def max_raises(self, preflop: bool) -> int:
+        """The raise cap of a street: ``preflop_max_raises`` preflop when set, else ``max_raises_per_street``."""
+        if preflop and self.preflop_max_raises is not None:
+            return self.preflop_max_raises
+        return self.max_raises_per_street
+
+    def moves(self, legal: object, *, pot: int, current_bet: int, raises_this_street: int, preflop: bool = False) -> list[AbstractMove]:
         """The abstract actions available now, mapped to legal engine amounts.
 
         ``legal`` is the engine's ``LegalActions`` for the actor (duck-typed: ``fold``,
         ``check``, ``call``, ``min_raise_to``, ``max_raise_to``). Raises that clamp onto the
         same chip amount as a smaller one are dropped; a raise that reaches the maximum is
         the all-in (and is reported under the all-in index when the abstraction has one).
+        ``preflop`` says which raise cap applies (:meth:`max_raises`).
         """
         out: list[AbstractMove] = []
         if getattr(legal, "fold", False):
@@ -188,7 +209,7 @@ class ActionAbstraction:
         to_call = int(getattr(legal, "call", 0))
         seen: set[int] = set()
         reaches_all_in = False
-        if raises_this_street < self.max_raises_per_street:
+        if raises_this_street < self.max_raises(preflop):
             for i, frac in enumerate(self.pot_fractions):
                 amount = min(max(raise_to_for_fraction(frac, pot, current_bet, to_call), lo), hi)
                 if amount == hi and self.all_in:
@@ -262,4 +283,6 @@ class ActionAbstraction:
             "all_in": self.all_in,
             "max_raises_per_street": self.max_raises_per_street,
             "all_in_max_pot": self.all_in_max_pot,
+            "preflop_max_raises": self.preflop_max_raises,
+            "summarize_preflop": self.summarize_preflop,
         }

@@ -53,7 +53,7 @@ from ..base import agent_rng, check_bet_sizes, legal_of
 from ..tag import TagAgent
 from .actions import CALL, FOLD, AbstractMove, fraction_of_raise
 from .buckets import NUM_PREFLOP_CLASSES, hand_strengths, preflop_class
-from .game import AbstractHoldem, Node, infoset_key
+from .game import AbstractHoldem, Node
 from .policy import CfrLitePolicy
 
 __all__ = ["CfrLiteAgent", "OFF_TREE_RULES", "OVERBET_FACTOR", "PREFLOP_RULES", "SHIPPED_POLICY", "shipped_policy_path"]
@@ -271,7 +271,7 @@ class CfrLiteAgent:
                         )
                         self._translated[memo_key] = index
                     state.raise_to(int(to))
-                game.record(node, index)
+                game.record(node, index, int(seat))
         except HoldemError:
             return None
         if state.is_over or int(state.pot) != int(view["pot"]) or _STREETS.get(str(view["street"]), -1) != int(state.street):
@@ -326,8 +326,7 @@ class CfrLiteAgent:
                 moves = game.moves(node)
             if bucket is None:
                 bucket = policy.cards.bucket(hole, board)
-            pos = (seat - int(view["button"])) % len(view["dealt_in"])
-            probs = policy.lookup(infoset_key(pos, bucket, node.history))
+            probs = policy.lookup(game.key(node, seat, bucket))
             if probs is not None and moves:
                 p = np.array([probs[m.index] for m in moves], dtype=np.float64)
                 if self.threshold > 0.0 and p.sum() > 0:
@@ -374,11 +373,10 @@ class CfrLiteAgent:
             street = len(board) - 2
             single = policy.cards.num_buckets(street) == 1
             game, node, _ = shadow  # type: ignore[misc]
-            pos = (seat - int(view["button"])) % len(view["dealt_in"])
             key_of_level = []
             for j, level in enumerate(levels):
                 b = 0 if single else policy.cards.bucket_of_strength(street, float(level))
-                known = policy.lookup(infoset_key(pos, b, node.history)) is not None
+                known = policy.lookup(game.key(node, seat, b)) is not None
                 key_of_level.append(-1 - b if known else j)
             groups = np.asarray(key_of_level)[level_of.ravel()]
         else:

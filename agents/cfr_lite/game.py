@@ -9,7 +9,9 @@ abstraction only chooses *which* legal actions to offer (:mod:`holdem_env.agents
 
 An information-set key is ``"<position>:<bucket>:<history>"`` where ``position`` is the
 seat's distance clockwise from the button and ``bucket`` its card bucket on the current
-street (:mod:`holdem_env.agents.cfr_lite.buckets`), e.g. ``"0:168:c/0"``.
+street (:mod:`holdem_env.agents.cfr_lite.buckets`), e.g. ``"0:168:c/0"``. With the action
+abstraction's ``summarize_preflop``, a key after the flop starts with the preflop summary
+instead of the preflop actions (:func:`preflop_summary`), e.g. ``"3:4:3p115b35A/c0"``.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from holdem_env.engine.state import HandState
 from .actions import AbstractMove, ActionAbstraction
 from .buckets import CardAbstraction
 
-__all__ = ["Node", "AbstractHoldem", "infoset_key", "raises_this_street", "apply_move"]
+__all__ = ["Node", "AbstractHoldem", "infoset_key", "preflop_summary", "raises_this_street", "apply_move"]
 
 
 def infoset_key(position: int, bucket: int, history: str) -> str:
@@ -39,6 +41,21 @@ def raises_this_street(history: str) -> int:
     """How many raises (pot fractions or all-in) the current street of ``history`` holds."""
     seg = history.rsplit("/", 1)[-1]
     return sum(1 for ch in seg if ch not in "fc")
+
+
+def preflop_summary(players: int, pot: int, bet: int, aggressor: int, seat: int) -> str:
+    """What a postflop key keeps of the preflop betting.
+
+    ``players`` saw the flop, with ``pot`` chips in the middle after ``bet`` chips each (the
+    largest preflop contribution): with equal starting stacks these fix every stack and so
+    the actions a postflop history offers. Then ``A`` when ``seat`` made the last preflop
+    raise, ``X`` when another seat did (``aggressor``), ``N`` when nobody raised.
+
+    >>> preflop_summary(3, 115, 35, 2, 2), preflop_summary(3, 115, 35, 2, 4), preflop_summary(2, 20, 10, -1, 0)
+    ('3p115b35A', '3p115b35X', '2p20b10N')
+    """
+    who = "N" if aggressor < 0 else ("A" if aggressor == seat else "X")
+    return f"{players}p{pot}b{bet}{who}"
 
 
 def apply_move(state: object, move: AbstractMove) -> None:
@@ -59,6 +76,8 @@ class Node:
 
     ``offered`` holds the moves a trainer last asked :meth:`AbstractHoldem.moves` for at this
     node, so that it can play one by its index without asking the engine again.
+    ``aggressor`` is the seat that made the last preflop raise (``-1``: none yet);
+    ``flop`` is ``(players, pot, bet)`` of :func:`preflop_summary`, set when the flop comes.
     """
 
     state: object
@@ -66,10 +85,13 @@ class Node:
     street: int
     buckets: dict[int, list[int]] = field(default_factory=dict)
     offered: list[AbstractMove] = field(default_factory=list)
+    aggressor: int = -1
+    flop: tuple[int, int, int] = (0, 0, 0)
 
     def copy(self) -> Node:
         """An independent copy (the engine state is copied; the bucket cache is shared)."""
-        return Node(self.state.copy(), self.history, self.street, self.buckets, self.offered)  # type: ignore[attr-defined]
+        st = self.state.copy()  # type: ignore[attr-defined]
+        return Node(st, self.history, self.street, self.buckets, self.offered, self.aggressor, self.flop)
 
 
 class AbstractHoldem:
@@ -97,20 +119,27 @@ class AbstractHoldem:
             pot=int(st.pot),  # type: ignore[attr-defined]
             current_bet=int(st.current_bet),  # type: ignore[attr-defined]
             raises_this_street=raises_this_street(node.history),
+            preflop="/" not in node.history,
         )
 
     def play(self, node: Node, move: AbstractMove) -> None:
         """Apply ``move`` to ``node`` in place (engine action, then the abstract history)."""
+        actor = int(node.state.actor)  # type: ignore[attr-defined]
         apply_move(node.state, move)
-        self.record(node, move.index)
+        self.record(node, move.index, actor)
 
-    def record(self, node: Node, index: int) -> None:
-        """Append abstract action ``index`` to the history (after the engine acted)."""
+    def record(self, node: Node, index: int, actor: int) -> None:
+        """Append abstract action ``index`` of seat ``actor`` to the history (after the engine acted)."""
+        if node.street == 0 and index > 1:  # a preflop raise
+            node.aggressor = actor
         history = node.history + self.actions.code(index)
         st = node.state
         if not st.is_over:  # type: ignore[attr-defined]
             street = int(st.street)  # type: ignore[attr-defined]
             if street != node.street:
+                if node.street == 0:
+                    players = sum(not f for f, d in zip(st.folded, st.dealt_in, strict=True) if d)  # type: ignore[attr-defined]
+                    node.flop = (players, int(st.pot), max(st.contributions))  # type: ignore[attr-defined]
                 history += "/" * (street - node.street)
                 node.street = street
         node.history = history
@@ -127,8 +156,15 @@ class AbstractHoldem:
             node.buckets[n] = cached
         return cached[seat]
 
-    def key(self, node: Node, seat: int) -> str:
-        """Information-set key of ``seat`` at ``node``."""
+    def key(self, node: Node, seat: int, bucket: int | None = None) -> str:
+        """Information-set key of ``seat`` at ``node`` (``bucket``: its card bucket, when known).
+
+        With ``summarize_preflop`` the preflop actions of a postflop history are replaced by
+        :func:`preflop_summary`.
+        """
         st = node.state
         pos = (seat - int(st.button)) % self.table.num_players  # type: ignore[attr-defined]
-        return infoset_key(pos, self.bucket(node, seat), node.history)
+        history = node.history
+        if self.actions.summarize_preflop and node.street > 0:
+            history = preflop_summary(*node.flop, node.aggressor, seat) + history[history.index("/") :]
+        return infoset_key(pos, self.bucket(node, seat) if bucket is None else bucket, history)

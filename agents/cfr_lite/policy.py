@@ -95,7 +95,7 @@ class CfrLitePolicy:
         if meta.get("format") != POLICY_FORMAT:
             raise ConfigError("policy", str(p), f"has format {meta.get('format')!r}; this version reads format {POLICY_FORMAT}")
         a = meta["actions"]
-        actions = ActionAbstraction(tuple(a["pot_fractions"]), a["all_in"], a["max_raises_per_street"], a.get("all_in_max_pot"))
+        actions = ActionAbstraction(tuple(a["pot_fractions"]), a["all_in"], a["max_raises_per_street"], a.get("all_in_max_pot"), a.get("preflop_max_raises"), a.get("summarize_preflop", False))
         c = meta["cards"]
         cards = CardAbstraction(c["preflop_buckets"], tuple(c["postflop_buckets"]), c["rollouts"], c["sample_size"], c["seed"], spacing=c.get("spacing", 1.0))
         cards.set_thresholds(th)

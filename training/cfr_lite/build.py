@@ -32,7 +32,7 @@ from holdem_env.signals import exit_on_sigterm
 from holdem_env.training.backends import LocalBackend
 from holdem_env.training.cfr_lite.trainer import CfrLiteTrainer, train_parallel
 
-__all__ = ["PRESETS", "build_policy", "main"]
+__all__ = ["PRESETS", "build_policy", "main", "preset_abstraction"]
 
 #: Deals sampled to set the bucket thresholds of the presets.
 _SAMPLE_SIZE = 4000
@@ -62,6 +62,21 @@ PRESETS: dict[int, dict[str, Any]] = {
 }
 
 
+def preset_abstraction(players: int) -> tuple[ActionAbstraction, CardAbstraction]:
+    """The action and card abstraction of the preset for a ``players``-seat table."""
+    preset = PRESETS[2 if players == 2 else 6]
+    actions = ActionAbstraction(
+        tuple(preset["pot_fractions"]),
+        True,
+        int(preset["max_raises_per_street"]),
+        preset.get("all_in_max_pot"),
+        preset.get("preflop_max_raises"),
+        bool(preset.get("summarize_preflop", False)),
+    )
+    cards = CardAbstraction(int(preset["preflop_buckets"]), tuple(preset["postflop_buckets"]), 0, _SAMPLE_SIZE, 0, spacing=float(preset["spacing"]))
+    return actions, cards
+
+
 def build_policy(
     players: int,
     out: str,
@@ -76,8 +91,7 @@ def build_policy(
 ) -> dict[str, object]:
     """Train and save a policy for a ``players``-seat table (blinds 5/10, 100 big blinds)."""
     preset = PRESETS[2 if players == 2 else 6]
-    actions = ActionAbstraction(tuple(preset["pot_fractions"]), True, int(preset["max_raises_per_street"]), preset.get("all_in_max_pot"))
-    cards = CardAbstraction(int(preset["preflop_buckets"]), tuple(preset["postflop_buckets"]), 0, _SAMPLE_SIZE, 0, spacing=float(preset["spacing"]))
+    actions, cards = preset_abstraction(players)
     trainer = CfrLiteTrainer(TableConfig(num_players=players), actions, cards, averaging="linear")
     total = int(preset["iterations"]) if iterations is None else iterations
     backend = None
