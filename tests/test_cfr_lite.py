@@ -510,15 +510,20 @@ def test_build_command_is_reproducible(tmp_path, monkeypatch, small_cards: CardA
         "spacing": 1.0,
         "iterations": 10,
         "min_visits": 1,
+        "workers": 1,
+        "chunk": 4,
     }
     monkeypatch.setitem(build.PRESETS, 2, small)
     monkeypatch.setattr(build, "_SAMPLE_SIZE", 300)
-    a, b = tmp_path / "a.npz", tmp_path / "b.npz"
-    assert build.main(["--players", "2", "--out", str(a), "--iterations", "12", "--workers", "1", "--chunk", "4"]) == 0
+    a, b, c = tmp_path / "a.npz", tmp_path / "b.npz", tmp_path / "c.npz"
+    assert build.main(["--players", "2", "--out", str(a), "--iterations", "12"]) == 0  # the preset's workers and chunk
     info = build.build_policy(2, str(b), iterations=12, workers=1, chunk=4, log=False)
     assert info["iterations"] == 12
     pa, pb = CfrLitePolicy.load(a), CfrLitePolicy.load(b)
     assert pa.keys == pb.keys and np.array_equal(pa.probs, pb.probs)
+    assert (pa.info["workers"], pa.info["chunk"]) == (1, 4)
+    build.build_policy(2, str(c), iterations=12, workers=1, chunk=6, log=False)  # each chunk draws its own seed
+    assert not np.array_equal(CfrLitePolicy.load(c).probs, pa.probs)
 
 
 def test_bare_spec_plays_the_shipped_policy() -> None:

@@ -9,8 +9,9 @@ Heads-up (the shipped ``agents/data/cfr_lite_hu.npz``)::
     python -m holdem_env.training.cfr_lite.build --players 6 --out agents/data/cfr_lite_6max.npz
 
 The result depends only on the options (``--seed``, ``--iterations``, ``--workers``,
-``--sync-every`` and the abstraction), never on timing, so the command reproduces the
-file bit for bit. Progress (iterations, information sets, speed) goes to stderr.
+``--sync-every``, ``--chunk`` and the abstraction), never on timing, so the command
+reproduces the file bit for bit; ``--workers`` and ``--chunk`` default to the preset's.
+Progress (iterations, information sets, speed) goes to stderr.
 """
 
 from __future__ import annotations
@@ -83,14 +84,20 @@ def build_policy(
     *,
     iterations: int | None = None,
     seed: int = 0,
-    workers: int = 2,
+    workers: int | None = None,
     sync_every: int = 2000,
-    chunk: int = 1000,
+    chunk: int | None = None,
     log: bool = True,
     snapshot_every: int = 0,
 ) -> dict[str, object]:
-    """Train and save a policy for a ``players``-seat table (blinds 5/10, 100 big blinds)."""
+    """Train and save a policy for a ``players``-seat table (blinds 5/10, 100 big blinds).
+
+    ``workers`` and ``chunk`` (iterations per worker between progress lines; each chunk
+    draws from its own seed) default to the preset's (2 and 1,000 where it says nothing).
+    """
     preset = PRESETS[2 if players == 2 else 6]
+    workers = int(preset.get("workers", 2)) if workers is None else workers
+    chunk = int(preset.get("chunk", 1000)) if chunk is None else chunk
     actions, cards = preset_abstraction(players)
     trainer = CfrLiteTrainer(TableConfig(num_players=players), actions, cards, averaging="linear")
     total = int(preset["iterations"]) if iterations is None else iterations
@@ -143,9 +150,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", required=True, help="policy file to write (.npz)")
     parser.add_argument("--iterations", type=int, default=None, help="MCCFR iterations (default: the preset's)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=2, help="processes sampling in parallel (part of the result)")
+    parser.add_argument("--workers", type=int, default=None, help="processes sampling in parallel (part of the result; default: the preset's)")
     parser.add_argument("--sync-every", type=int, default=2000, help="iterations per worker between merges")
-    parser.add_argument("--chunk", type=int, default=1000, help="iterations per worker between progress lines")
+    parser.add_argument("--chunk", type=int, default=None, help="iterations per worker between progress lines (part of the result; default: the preset's)")
     parser.add_argument("--snapshot-every", type=int, default=0, help="also save <out>.it<N>.npz every N iterations")
     args = parser.parse_args(argv)
     exit_on_sigterm()  # a `kill` still shuts the worker pool down
