@@ -698,7 +698,7 @@ def test_shipped_policies_play_their_own_preflop_unless_asked_for_the_chart() ->
     # the shipped files declare nothing: bare cfr-lite plays the stored strategy preflop too;
     # cfr-lite(preflop="chart") is the opt-in (BENCHMARKS.md, cfr-lite: its 6-max results)
     from holdem_env.agents.cfr_lite.agent import CfrLiteAgent, shipped_policy_path
-    from holdem_env.training.cfr_lite.build import PRESETS
+    from holdem_env.training.cfr_lite.build import PRESETS, preset_abstraction
 
     path = shipped_policy_path(6)
     assert path.is_file() and path.stat().st_size < 5_000_000
@@ -707,6 +707,10 @@ def test_shipped_policies_play_their_own_preflop_unless_asked_for_the_chart() ->
     assert "preflop" not in six.info and "preflop" not in two.info
     assert "preflop" not in PRESETS[6] and "preflop" not in PRESETS[2]
     assert six.info["iterations"] == PRESETS[6]["iterations"] and two.info["iterations"] == PRESETS[2]["iterations"]
+    assert six.info["min_visits"] == PRESETS[6]["min_visits"] and six.info["chunk"] == PRESETS[6]["chunk"]
+    # the shipped 6-max file is the preset's: 3-bets in the tree, postflop keys with the preflop summary
+    assert six.actions == preset_abstraction(6)[0] and six.actions.max_raises(True) == 3 and six.actions.summarize_preflop
+    assert two.actions == preset_abstraction(2)[0] and not two.actions.summarize_preflop
     assert agent.preflop_rule(six) == "policy" and agent.preflop_rule(two) == "policy"
     chart = CfrLiteAgent(seed=0, preflop="chart")
     assert chart.preflop_rule(six) == "chart" and chart.preflop_rule(two) == "chart"
