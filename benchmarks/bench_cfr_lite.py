@@ -5,6 +5,7 @@
     .venv/bin/python benchmarks/bench_cfr_lite.py --only hu --hands 20000 --workers 2
     .venv/bin/python benchmarks/bench_cfr_lite.py --only sixmax --hands 6000
     .venv/bin/python benchmarks/bench_cfr_lite.py --only sixmax --hands 12000 --preflop chart   # cfr-lite(preflop="chart")
+    .venv/bin/python benchmarks/bench_cfr_lite.py --only sixmax --hands 12000 --seed 1 --policy FILE.npz   # another policy file
 
 Matches are duplicate (every deal played with the seats rotated) through the arena, so the
 95% intervals are over duplicate groups. Prints one JSON object.
@@ -77,8 +78,10 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=12345)
     parser.add_argument("--preflop", choices=("auto", "policy", "chart"), default="auto",
                         help="who plays cfr-lite's preflop (the agent's preflop option; default: as the policy file says)")
+    parser.add_argument("--policy", default=None, help="a cfr-lite .npz policy file (default: the shipped ones)")
     args = parser.parse_args()
-    spec = "cfr-lite" if args.preflop == "auto" else f'cfr-lite(preflop="{args.preflop}")'
+    options = ([] if args.policy is None else [f"policy={args.policy!r}"]) + ([] if args.preflop == "auto" else [f'preflop="{args.preflop}"'])
+    spec = "cfr-lite" + (f"({', '.join(options)})" if options else "")
     report: dict[str, object] = {}
     if args.only in (None, "speed"):
         report["speed"] = [bench_speed(args.iterations, 2), bench_speed(max(1, args.iterations // 5), 6)]
