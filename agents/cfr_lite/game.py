@@ -26,7 +26,7 @@ from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.state import HandState
 
-from .actions import AbstractMove, ActionAbstraction
+from .actions import CALL, FOLD, AbstractMove, ActionAbstraction
 from .buckets import CardAbstraction
 
 __all__ = ["Node", "AbstractHoldem", "infoset_key", "preflop_summary", "raises_this_street", "apply_move"]
@@ -119,7 +119,7 @@ class AbstractHoldem:
             pot=int(st.pot),  # type: ignore[attr-defined]
             current_bet=int(st.current_bet),  # type: ignore[attr-defined]
             raises_this_street=raises_this_street(node.history),
-            preflop="/" not in node.history,
+            preflop=node.street == 0,
         )
 
     def play(self, node: Node, move: AbstractMove) -> None:
@@ -130,7 +130,7 @@ class AbstractHoldem:
 
     def record(self, node: Node, index: int, actor: int) -> None:
         """Append abstract action ``index`` of seat ``actor`` to the history (after the engine acted)."""
-        if node.street == 0 and index > 1:  # a preflop raise
+        if node.street == 0 and index not in (FOLD, CALL):  # a preflop raise
             node.aggressor = actor
         history = node.history + self.actions.code(index)
         st = node.state
