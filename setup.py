@@ -4,10 +4,11 @@ The repository keeps ``agents/`` and ``training/`` as top-level folders, but the
 as ``holdem_env.agents`` and ``holdem_env.training``: generic top-level names would collide with a
 user's own ``agents`` or ``training`` package.
 
-Compiled build: Cython compiles the unchanged ``.py`` sources listed in ``COMPILED`` (those whose
+Compiled build: Cython compiles the unchanged ``.py`` sources listed in ``COMPILED`` (read from
+``holdem_env/_build.py``'s ``CANDIDATES``) (those whose
 compilation measurably paid; see ``benchmarks/BENCHMARKS.md``) into extension modules
 that Python imports in place of the ``.py``. The ``.pxd`` file next to each (``engine/state.pxd``,
-``env/nlhe_v1.pxd``, ``env/_view.pxd``) declares its hot class as an extension type with typed fields. ``pip install`` and ``make build``
+``env/_core.pxd``, ``env/_order.pxd``, ``env/_view.pxd``) declares its hot class as an extension type with typed fields. ``pip install`` and ``make build``
 (``python setup.py build_ext --inplace``, incremental) compile them when Cython and a C
 compiler are present; otherwise the package installs as pure Python (same behaviour, slower)
 after one warning line. ``HOLDEM_ENV_PURE_PYTHON=1`` at build time compiles nothing; at run
@@ -23,7 +24,19 @@ from setuptools import find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 MAPPED = ("agents", "training")  # repository folder -> installed as holdem_env.<folder>
-COMPILED = ["holdem_env/engine/state.py", "holdem_env/env/_view.py", "holdem_env/env/nlhe_v1.py"]  # those that measurably paid (BENCHMARKS.md)
+def _candidates() -> list[str]:
+    """The compiled modules' sources, from holdem_env/_build.py's CANDIDATES (the one list; read from
+    the file, since the package's dependencies may not be installed while it builds)."""
+    import ast
+
+    tree = ast.parse(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "holdem_env", "_build.py")).read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "CANDIDATES" for t in node.targets):
+            return [name.replace(".", "/") + ".py" for name in ast.literal_eval(node.value)]
+    raise RuntimeError("holdem_env/_build.py defines no CANDIDATES")
+
+
+COMPILED = _candidates()  # those that measurably paid (BENCHMARKS.md)
 PURE_PYTHON_ENV = "HOLDEM_ENV_PURE_PYTHON"
 
 # Folders holding only package data (policies, a sample hand history, the web page) are listed as

@@ -16,7 +16,7 @@ Run: ``.venv/bin/python benchmarks/bench_env.py [--hands 2000] [--chunk 100] [--
 (``make build`` compiles the hot modules with Cython; ``holdem_env.build_info()`` says which
 are); ``--pure-python`` runs the same measurement with ``HOLDEM_ENV_PURE_PYTHON=1`` (the ``.py``
 sources, no compiled module), the speed of an install without a C compiler;
-``--pure-python holdem_env.env.nlhe_v1`` (comma-separated names) runs only those modules from
+``--pure-python holdem_env.env._core`` (comma-separated names) runs only those modules from
 their sources, which measures what compiling each one gains (naming ``holdem_env.engine.state``
 takes the env's module with it: the compiled env calls the compiled engine directly). The envs of a table size run in alternating chunks of
 hands (shared machines: load hits them alike); prints ready-to-paste markdown rows (hands/s

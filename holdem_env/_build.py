@@ -4,11 +4,11 @@
 sources; Python then imports the extension module in place of the ``.py``. With
 ``HOLDEM_ENV_PURE_PYTHON=1`` set before ``import holdem_env``, :func:`use_pure_python` makes
 every ``holdem_env`` module load from its ``.py`` source (for parity tests, debuggers, coverage);
-a comma-separated list of module names instead (``holdem_env.env.nlhe_v1,...``) does it for
+a comma-separated list of module names instead (``holdem_env.env._core,...``) does it for
 those modules only (how ``benchmarks/bench_env.py --pure-python MODULE`` measures what
 compiling each one gains). A compiled module that uses another one's C types runs only with that
-one compiled: naming ``holdem_env.engine.state`` also sends ``holdem_env.env.nlhe_v1`` (whose typed
-core calls the compiled ``HandState`` directly) to its source (:data:`SOURCE_DEPENDENTS`). Only the
+one compiled: naming ``holdem_env.engine.state`` also sends ``holdem_env.env._core`` (whose typed
+core calls the compiled ``HandState`` directly) and ``holdem_env.env._order`` to their sources (:data:`SOURCE_DEPENDENTS`). Only the
 standard library is used.
 """
 
@@ -33,13 +33,16 @@ __all__ = [
 ]
 
 PURE_PYTHON_ENV = "HOLDEM_ENV_PURE_PYTHON"
-#: The modules setup.py compiles when it can (keep in step with its COMPILED list).
-CANDIDATES = ("holdem_env.engine.state", "holdem_env.env._view", "holdem_env.env.nlhe_v1")
-#: Compiled module -> the compiled modules that ``cimport`` its types (``env/nlhe_v1.pxd`` types the
-#: env's ``_state`` as the compiled ``HandState``): when a module runs from its source, so do these.
+#: The modules setup.py compiles when it can: the one list (setup.py reads it from this file), those
+#: whose compilation measurably paid (``benchmarks/BENCHMARKS.md``).
+CANDIDATES = ("holdem_env.engine.state", "holdem_env.env._view", "holdem_env.env._core", "holdem_env.env._order")
+#: Compiled module -> the compiled modules that ``cimport`` its types (``env/_core.pxd`` types the
+#: env's ``_state`` as the compiled ``HandState``; ``env/_order.pxd`` types the wrapped env as the
+#: compiled core): when a module runs from its source, so do these, and theirs in turn.
 SOURCE_DEPENDENTS: dict[str, tuple[str, ...]] = {
-    "holdem_env.engine.state": ("holdem_env.env.nlhe_v1",),
-    "holdem_env.env._view": ("holdem_env.env.nlhe_v1",),
+    "holdem_env.engine.state": ("holdem_env.env._core",),
+    "holdem_env.env._view": ("holdem_env.env._core",),
+    "holdem_env.env._core": ("holdem_env.env._order",),
 }
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -53,8 +56,12 @@ def _pure_modules() -> frozenset[str] | None:
     if value == "1":
         return None
     named = {m.strip() for m in value.split(",") if m.strip()}
-    for module in list(named):
-        named.update(SOURCE_DEPENDENTS.get(module, ()))
+    todo = list(named)
+    while todo:  # the dependents' dependents too
+        for dependent in SOURCE_DEPENDENTS.get(todo.pop(), ()):
+            if dependent not in named:
+                named.add(dependent)
+                todo.append(dependent)
     return frozenset(named)
 
 

@@ -99,10 +99,10 @@ def copies_continue_alike(hands: int = 12) -> bool:
 if __name__ == "__main__":
     # HOLDEM_ENV_PURE_PYTHON=1 in the environment runs the .py sources (holdem_env._build).
     import holdem_env.engine.state
-    from holdem_env import nlhe_v1
+    from holdem_env.env import _core
 
     args = sys.argv[1:]
     if args[:1] == ["--copies"]:
-        print(copies_continue_alike(), holdem_env.engine.state.__file__, nlhe_v1.__file__)
+        print(copies_continue_alike(), holdem_env.engine.state.__file__, _core.__file__)
     else:
-        print(digest(int(args[0]) if args else 150), holdem_env.engine.state.__file__, nlhe_v1.__file__)
+        print(digest(int(args[0]) if args else 150), holdem_env.engine.state.__file__, _core.__file__)

@@ -61,12 +61,12 @@ def _source_twin(module: str) -> ModuleType:
 
 def test_build_info_names_only_candidates_that_load_compiled() -> None:
     import holdem_env.engine.state
-    import holdem_env.env.nlhe_v1
+    import holdem_env.env.nlhe_v1  # imports the compiled candidates of the env
 
     info = holdem_env.build_info()
     assert set(info["compiled"]) <= set(CANDIDATES)
     assert info["stale"] == [], f"compiled from older sources: {info['stale']}; run `make build`"
-    for module in ("holdem_env.engine.state", "holdem_env.env.nlhe_v1"):
+    for module in CANDIDATES:
         loaded = sys.modules[module].__file__
         assert loaded.endswith(EXT_SUFFIXES) == (module in info["compiled"]), loaded
 
@@ -75,22 +75,26 @@ def test_build_info_names_only_candidates_that_load_compiled() -> None:
 def test_env_digest_compiled_equals_pure_python() -> None:
     built = _run_script("40", pure=False)
     pure = _run_script("40", pure=True)
-    assert pure[1].endswith("state.py") and pure[2].endswith("nlhe_v1.py")
-    assert built[2].endswith(EXT_SUFFIXES) == ("holdem_env.env.nlhe_v1" in COMPILED)
+    assert pure[1].endswith("state.py") and pure[2].endswith("_core.py")
+    assert built[2].endswith(EXT_SUFFIXES) == ("holdem_env.env._core" in COMPILED)
     assert built[0] == pure[0]
 
 
 def test_the_engine_from_source_takes_the_env_with_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the compiled env calls the compiled HandState as a C type (env/nlhe_v1.pxd): asking for the
-    # engine's source must send the env to its source too; other names stay as asked
+    # the compiled env core calls the compiled HandState as a C type (env/_core.pxd), and the compiled
+    # order wrapper the core (env/_order.pxd): asking for the engine's source must send the core and
+    # the wrapper to their sources too; other names stay as asked
     from holdem_env import _build
 
+    core, order = "holdem_env.env._core", "holdem_env.env._order"
     monkeypatch.setenv(_build.PURE_PYTHON_ENV, "holdem_env.engine.state")
-    assert _build._pure_modules() == {"holdem_env.engine.state", "holdem_env.env.nlhe_v1"}
+    assert _build._pure_modules() == {"holdem_env.engine.state", core, order}
     monkeypatch.setenv(_build.PURE_PYTHON_ENV, "holdem_env.env._view")  # the env builds its views as C types
-    assert _build._pure_modules() == {"holdem_env.env._view", "holdem_env.env.nlhe_v1"}
-    monkeypatch.setenv(_build.PURE_PYTHON_ENV, "holdem_env.env.nlhe_v1")
-    assert _build._pure_modules() == {"holdem_env.env.nlhe_v1"}
+    assert _build._pure_modules() == {"holdem_env.env._view", core, order}
+    monkeypatch.setenv(_build.PURE_PYTHON_ENV, core)
+    assert _build._pure_modules() == {core, order}
+    monkeypatch.setenv(_build.PURE_PYTHON_ENV, order)
+    assert _build._pure_modules() == {order}
     monkeypatch.setenv(_build.PURE_PYTHON_ENV, "1")
     assert _build._pure_modules() is None
     monkeypatch.setenv(_build.PURE_PYTHON_ENV, "0")
@@ -103,7 +107,7 @@ def test_the_engine_from_source_takes_the_env_with_it(monkeypatch: pytest.Monkey
 def test_engine_from_source_runs_the_env_from_source_with_the_same_digest() -> None:
     built = _run_script("6", pure=False)
     engine_source = _run_script("6", pure="holdem_env.engine.state")
-    assert engine_source[1].endswith("state.py") and engine_source[2].endswith("nlhe_v1.py")
+    assert engine_source[1].endswith("state.py") and engine_source[2].endswith("_core.py")
     assert built[0] == engine_source[0]
 
 
@@ -162,26 +166,30 @@ def test_engine_parity_in_one_process() -> None:
 
 
 def test_pickled_core_fields_match_the_typed_declarations() -> None:
-    """The compiled env keeps ``_EnvCore``'s attributes in the typed fields ``nlhe_v1.pxd``
-    declares, outside ``__dict__``; its pickles carry exactly ``_CORE_FIELDS``. A field added
-    to one and not the other would be dropped by pickle and deepcopy in the compiled build."""
+    """The compiled env keeps ``_EnvCore``'s attributes in the typed fields ``_core.pxd``
+    declares, outside ``__dict__``; its pickles carry exactly ``_CORE_FIELDS`` (read from the
+    class). A field added to one and not the other would be dropped by pickle and deepcopy in the
+    compiled build."""
     import re
 
-    from holdem_env.env import nlhe_v1
+    from holdem_env.env import _core, _order, nlhe_v1
 
-    pxd = (Path(nlhe_v1.__file__).parent / "nlhe_v1.pxd").read_text()
-    blocks = dict(re.findall(r"^cdef class (\w+):\n((?:[ \t]+.*\n|\n)*)", pxd, flags=re.MULTILINE))
+    def classes(module: ModuleType) -> dict[str, str]:
+        pxd = Path(module.__file__).with_name(module.__name__.rpartition(".")[2] + ".pxd").read_text()  # type: ignore[arg-type]
+        return dict(re.findall(r"^cdef class (\w+):\n((?:[ \t]+.*\n|\n)*)", pxd, flags=re.MULTILINE))
+
+    blocks = classes(_core) | classes(_order)
     assert set(blocks) == {"_EnvCore", "_WrapperCore", "_IteratorCore"}
     core = blocks["_EnvCore"]
     declared = re.findall(r"^\s+cdef public \w+ (\w+)$", core, flags=re.MULTILINE)
     assert len(declared) == len(set(declared)) == 52
-    assert sorted(declared) == sorted(nlhe_v1._CORE_FIELDS)
+    assert sorted(declared) == sorted(_core._CORE_FIELDS) == sorted(nlhe_v1._CORE_FIELDS)
     # the private fields (typed views, staging arrays) are rebound on load, never pickled
     private = re.findall(r"^[ \t]+cdef (?!public)[^(\n]+ (\w+)$", core, flags=re.MULTILINE)
-    assert sorted(private) == sorted(nlhe_v1._REBOUND_FIELDS)
+    assert sorted(private) == sorted(_core._REBOUND_FIELDS)
     # the order-enforcing wrapper's typed fields are exactly what its pickles carry besides __dict__
     wrapper = re.findall(r"^\s+cdef public \w+ (\w+)$", blocks["_WrapperCore"], flags=re.MULTILINE)
-    assert sorted(wrapper) == sorted(nlhe_v1._WRAPPER_FIELDS)
+    assert sorted(wrapper) == sorted(_order._WRAPPER_FIELDS)
 
 
 def test_hand_state_typed_fields_are_its_slots() -> None:

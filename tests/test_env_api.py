@@ -421,7 +421,11 @@ def test_render_blind_tags_are_the_engines_blind_seats_with_a_seat_sitting_out()
     assert " BTN " in rows[3] and " SB " in rows[0] and " BB " in rows[2] and " out" in rows[1]
 
 
-@pytest.mark.parametrize("name", ["holdem_env.env.nlhe_v1", "holdem_env.env._obs", "holdem_env.env.gym_wrapper"])
+@pytest.mark.parametrize(
+    "name",
+    ["holdem_env.env.nlhe_v1", "holdem_env.env.actions", "holdem_env.env._obs", "holdem_env.env._obsbuild",
+     "holdem_env.env.gym_wrapper"],
+)
 def test_env_module_doctests(name: str) -> None:
     # The engine's doctests run in test_layering; the env modules' examples are checked here.
     import doctest

@@ -185,7 +185,7 @@ def test_typed_observations_equal_the_numpy_builder_for_every_seat(
     """The compiled build's C-loop observations (``_typed_vector``/``_typed_mask``, run here
     from whichever build is in use) and :class:`ObservationBuilder`'s numpy gathers give the
     same bytes for the seat to act, seats waiting with chips to call, folded and idle seats."""
-    from holdem_env.env import nlhe_v1 as module
+    from holdem_env.env import _core as module
 
     env = nlhe_v1.env(**kwargs)
     raw = env.unwrapped

@@ -23,7 +23,8 @@ SHIPPED = {
     "holdem_env/play/static/table.js": "`holdem play`",
     "holdem_env/play/static/table.css": "`holdem play`",
     "holdem_env/engine/state.pxd": "compiling the hand state from the installed sources",
-    "holdem_env/env/nlhe_v1.pxd": "compiling the env core from the installed sources",
+    "holdem_env/env/_core.pxd": "compiling the env core from the installed sources",
+    "holdem_env/env/_order.pxd": "compiling the order-enforcing wrapper from the installed sources",
     "holdem_env/env/_view.pxd": "compiling the seat views from the installed sources",
 }
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["ObservationBuilder", "check_arguments"]
+__all__ = ["ObservationBuilder", "check_arguments", "gather_runs"]
 
 _INT8 = np.dtype(np.int8)
 
@@ -99,3 +99,28 @@ class ObservationBuilder:
                     raise IndexError(f"action id {i} is outside 0..{n - 1}")
                 mask[i] = 1
         return {"observation": obs, "action_mask": mask}
+
+
+def gather_runs(gather: np.ndarray) -> np.ndarray:
+    """The observers' gather indices (``(observers, size)``) as runs of consecutive buffer indices:
+    ``out[s, 0, 0]`` is observer ``s``'s number of runs ``k``, and ``out[s, 1 + r]`` is run ``r``'s
+    ``(first buffer index, first observation index, length)`` for ``r < k`` (unused rows are zero).
+    The compiled observation writer copies run by run; the result is the same gather.
+
+    >>> gather_runs(np.array([[4, 5, 6, 0, 1]])).tolist()
+    [[[2, 0, 0], [4, 0, 3], [0, 3, 2]]]
+    """
+    observers, size = gather.shape
+    rows = []
+    for s in range(observers):
+        idx = gather[s].astype(np.int64)
+        starts = [0, *(np.flatnonzero(np.diff(idx) != 1) + 1).tolist()] if size else []
+        ends = [*starts[1:], size]
+        rows.append([(int(idx[a]), a, b - a) for a, b in zip(starts, ends, strict=True)])
+    most = max((len(r) for r in rows), default=0)
+    out = np.zeros((observers, most + 1, 3), dtype=np.intp)
+    for s, row in enumerate(rows):
+        out[s, 0, 0] = len(row)
+        if row:
+            out[s, 1 : len(row) + 1] = row
+    return out

@@ -126,6 +126,11 @@ agents in another process and send them only what they are handed.
 
 Version history
 ---------------
+* v1 (module split, no change users see): the env's per-step core, the order-enforcing wrapper,
+  the action ids, the settings and the text render live in their own modules
+  (:mod:`holdem_env.env._core`, :mod:`holdem_env.env._order`, :mod:`holdem_env.env.actions`,
+  :mod:`holdem_env.env._settings`, :mod:`holdem_env.env.render`); this module is the env and
+  re-exports their public names.
 * v1: infos are plain, batchable data: ``min_raise_to``/``max_raise_to`` are 0 (not None)
   when no raise is allowed; ``info["view"]`` is a frozen :class:`SeatView` snapshot (was a
   live ``PlayerView`` that reached the engine state, so an agent could read every seat's
@@ -136,10 +141,9 @@ Version history
 * v0: initial version.
 """
 
+
 from __future__ import annotations
 
-import dataclasses
-import importlib.machinery
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -147,26 +151,32 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-
-try:  # the compiled build's per-function directives (compile time only; Cython is no runtime dependency)
-    import cython
-except ImportError:  # pure Python without Cython: only the compiled build runs the typed writers that use it
-    pass
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
-from pettingzoo.utils.env_logger import EnvLogger
-from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
-from holdem_env.engine.actions import ActionKind, LegalActions, pot_fraction_raise_to
-from holdem_env.engine.cards import card_str, validate_deck
-from holdem_env.engine.config import BettingStructure, TableConfig
-from holdem_env.engine.errors import ConfigError, HandOverError, IllegalActionError, short_repr
-from holdem_env.engine.record import ActionEvent, HandRecord
-from holdem_env.engine.state import HandState, _check_seed, _Legal
+from holdem_env.engine.actions import LegalActions
+from holdem_env.engine.cards import validate_deck
+from holdem_env.engine.config import BettingStructure
+from holdem_env.engine.errors import ConfigError, HandOverError, IllegalActionError
+from holdem_env.engine.record import HandRecord
+from holdem_env.engine.state import HandState, _check_seed
 from holdem_env.engine.table import Table
 from holdem_env.env import _obs
+from holdem_env.env._core import _CORE_FIELDS, _REBOUND_FIELDS, _EnvCore
 from holdem_env.env._obsbuild import ObservationBuilder
-from holdem_env.env._view import SeatView, view_from_parts
+from holdem_env.env._order import _OrderEnforcingWrapper
+from holdem_env.env._settings import INFO_MODES, RENDER_MODES, parse_settings
+from holdem_env.env._view import SeatView
+from holdem_env.env.actions import (
+    ACTION_MODES,
+    CHECK_CALL,
+    DEFAULT_BET_SIZES,
+    FOLD,
+    MAX_EXACT_STACK,
+    discrete_raise_amounts,
+    exact_action_id,
+    exact_raise_to,
+)
+from holdem_env.env.render import render_text
 from holdem_env.formats import phh
 
 __all__ = [
@@ -177,6 +187,8 @@ __all__ = [
     "DEFAULT_BET_SIZES",
     "ACTION_MODES",
     "MAX_EXACT_STACK",
+    "FOLD",
+    "CHECK_CALL",
     "exact_action_id",
     "exact_raise_to",
     "discrete_raise_amounts",
@@ -188,95 +200,8 @@ ENV_ID = "holdem_env/nlhe-v1"
 #: Env ids whose observations, actions and rewards are this version's (v1 changed only the infos),
 #: so a policy trained on any of them plays here unchanged.
 SAME_OBSERVATIONS_AS: tuple[str, ...] = ("holdem_env/nlhe-v1", "holdem_env/nlhe-v0")
-DEFAULT_BET_SIZES: tuple[float, ...] = (0.33, 0.5, 0.75, 1.0, 1.5, 2.0)
-ACTION_MODES = ("discrete", "exact")
-#: Largest ``max_stack`` of the exact mode, whose action space has one id per chip.
-MAX_EXACT_STACK = 1_000_000
-INFO_MODES = ("full", "minimal")
-FOLD = 0
-CHECK_CALL = 1
-_STREET_NAMES = ("preflop", "flop", "turn", "river", "showdown")
-_KIND_COLUMN = {
-    ActionKind.CHECK: _obs.HIST_CHECKS,
-    ActionKind.CALL: _obs.HIST_CALLS,
-    ActionKind.BET: _obs.HIST_RAISES,
-    ActionKind.RAISE: _obs.HIST_RAISES,
-}
-# kind's value -> (name in the history, history column or -1 for a fold); keyed by the value, a
-# plain str, because hashing an ActionKind runs Enum's Python-level __hash__ (once per action)
-_KIND_INFO = {k.value: (k.value, _KIND_COLUMN.get(k, -1)) for k in ActionKind}
-_HIST_CHECKS, _HIST_AMOUNT = _obs.HIST_CHECKS, _obs.HIST_AMOUNT
 _PAD_SEATS = 10
-_CARD_STRS = tuple(card_str(c) for c in range(52))
-_AT_TO_CALL, _AT_MIN_RAISE_TO, _AT_MAX_RAISE_TO = _obs.OFF_TO_CALL, _obs.OFF_MIN_RAISE_TO, _obs.OFF_MAX_RAISE_TO
-_FOLD_ID, _CHECK_CALL_ID = FOLD, CHECK_CALL  # C integers in the compiled build (nlhe_v1.pxd)
-_zeros, _INT8 = np.zeros, np.dtype(np.int8)  # the idle seats' all-zero masks (read once here)
-_copy_array = np.ndarray.copy  # called unbound: no bound method made per observation
-
-
-def exact_action_id(raise_to: int) -> int:
-    """Exact-mode action id of a bet/raise TO ``raise_to`` chips.
-
-    >>> exact_action_id(20)
-    21
-    >>> exact_action_id(0)
-    Traceback (most recent call last):
-    ...
-    holdem_env.engine.errors.IllegalActionError: raise-to 0 is not a positive number of chips
-    """
-    if not isinstance(raise_to, (int, np.integer)) or isinstance(raise_to, bool) or raise_to < 1:
-        raise IllegalActionError(f"raise-to {raise_to!r} is not a positive number of chips")
-    return int(raise_to) + 1
-
-
-def exact_raise_to(action_id: int) -> int | None:
-    """Raise-to amount (chips) of an exact-mode action id; None for fold (0) and check/call (1).
-
-    >>> exact_raise_to(21), exact_raise_to(1)
-    (20, None)
-    >>> exact_raise_to(2.5)
-    Traceback (most recent call last):
-    ...
-    holdem_env.engine.errors.IllegalActionError: action id 2.5 is not a non-negative integer
-    """
-    if not isinstance(action_id, (int, np.integer)) or isinstance(action_id, bool) or action_id < 0:
-        raise IllegalActionError(f"action id {action_id!r} is not a non-negative integer")
-    a = int(action_id)
-    return None if a < 2 else a - 1
-
-
-def discrete_raise_amounts(
-    legal: LegalActions,
-    *,
-    pot: int,
-    current_bet: int,
-    all_in_to: int,
-    bet_sizes: Sequence[float],
-) -> list[int | None]:
-    """Raise-to amounts of the discrete raise ids ``2 .. 3 + len(bet_sizes)``; None = masked.
-
-    ``all_in_to`` is the actor's street bet plus its stack. A pot fraction ``f`` maps to
-    ``current_bet + f * (pot + legal.call)`` rounded to whole chips. An amount outside
-    ``[legal.min_raise_to, legal.max_raise_to]`` or equal to one kept before it (priority:
-    all-in, min-raise, fractions in order) is None.
-    """
-    out: list[int | None] = [None] * (len(bet_sizes) + 2)
-    lo, hi = legal.min_raise_to, legal.max_raise_to
-    if lo is None or hi is None:
-        return out
-    taken: set[int] = set()
-    if lo <= all_in_to <= hi:
-        out[-1] = all_in_to
-        taken.add(all_in_to)
-    if lo not in taken:
-        out[0] = lo
-        taken.add(lo)
-    for i, f in enumerate(bet_sizes):
-        amount = pot_fraction_raise_to(f, pot=pot, current_bet=current_bet, call=legal.call)
-        if lo <= amount <= hi and amount not in taken:
-            out[i + 1] = amount
-            taken.add(amount)
-    return out
+_MISSING = object()
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -288,857 +213,16 @@ def env(**kwargs: Any) -> AECEnv:
     return _OrderEnforcingWrapper(raw_env(**kwargs))
 
 
-def _forwarded(name: str) -> property:
-    def get(self: _OrderEnforcingWrapper) -> Any:
-        if not self._has_reset:
-            raise AttributeError(f"{name} cannot be accessed before reset")
-        return getattr(self.env, name)
-
-    return property(get, doc=f"The raw env's ``{name}`` (PettingZoo's error before ``reset``).")
-
-
-#: The attributes the compiled build declares on :class:`_WrapperCore` (``nlhe_v1.pxd``; a test keeps
-#: the two in step): its pickles and copies carry them explicitly.
-_WRAPPER_FIELDS = ("env", "_has_reset", "_has_updated")
-
-
-def _new_wrapper(cls: type[_WrapperCore]) -> _WrapperCore:
+def _new_env(cls: type[raw_env]) -> raw_env:
     """An empty instance of ``cls`` for unpickling (its state is set next)."""
     return cls.__new__(cls)
-
-
-class _WrapperCore:
-    """The per-step half of :class:`_OrderEnforcingWrapper`: PettingZoo's order flags and the
-    wrapped env as typed fields in the compiled build (``nlhe_v1.pxd``), so ``step`` and ``last``
-    read them as C struct members and call the raw env's ``step``/``last`` as C calls.
-
-    The checks, errors and warnings are PettingZoo's ``OrderEnforcingWrapper``'s (its own method
-    in every case but the usual one).
-    """
-
-    env: Any  # the raw env (an _EnvCore in the compiled build)
-    _has_reset: bool
-    _has_updated: bool
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle and copy by attributes (the compiled build keeps the flags and ``env`` in typed
-        fields, outside ``__dict__``)."""
-        return (_new_wrapper, (type(self),), self.__getstate__())
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = dict(vars(self))  # pure Python: every attribute; compiled: the subclass's own
-        for name in _WRAPPER_FIELDS:
-            state[name] = getattr(self, name)
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        for name, value in state.items():
-            setattr(self, name, value)
-
-    def step(self, action: Any) -> None:
-        """PettingZoo's ``step``; its usual case (after ``reset``, agents left) calls the raw env directly."""
-        raw = self.env
-        if self._has_reset and raw.agents:
-            self._has_updated = True
-            raw.step(action)
-        else:  # PettingZoo's error before reset, its warning once every agent is done
-            wrappers.OrderEnforcingWrapper.step(self, action)
-
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """``(observation, cumulative reward, terminated, truncated, info)`` of the agent to act."""
-        if not self._has_reset:
-            raise AttributeError("agent_selection cannot be accessed before reset")
-        return self.env.last(observe)
-
-
-class _OrderEnforcingWrapper(_WrapperCore, wrappers.OrderEnforcingWrapper):
-    """PettingZoo's ``OrderEnforcingWrapper`` with direct accessors for the per-step attributes.
-
-    The order checks, errors and warnings are PettingZoo's: ``reset`` sets its flags and calls
-    the raw env, ``agent_iter`` returns its order-enforcing iterable (one ``__next__`` here
-    instead of two), ``step`` calls the raw env directly in the usual case and PettingZoo's
-    otherwise (:class:`_WrapperCore`). The attributes read every step are properties here instead
-    of going through PettingZoo's ``__getattr__`` fallback, and ``last`` is the raw env's (same
-    results, same error before ``reset``). ``tests/test_env_fastpaths.py`` holds them to
-    PettingZoo's behaviour.
-    """
-
-    agents = _forwarded("agents")
-    agent_selection = _forwarded("agent_selection")
-    rewards = _forwarded("rewards")
-    terminations = _forwarded("terminations")
-    truncations = _forwarded("truncations")
-    infos = _forwarded("infos")
-    _cumulative_rewards = _forwarded("_cumulative_rewards")
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """PettingZoo's ``reset`` (the order flags set first, so a failed reset still counts),
-        without its pass-through call."""
-        self._has_reset = True
-        self._has_updated = True
-        self.env.reset(seed=seed, options=options)
-
-    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
-        """PettingZoo's ``agent_iter`` (its error before ``reset``, its iterable: each pass is a
-        new iterator of at most ``max_iter`` agents), with one ``__next__`` reading the raw env."""
-        if not self._has_reset:
-            EnvLogger.error_agent_iter_before_reset()
-        return _AgentIterable(self, max_iter)
-
-
-class _AgentIterable(AECOrderEnforcingIterable):
-    """PettingZoo's order-enforcing iterable of :meth:`_OrderEnforcingWrapper.agent_iter`."""
-
-    def __iter__(self) -> _AgentIterator:
-        return _AgentIterator(self.env, self.max_iter)
-
-
-class _IteratorCore:
-    """``__next__`` of :class:`_AgentIterator`: PettingZoo's two ``__next__`` (the iterator's and
-    the order check's) in one, reading the wrapper's flag and the raw env as typed fields in the
-    compiled build (``nlhe_v1.pxd``)."""
-
-    env: Any  # the order-enforcing wrapper (a _WrapperCore in the compiled build)
-    iters_til_term: int
-    _raw: Any  # the raw env this pass reads (an _EnvCore in the compiled build)
-
-    def __next__(self) -> str:
-        wrapper = self.env
-        raw = self._raw
-        if not raw.agents or self.iters_til_term <= 0:
-            raise StopIteration
-        self.iters_til_term -= 1
-        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
-        wrapper._has_updated = False
-        return raw.agent_selection
-
-
-class _AgentIterator(_IteratorCore, AECOrderEnforcingIterator):
-    """PettingZoo's order-enforcing iterator in one ``__next__`` (same checks, same order)."""
-
-    def __init__(self, env: _OrderEnforcingWrapper, max_iter: int) -> None:
-        super().__init__(env, max_iter)
-        self._raw = env.env
-
-
-def _gather_runs(gather: np.ndarray) -> np.ndarray:
-    """The observers' gather indices (``(observers, size)``) as runs of consecutive buffer indices:
-    ``out[s, 0, 0]`` is observer ``s``'s number of runs ``k``, and ``out[s, 1 + r]`` is run ``r``'s
-    ``(first buffer index, first observation index, length)`` for ``r < k`` (unused rows are zero).
-    The compiled observation writer copies run by run; the result is the same gather.
-
-    >>> _gather_runs(np.array([[4, 5, 6, 0, 1]])).tolist()
-    [[[2, 0, 0], [4, 0, 3], [0, 3, 2]]]
-    """
-    observers, size = gather.shape
-    rows = []
-    for s in range(observers):
-        idx = gather[s].astype(np.int64)
-        starts = [0, *(np.flatnonzero(np.diff(idx) != 1) + 1).tolist()] if size else []
-        ends = [*starts[1:], size]
-        rows.append([(int(idx[a]), a, b - a) for a, b in zip(starts, ends, strict=True)])
-    most = max((len(r) for r in rows), default=0)
-    out = np.zeros((observers, most + 1, 3), dtype=np.intp)
-    for s, row in enumerate(rows):
-        out[s, 0, 0] = len(row)
-        if row:
-            out[s, 1 : len(row) + 1] = row
-    return out
-
-
-def _hole_strs(hole: tuple[int, ...] | None) -> tuple[str, ...]:
-    """Hole cards as strings (empty for a seat not dealt in)."""
-    return (_CARD_STRS[hole[0]], _CARD_STRS[hole[1]]) if hole else ()
-
-
-_MISSING = object()
-#: The attributes the compiled build declares on :class:`_EnvCore` (``nlhe_v1.pxd``; a test
-#: keeps the two in step): its pickles and copies carry them explicitly.
-_CORE_FIELDS = (
-    "rewards", "_cumulative_rewards", "terminations", "truncations", "infos", "agents", "agent_selection",
-    "possible_agents", "agent_name_mapping", "_skip_agent_selection", "illegal_action",
-    "bet_sizes", "num_actions", "_state", "_legal", "_actor", "_amounts", "_dealt", "_views", "_board_strs",
-    "_public_now",
-    "_history", "_all_in", "_folded", "_own", "_street", "_n_events", "_hands", "_rewards_to_clear", "_layout",
-    "_builder", "_dyn", "_full_infos", "_exact", "_inv_bb", "_inv_bb32", "_reward_scale", "_bb", "_small_blind",
-    "_no_shown", "_no_payoffs", "_zero_per_agent", "_false_per_agent", "_at_stacks", "_at_street_bets",
-    "_at_folded", "_at_all_in", "_at_pot", "_at_current_bet", "_gather", "_hole_at", "_history_at",
-)
-#: The per-step names :meth:`_EnvCore._bind_buffers` binds (typed views and staging arrays in the
-#: compiled build; ``nlhe_v1.pxd`` declares them private): never pickled, rebuilt on load.
-_REBOUND_FIELDS = (
-    "_dynv", "_runsv", "_obs_stage", "_obs_stagev", "_mask_stage", "_mask_stagev", "_stage_lo", "_stage_hi"
-)
-#: Whether this module runs compiled (setup.py COMPILED): observations and masks are then written
-#: by C loops over typed views; from the ``.py`` source, numpy does it (:class:`ObservationBuilder`).
-_TYPED_CORE = __file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
-
-
-def _new_env(cls: type[_EnvCore]) -> _EnvCore:
-    """An empty instance of ``cls`` for unpickling (its state is set next)."""
-    return cls.__new__(cls)
-
-
-class _EnvCore:
-    """The per-step half of :class:`raw_env`: dealing a hand into the buffers, stepping, observing.
-
-    :class:`raw_env` adds PettingZoo's ``AECEnv`` and
-    everything that does not run per step. It reads the engine through its public accessors
-    (per seat where a whole tuple would be copied) and never writes to it. Buffer indices come
-    from :class:`holdem_env.env._obs.BufferLayout` (``self._layout``; the ``_at_*`` attributes
-    are its row starts, kept as plain ints for the per-step path).
-    """
-
-    # The attributes, as nlhe_v1.pxd declares them (set by raw_env.__init__, reset and the
-    # per-step methods; the compiled build keeps them in typed fields of the same names).
-    rewards: dict[str, float]
-    _cumulative_rewards: dict[str, float]
-    terminations: dict[str, bool]
-    truncations: dict[str, bool]
-    infos: dict[str, dict[str, Any]]
-    agents: list[str]
-    agent_selection: str
-    possible_agents: list[str]
-    agent_name_mapping: dict[str, int]
-    _skip_agent_selection: str | None
-    illegal_action: str
-    bet_sizes: tuple[float, ...]
-    num_actions: int
-    _state: HandState  # from the first reset on (raw_env.state_object says so before it)
-    _legal: _Legal | None  # the engine's own legal set (legal_actions() without its public copy)
-    _actor: int | None
-    _amounts: list[int | None] | None
-    _dealt: tuple[bool, ...]
-    _views: list[SeatView]
-    _board_strs: tuple[str, ...]
-    _public_now: tuple[Any, ...]  # the engine's public_table() since it last moved
-    _history: list[tuple[int, str, str, int]]
-    _all_in: list[bool]
-    _folded: list[bool]
-    _own: list[tuple[Any, ...]]
-    _street: int
-    _n_events: int
-    _hands: int
-    _rewards_to_clear: bool
-    _layout: _obs.BufferLayout
-    _builder: ObservationBuilder
-    _dyn: np.ndarray
-    _gather: np.ndarray
-    _dynv: np.ndarray
-    _runsv: np.ndarray
-    _obs_stage: np.ndarray
-    _obs_stagev: np.ndarray
-    _mask_stage: np.ndarray
-    _mask_stagev: np.ndarray
-    _stage_lo: int
-    _stage_hi: int
-    _full_infos: bool
-    _exact: bool
-    _inv_bb: float
-    _inv_bb32: float
-    _reward_scale: float
-    _bb: int
-    _small_blind: int
-    _no_shown: tuple[tuple[str, ...], ...]
-    _no_payoffs: tuple[int, ...]
-    _zero_per_agent: dict[str, float]
-    _false_per_agent: dict[str, bool]
-    _at_stacks: int
-    _at_street_bets: int
-    _at_folded: int
-    _at_all_in: int
-    _at_pot: int
-    _at_current_bet: int
-    _hole_at: list[int]
-    _history_at: list[list[int]]
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle and copy by attributes (the compiled build keeps the core's in typed fields,
-        outside ``__dict__``; its typed buffer view is re-bound on load, not pickled)."""
-        return (_new_env, (type(self),), self.__getstate__())
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = dict(vars(self))  # pure Python: every attribute; compiled: the subclass's own
-        for name in _CORE_FIELDS:
-            value = getattr(self, name, _MISSING)
-            if value is not _MISSING:
-                state[name] = value
-        for name in _REBOUND_FIELDS:
-            state.pop(name, None)
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        for name, value in state.items():
-            setattr(self, name, value)
-        self._bind_buffers(state["_dyn"], state["_gather"])
-
-    def _bind_buffers(self, dyn: np.ndarray, gather: np.ndarray) -> None:
-        """Keep the state buffer as ``_dyn`` and the observers' gather indices as ``_gather``
-        (what the observation builder reads), and bind the names the per-step path goes
-        through (:data:`_REBOUND_FIELDS`, rebuilt on load, never pickled): ``_dynv`` (the
-        same array here, a typed view in the compiled build), ``_runsv`` (the gather indices
-        as runs, :func:`_gather_runs`) and the two staging arrays the compiled build writes
-        each observation and mask into before copying them out."""
-        self._dyn = dyn
-        self._dynv = dyn
-        self._gather = gather
-        self._runsv = _gather_runs(gather)
-        self._obs_stage = np.zeros(gather.shape[1], dtype=np.float32)
-        self._obs_stagev = self._obs_stage
-        self._mask_stage = np.zeros(self.num_actions, dtype=np.int8)
-        self._mask_stagev = self._mask_stage
-        self._stage_lo = self._stage_hi = 0  # the raise range set in the staging mask (none)
-
-    def _refresh_money(self) -> None:
-        """Rewrite every seat's stack and street bet (in big blinds) from ``_public_now`` (the engine's
-        :meth:`~holdem_env.engine.state.HandState.public_table`, read after it last moved).
-
-        Each value is the float32 product ``float32(chips) * float32(1 / big_blind)``: the
-        product of two float32 values is exact in double precision, so multiplying by the
-        float32-rounded ``1 / big_blind`` and storing rounds exactly once, as numpy does.
-        """
-        table = self._public_now
-        stacks: tuple[int, ...] = table[4]
-        bets: tuple[int, ...] = table[5]
-        dynv = self._dynv
-        inv = self._inv_bb32
-        at_stacks, at_bets = self._at_stacks, self._at_street_bets
-        for s in range(self._layout.num_players):
-            dynv[at_stacks + s] = stacks[s] * inv
-            dynv[at_bets + s] = bets[s] * inv
-
-    def _start(self, state: HandState) -> None:
-        layout = self._layout
-        n = layout.num_players
-        self._state = state
-        self._hands += 1
-        agents = self.agents = self.possible_agents[:]
-        zeros = self._zero_per_agent  # copies of {agent: 0} / {agent: False} built once
-        self.rewards = zeros.copy()
-        self._cumulative_rewards = zeros.copy()
-        self.terminations = self._false_per_agent.copy()
-        self.truncations = self._false_per_agent.copy()
-        self._skip_agent_selection = None
-        self._rewards_to_clear = False
-
-        dealt = state.dealt_in
-        self._dealt = dealt
-        # Fold and all-in flags follow the action events (the engine's tuple views are
-        # rebuilt on every read). Nobody has folded yet; antes and blinds can put seats all-in.
-        self._folded = [False] * n
-        self._all_in = list(state.is_all_in)
-        self._history: list[tuple[int, str, str, int]] = []
-        holes = [state.hole_cards_of(s) for s in range(n)]
-        # (seat, its cards as strings): the seat's own part of its views only (SeatView)
-        self._own = [(s, _hole_strs(h)) for s, h in enumerate(holes)]
-        self._board_strs: tuple[str, ...] = ()
-        self._street = 0
-        self._actor = None
-        table = self._public_now = state.public_table()
-        if self._full_infos:  # every seat's view as dealt; each is replaced when the seat is to act
-            self._views = self._all_views()
-        self.infos = {a: self._idle_info(s) for s, a in enumerate(agents)}
-        # The buffer is reused hand after hand (observations are copies taken from it).
-        self._dyn.fill(0.0)
-        dynv = self._dynv
-        all_in = self._all_in
-        for s in range(n):
-            if dealt[s]:
-                dynv[layout.dealt_in + s] = 1.0
-            if all_in[s]:
-                dynv[layout.all_in + s] = 1.0
-            h = holes[s]
-            if h:
-                at = self._hole_at[s]
-                dynv[at + h[0]] = 1.0
-                dynv[at + h[1]] = 1.0
-        dynv[layout.button + table[2]] = 1.0
-        dynv[layout.street] = 1.0  # preflop
-        self._n_events = state.num_events
-        inv = self._inv_bb
-        self._refresh_money()
-        dynv[self._at_pot] = table[0] * inv
-        dynv[self._at_current_bet] = table[1] * inv
-        if self._n_events:  # only a hand over before anyone acts has events at the start
-            self._n_events = 0
-            self._advance()
-        else:
-            self._next_turn()
-
-    # ------------------------------------------------------------------ stepping
-    def _consume_events(self) -> bool:
-        """Fold new events into the history and flags; True if the money rows need a full refresh."""
-        state = self._state
-        new = state.events_since(self._n_events)
-        if not new:
-            return False
-        self._n_events += len(new)
-        refresh = len(new) > 1 or type(new[0]) is not ActionEvent
-        if not refresh:
-            # one action: only that seat's stack and street bet moved
-            ev = new[0]
-            self._dynv[self._at_stacks + ev.seat] = state.stack_of(ev.seat) * self._inv_bb
-            self._dynv[self._at_street_bets + ev.seat] = ev.to * self._inv_bb
-        for ev in new:
-            if type(ev) is ActionEvent:
-                self._record_action(ev)
-        return refresh
-
-    def _record_action(self, ev: ActionEvent) -> None:
-        """Fold one action event into the history list, the fold/all-in flags and the history
-        counts of the buffer."""
-        dynv = self._dynv
-        street = int(ev.street)
-        seat = ev.seat
-        kind_name, col = _KIND_INFO[ev.kind._value_]
-        self._history.append((seat, _STREET_NAMES[street], kind_name, ev.to))
-        if ev.all_in:
-            self._all_in[seat] = True
-            dynv[self._at_all_in + seat] = 1.0
-        if col < 0:  # fold
-            self._folded[seat] = True
-            dynv[self._at_folded + seat] = 1.0
-            return
-        at = self._history_at[street][seat]
-        dynv[at + col] += 1.0
-        if col != _HIST_CHECKS:  # a call, bet or raise sets the seat's street total
-            dynv[at + _HIST_AMOUNT] = ev.to * self._inv_bb
-
-    def _advance(self) -> None:
-        """Bring bookkeeping up to date after the engine moved (new events, actor or end)."""
-        state = self._state
-        refresh = self._consume_events()
-        street = int(state.street)
-        dynv = self._dynv
-        if street != self._street:
-            self._street = street
-            at = self._layout.street
-            for k in range(_obs.STREETS):  # all zero once the hand is over
-                dynv[at + k] = 1.0 if k == street else 0.0
-            at = self._layout.board
-            board = state.board
-            for c in board:
-                dynv[at + c] = 1.0
-            self._board_strs = tuple([_CARD_STRS[c] for c in board])
-        inv = self._inv_bb
-        table = self._public_now = state.public_table()
-        dynv[self._at_pot] = table[0] * inv
-        dynv[self._at_current_bet] = table[1] * inv
-        if refresh or self._n_events == 0 or state.is_over:
-            self._refresh_money()
-        self._next_turn()
-
-    def _next_turn(self) -> None:
-        """Hand the turn to the engine's actor (legal set, infos), or finish the hand (``_public_now``
-        is the engine's table now)."""
-        state = self._state
-        self._amounts: list[int | None] | None = None
-        prev = self._actor
-        if prev is not None:
-            self.infos[self.possible_agents[prev]] = self._idle_info(prev)
-        seat = self._public_now[3]
-        if seat is None:
-            self._legal = None
-            self._actor = None
-            self._finish()
-            return
-        self._actor = seat
-        # the engine's cached legal set as it computes it (a C call in the compiled build); the
-        # public LegalActions copy is made only where one is handed out (raw_env.legal_actions)
-        legal = self._legal = state._legal()
-        agent = self.agent_selection = self.possible_agents[seat]
-        lo = legal.min_raise_to
-        info: dict[str, Any] = {
-            "legal": {
-                "fold": legal.fold,
-                "check": legal.check,
-                "call": legal.call,
-                "min_raise_to": 0 if lo is None else lo,
-                "max_raise_to": 0 if lo is None else legal.max_raise_to,
-            }
-        }
-        if self._full_infos:
-            view = self._views[seat] = self._seat_view(seat)
-            info["view"] = view
-        self.infos[agent] = info
-
-    def _idle_info(self, seat: int) -> dict[str, Any]:
-        """The info of a seat that is not to act: no legal action, and its latest view."""
-        # a new dict each time (an agent may keep or change its info); numbers are never None (0 = no raise)
-        legal = {"fold": False, "check": False, "call": 0, "min_raise_to": 0, "max_raise_to": 0}
-        if self._full_infos:
-            return {"legal": legal, "view": self._views[seat]}
-        return {"legal": legal}
-
-    def _seat_view(self, seat: int) -> SeatView:
-        """What ``seat`` may see now, as plain values (its own hole cards only)."""
-        return view_from_parts(self._own[seat], self._public_values())
-
-    def _all_views(self) -> list[SeatView]:
-        """Every seat's view now (one set of public values, each seat's own hole cards)."""
-        public = self._public_values()  # one tuple, shared by the views of this moment
-        own = self._own
-        views = []
-        for s in range(self._layout.num_players):
-            views.append(view_from_parts(own[s], public))
-        return views
-
-    def _public_values(self) -> tuple[Any, ...]:
-        """The values every seat may see, in :data:`holdem_env.env._view.VIEW_KEYS` order after
-        ``seat`` and ``hole_cards``."""
-        state = self._state
-        pot, current_bet, button, actor, stacks, street_bets = self._public_now
-        if actor is None:
-            cards = state.shown
-            shown = tuple([tuple([_CARD_STRS[c] for c in cards.get(s, ())]) for s in range(self._layout.num_players)])
-            payoffs = state.payoffs
-        else:
-            shown, payoffs = self._no_shown, self._no_payoffs
-        return (
-            _STREET_NAMES[self._street],
-            self._board_strs,
-            pot,
-            current_bet,
-            button,
-            -1 if actor is None else actor,
-            stacks,
-            street_bets,
-            tuple(self._folded),
-            tuple(self._all_in),
-            self._dealt,
-            self._small_blind,
-            self._bb,
-            tuple(self._history),
-            actor is None,
-            shown,
-            payoffs,
-        )
-
-    def _after_action(self, ev: ActionEvent) -> None:
-        """Bookkeeping after the engine applied one action (``ev``, the event it returned).
-
-        When that action only moved the turn (one new event, same street, hand not over),
-        only the acting seat's entries change; anything else takes :meth:`_advance`.
-        """
-        state = self._state
-        n_events = self._n_events + 1
-        if state.num_events != n_events:
-            self._advance()
-            return
-        table = self._public_now = state.public_table()
-        if table[3] is None:  # the hand is over
-            self._advance()
-            return
-        self._n_events = n_events
-        dynv = self._dynv
-        inv = self._inv_bb
-        seat = ev.seat
-        stacks: tuple[int, ...] = table[4]
-        dynv[self._at_stacks + seat] = stacks[seat] * inv
-        dynv[self._at_street_bets + seat] = ev.to * inv
-        self._record_action(ev)
-        dynv[self._at_pot] = table[0] * inv
-        dynv[self._at_current_bet] = table[1] * inv
-        self._next_turn()
-
-    def _finish(self) -> None:
-        state = self._state
-        scale = self._reward_scale
-        rewards = self.rewards
-        cumulative = self._cumulative_rewards
-        terminations = self.terminations
-        payoffs = state.payoffs
-        assert payoffs is not None  # the hand is over
-        for a, p in zip(self.possible_agents, payoffs, strict=True):
-            r = rewards[a] = p * scale
-            cumulative[a] += r  # PettingZoo's _accumulate_rewards, inlined
-            terminations[a] = True
-        if self._full_infos:  # everyone's final view: payoffs and the cards shown
-            self._views = self._all_views()
-        infos = self.infos
-        for s, a in enumerate(self.possible_agents):
-            infos[a] = self._idle_info(s)
-        self.agent_selection = self.agents[0]  # every agent is still in: the first of the order (dead steps)
-        self._rewards_to_clear = True
-
-    def _action_id(self, action: Any) -> int:
-        if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
-            a = int(action)
-        elif isinstance(action, np.ndarray) and action.shape in ((), (1,)) and np.issubdtype(action.dtype, np.integer):
-            a = int(action.reshape(()))
-        else:
-            raise IllegalActionError(
-                f"action {short_repr(action)} is not an action id: expected an integer in 0..{self.num_actions - 1}"
-            )
-        if not 0 <= a < self.num_actions:
-            raise IllegalActionError(
-                f"action {short_repr(a)} is out of range: action ids are 0..{self.num_actions - 1}"
-            )
-        return a
-
-    def _raise_amount(self, a: int) -> int | None:
-        """Raise-to chips of action id ``a`` at the current decision (None if masked)."""
-        legal = self._legal
-        assert legal is not None  # a decision is pending
-        if self._exact:
-            amount = a - 1
-            lo, hi = legal.min_raise_to, legal.max_raise_to
-            if lo is None or hi is None or not lo <= amount <= hi:
-                return None
-            return amount
-        return self._discrete_amounts()[a - 2]
-
-    def _discrete_amounts(self) -> list[int | None]:
-        if self._amounts is None:
-            state = self._state
-            seat = self._actor
-            assert self._legal is not None and seat is not None  # a decision is pending
-            self._amounts = discrete_raise_amounts(
-                state.legal_actions(),
-                pot=state.pot,
-                current_bet=state.current_bet,
-                all_in_to=state.street_bets[seat] + state.stacks[seat],
-                bet_sizes=self.bet_sizes,
-            )
-        return self._amounts
-
-    def describe_action(self, action: int) -> str:
-        """Human-readable meaning of an action id (``"fold"``, ``"check/call"``, ``"raise to 40"``)."""
-        a = self._action_id(action)
-        if a == FOLD:
-            return "fold"
-        if a == CHECK_CALL:
-            return "check/call"
-        if self._exact:
-            return f"raise to {a - 1}"
-        if a == self.num_actions - 1:
-            return "all-in"
-        if a == 2:
-            return "min-raise"
-        return f"raise {self.bet_sizes[a - 3]:g} pot"
-
-    def _describe_legal(self) -> str:
-        legal = self._legal
-        assert legal is not None  # a decision is pending
-        parts = []
-        if legal.fold:
-            parts.append("0 (fold)")
-        if legal.check:
-            parts.append("1 (check)")
-        elif legal.call > 0:
-            parts.append(f"1 (call {legal.call})")
-        lo, hi = legal.min_raise_to, legal.max_raise_to
-        if lo is not None and hi is not None:
-            if self._exact:
-                parts.append(f"{lo + 1}..{hi + 1} (raise to {lo}..{hi})")
-            else:
-                for i, amount in enumerate(self._discrete_amounts()):
-                    if amount is not None:
-                        parts.append(f"{i + 2} (raise to {amount})")
-        return ", ".join(parts)
-
-    def step(self, action: Any) -> None:
-        """Apply the selected agent's action id (``None`` for an agent whose hand is over)."""
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        a = action if type(action) is int and 0 <= action < self.num_actions else self._action_id(action)
-        state = self._state
-        legal = self._legal
-        assert legal is not None  # the selected agent is to act
-        amount = None
-        if a == FOLD:
-            ok = legal.fold
-        elif a == CHECK_CALL:
-            ok = legal.check or legal.call > 0
-        else:
-            amount = self._raise_amount(a)
-            ok = amount is not None
-        if not ok:
-            if self.illegal_action == "raise":
-                raise IllegalActionError(
-                    f"{agent} (seat {self._actor}) chose action {a} ({self.describe_action(a)}), which is "
-                    f"masked out; legal now: {self._describe_legal()}"
-                )
-            ev = state.timeout()
-        elif a == CHECK_CALL:
-            ev = state.check() if legal.check else state.call()
-        elif a == FOLD:
-            ev = state.fold()
-        else:
-            assert amount is not None
-            ev = state.raise_to(amount)
-        self._cumulative_rewards[agent] = 0
-        self._after_action(ev)
-
-    def _was_dead_step(self, action: Any) -> None:
-        """Remove the selected (finished) agent; every agent's hand ends at once, so the next is the first left."""
-        if action is not None:
-            raise ValueError("when an agent is dead, the only valid action is None")
-        agent = self.agent_selection
-        del self.terminations[agent]
-        del self.truncations[agent]
-        del self.rewards[agent]
-        del self._cumulative_rewards[agent]
-        del self.infos[agent]
-        self.agents.remove(agent)
-        if self.agents:
-            self.agent_selection = self.agents[0]
-        if self._rewards_to_clear:  # the hand's rewards are cleared by its first dead step
-            self._rewards_to_clear = False
-            rewards = self.rewards
-            for a in rewards:
-                rewards[a] = 0
-
-    # ------------------------------------------------------------------ observing
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """The observation dict (``observation`` float32 vector, ``action_mask`` int8) of ``agent``."""
-        return self._observe_seat(self.agent_name_mapping[agent])
-
-    def _observe_seat(self, seat: int) -> dict[str, np.ndarray]:
-        """The observation dict of ``seat``: the seat to act (its scalars and mask), a seat
-        waiting for its turn (what it would owe now) or an idle one."""
-        if seat == self._actor:
-            inv = self._inv_bb
-            legal = self._legal
-            assert legal is not None  # the seat is to act
-            fold, check, call, lo, hi = legal.fold, legal.check, legal.call, legal.min_raise_to, legal.max_raise_to
-            check_call = check or call > 0
-            if lo is None or hi is None:
-                return self._observation(seat, 3, call * inv, 0.0, 0.0, fold, check_call, 0, 0, None)
-            if self._exact:  # raise-to k has id k + 1 (exact_action_id)
-                return self._observation(seat, 3, call * inv, lo * inv, hi * inv, fold, check_call, lo + 1, hi + 2, None)
-            ids = [i + 2 for i, amount in enumerate(self._discrete_amounts()) if amount is not None]
-            return self._observation(seat, 3, call * inv, lo * inv, hi * inv, fold, check_call, 0, 0, ids)
-        if self._actor is not None:  # a seat waiting for its turn: what it would owe now
-            state = self._state
-            owed = state.current_bet - state.street_bet_of(seat)
-            if owed > 0 and not self._folded[seat]:
-                return self._observation(seat, 1, min(owed, state.stack_of(seat)) * self._inv_bb)
-        return self._observation(seat, 0)
-
-    def _observation(
-        self,
-        seat: int,
-        scalars: int,
-        to_call: float = 0.0,
-        min_to: float = 0.0,
-        max_to: float = 0.0,
-        fold: bool = False,
-        check_call: bool = False,
-        raise_lo: int = 0,
-        raise_hi: int = 0,
-        ids: list[int] | None = None,
-    ) -> dict[str, np.ndarray]:
-        """``seat``'s observation dict with its first ``scalars`` per-decision scalars written
-        (0 idle, 1 amount to call, 3 with the raise-to bounds: the seat to act, whose mask has
-        fold, check/call, ``range(raise_lo, raise_hi)`` and ``ids``; any other mask is all zero).
-
-        The pure-Python build asks :class:`ObservationBuilder` (numpy gathers); the compiled
-        build gathers with C loops over typed views (:meth:`_typed_vector`, :meth:`_typed_mask`).
-        """
-        if not _TYPED_CORE:
-            builder = self._builder
-            if scalars == 3:
-                return builder.actor(seat, to_call, min_to, max_to, fold, check_call, raise_lo, raise_hi, ids)
-            if scalars == 1:
-                return builder.waiting(seat, to_call)
-            return builder.idle(seat)
-        vector = self._typed_vector(seat, scalars, to_call, min_to, max_to)
-        if scalars == 3:
-            mask = self._typed_mask(fold, check_call, raise_lo, raise_hi, ids)
-        else:
-            mask = _zeros(self.num_actions, _INT8)  # an all-zero mask: no module lookups, no keyword parsing
-        return {"observation": vector, "action_mask": mask}
-
-    def _typed_vector(self, seat: int, scalars: int, to_call: float, min_to: float, max_to: float) -> np.ndarray:
-        """Observer ``seat``'s vector (a new array): its gather indices read from the state
-        buffer into the staging array, the per-decision scalars written, then one copy."""
-        src = self._dynv
-        runs = self._runsv
-        out = self._obs_stagev
-        if not 0 <= seat < runs.shape[0]:
-            raise IndexError(f"observer seat {seat} is outside 0..{runs.shape[0] - 1}")
-        # the gather indices are BufferLayout's, all inside the buffer (tests/test_obsbuild.py), copied
-        # as runs of consecutive indices (_gather_runs): the compiled loops read them without bounds checks
-        with cython.boundscheck(False), cython.wraparound(False):
-            for r in range(runs[seat, 0, 0]):
-                at = runs[seat, r + 1, 0]
-                to = runs[seat, r + 1, 1]
-                for i in range(runs[seat, r + 1, 2]):
-                    out[to + i] = src[at + i]
-        if scalars:
-            out[_AT_TO_CALL] = to_call
-            if scalars == 3:
-                out[_AT_MIN_RAISE_TO] = min_to
-                out[_AT_MAX_RAISE_TO] = max_to
-        return _copy_array(self._obs_stage)
-
-    def _typed_mask(self, fold: bool, check_call: bool, raise_lo: int, raise_hi: int, ids: list[int] | None) -> np.ndarray:
-        """The mask of the seat to act (a new array), from the staging mask: it keeps the last
-        raise range ``_stage_lo .. _stage_hi - 1`` set (only the entries that differ from the
-        new range are rewritten), fold, check/call and ``ids`` are set for one copy and cleared."""
-        n = self.num_actions
-        if raise_lo < 0 or raise_hi > n:
-            raise IndexError(f"raise ids {raise_lo}..{raise_hi - 1} are outside 0..{n - 1}")
-        if ids is not None:
-            for i in ids:  # a loop, not any(): no generator object per call in the compiled build
-                if not 0 <= i < n:
-                    raise IndexError(f"action id {i} is outside 0..{n - 1}")
-        if raise_lo >= raise_hi:
-            raise_lo = raise_hi = 0
-        m = self._mask_stagev
-        lo, hi = self._stage_lo, self._stage_hi
-        # every range here lies in 0..n (checked above; the staged one was checked when set)
-        with cython.boundscheck(False), cython.wraparound(False):
-            if lo < raise_hi and raise_lo < hi:  # overlapping ranges: move both ends
-                for i in range(lo, raise_lo):
-                    m[i] = 0
-                for i in range(raise_hi, hi):
-                    m[i] = 0
-                for i in range(raise_lo, lo):
-                    m[i] = 1
-                for i in range(hi, raise_hi):
-                    m[i] = 1
-            else:
-                for i in range(lo, hi):
-                    m[i] = 0
-                for i in range(raise_lo, raise_hi):
-                    m[i] = 1
-        self._stage_lo, self._stage_hi = raise_lo, raise_hi
-        fold_id, call_id = _FOLD_ID, _CHECK_CALL_ID
-        m[fold_id] = 1 if fold or raise_lo <= fold_id < raise_hi else 0
-        m[call_id] = 1 if check_call or raise_lo <= call_id < raise_hi else 0
-        if ids is not None:
-            for i in ids:
-                m[i] = 1
-        mask = _copy_array(self._mask_stage)
-        if ids is not None:
-            for i in ids:
-                m[i] = 1 if raise_lo <= i < raise_hi else 0
-        m[fold_id] = 1 if raise_lo <= fold_id < raise_hi else 0
-        m[call_id] = 1 if raise_lo <= call_id < raise_hi else 0
-        return mask
-
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """``(observation, cumulative reward, terminated, truncated, info)`` of the selected agent."""
-        agent = self.agent_selection
-        return (
-            self._observe_seat(self.agent_name_mapping[agent]) if observe else None,
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
-            self.infos[agent],
-        )
-
 
 
 class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
     """The unwrapped AEC environment; see the module docstring for every table."""
 
     metadata: dict[str, Any] = {
-        "render_modes": ["human", "ansi"], "name": "nlhe_v1", "is_parallelizable": False, "render_fps": 1
+        "render_modes": list(RENDER_MODES), "name": "nlhe_v1", "is_parallelizable": False, "render_fps": 1
     }
 
     def __init__(
@@ -1161,88 +245,37 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
         **table_kwargs: Any,
     ) -> None:
         super().__init__()
-        named = {"num_players", "small_blind", "big_blind", "ante", "buy_in", "betting"}
-        table_fields = {f.name for f in dataclasses.fields(TableConfig)} - named
-        for key in table_kwargs:
-            if key not in table_fields:
-                raise ConfigError(
-                    key, table_kwargs[key], "unknown environment setting; allowed: the named parameters of raw_env and "
-                    f"the TableConfig fields {', '.join(sorted(table_fields))}"
-                )
-        self.config = TableConfig(
-            num_players=num_players,
-            small_blind=small_blind,
-            big_blind=big_blind,
-            ante=ante,
-            buy_in=buy_in,
-            betting=BettingStructure.parse(betting),
-            **table_kwargs,
+        settings = parse_settings(
+            num_players=num_players, small_blind=small_blind, big_blind=big_blind, ante=ante, buy_in=buy_in,
+            betting=betting, action_mode=action_mode, bet_sizes=bet_sizes, max_stack=max_stack,
+            reward_unit=reward_unit, illegal_action=illegal_action, info_mode=info_mode, pad_seats=pad_seats,
+            render_mode=render_mode, render_viewer=render_viewer, table_kwargs=table_kwargs,
         )
+        self.config = settings.config
         n = self.config.num_players
-        if action_mode not in ACTION_MODES:
-            raise ConfigError("action_mode", action_mode, "must be 'discrete' or 'exact'")
-        if reward_unit not in ("bb", "chips"):
-            raise ConfigError("reward_unit", reward_unit, "must be 'bb' or 'chips'")
-        if illegal_action not in ("raise", "timeout"):
-            raise ConfigError("illegal_action", illegal_action, "must be 'raise' or 'timeout'")
-        if info_mode not in INFO_MODES:
-            raise ConfigError("info_mode", info_mode, "must be 'full' (legal actions and the seat's view) or 'minimal'")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ConfigError("render_mode", render_mode, "must be None, 'human' or 'ansi'")
-        if render_viewer is not None and render_viewer != "all" and not (
-            isinstance(render_viewer, int) and not isinstance(render_viewer, bool) and 0 <= render_viewer < n
-        ):
-            raise ConfigError("render_viewer", render_viewer, f"must be None, 'all' or a seat in 0..{n - 1}")
-        if not isinstance(pad_seats, bool):
-            raise ConfigError("pad_seats", pad_seats, "must be True or False")
-        buy_in = self.config.buy_in
-        if max_stack is None:
-            max_stack = buy_in
-        if isinstance(max_stack, bool) or not isinstance(max_stack, (int, np.integer)) or max_stack < buy_in:
-            raise ConfigError("max_stack", max_stack, f"must be an integer >= buy_in ({self.config.buy_in})")
-        max_stack = int(max_stack)  # numpy integers too, as TableConfig accepts them
-        if action_mode == "exact" and max_stack > MAX_EXACT_STACK:
-            raise ConfigError(
-                "max_stack", max_stack, f"must be at most {MAX_EXACT_STACK} in exact mode (one action id per chip); "
-                "use action_mode='discrete' or smaller chip units for deeper stacks"
-            )
-        bet_allowed = "must be a sequence of positive, finite pot fractions (numbers, not booleans)"
-        if isinstance(bet_sizes, (str, bytes)):
-            raise ConfigError("bet_sizes", bet_sizes, bet_allowed)
-        try:
-            raw_sizes = list(bet_sizes)
-        except TypeError:
-            raise ConfigError("bet_sizes", bet_sizes, bet_allowed) from None
-        numbers = (int, float, np.integer, np.floating)
-        if not all(isinstance(f, numbers) and not isinstance(f, (bool, np.bool_)) for f in raw_sizes):
-            raise ConfigError("bet_sizes", bet_sizes, bet_allowed)
-        sizes = tuple(float(f) for f in raw_sizes)
-        if not all(np.isfinite(f) and f > 0 for f in sizes):
-            raise ConfigError("bet_sizes", bet_sizes, bet_allowed)
-
-        self.action_mode = action_mode
-        self.bet_sizes = sizes
-        self.max_stack = max_stack
-        self.reward_unit = reward_unit
-        self.illegal_action = illegal_action
-        self.info_mode = info_mode
-        self._full_infos = info_mode == "full"
+        self.action_mode = settings.action_mode
+        self.bet_sizes = settings.bet_sizes
+        self.max_stack = max_stack = settings.max_stack
+        self.reward_unit = settings.reward_unit
+        self.illegal_action = settings.illegal_action
+        self.info_mode = settings.info_mode
+        self._full_infos = settings.info_mode == "full"
         self._small_blind = self.config.small_blind
         self._no_shown: tuple[tuple[str, ...], ...] = ((),) * n
         self._no_payoffs: tuple[int, ...] = (0,) * n
-        self.render_mode = render_mode
-        self.render_viewer = render_viewer
-        self.num_seats = _PAD_SEATS if pad_seats else n
-        self._exact = action_mode == "exact"
+        self.render_mode = settings.render_mode
+        self.render_viewer = settings.render_viewer
+        self.num_seats = _PAD_SEATS if settings.pad_seats else n
+        self._exact = settings.action_mode == "exact"
         self._bb = self.config.big_blind
         self._inv_bb = 1.0 / self._bb
-        self._reward_scale = self._inv_bb if reward_unit == "bb" else 1.0
+        self._reward_scale = self._inv_bb if settings.reward_unit == "bb" else 1.0
 
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         self._zero_per_agent = dict.fromkeys(self.possible_agents, 0)
         self._false_per_agent = dict.fromkeys(self.possible_agents, False)
-        self.num_actions = 2 + max_stack if self._exact else 4 + len(sizes)
+        self.num_actions = 2 + max_stack if self._exact else 4 + len(self.bet_sizes)
         obs_len = _obs.obs_size(self.num_seats)
         max_money = float(n * max_stack) / self._bb
         low, high = _obs.obs_bounds(self.num_seats, max_money, float(max_stack + 1))
@@ -1272,6 +305,27 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
         self._np_random: np.random.Generator | None = None
         self._np_random_seed: int | None = None
         self._hands = 0
+
+    # ------------------------------------------------------------------ pickling
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle and copy by attributes (the compiled build keeps the core's in typed fields,
+        outside ``__dict__``; its typed buffer view is re-bound on load, not pickled)."""
+        return (_new_env, (type(self),), self.__getstate__())
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(vars(self))  # pure Python: every attribute; compiled: the subclass's own
+        for name in _CORE_FIELDS:
+            value = getattr(self, name, _MISSING)
+            if value is not _MISSING:
+                state[name] = value
+        for name in _REBOUND_FIELDS:
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._bind_buffers(state["_dyn"], state["_gather"])
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -1391,61 +445,14 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
         """``"ansi"``: return the table as text; ``"human"``: print it; no render mode: None."""
         if self.render_mode is None:
             return None
-        text = self._render_text()
+        text = render_text(
+            self._state, self.config, hand_number=self._hands, agents=self.possible_agents, dealt=self._dealt,
+            all_in=self._all_in, actor=self._actor, viewer=self.render_viewer,
+        )
         if self.render_mode == "human":
             print(text)
             return None
         return text
 
-    def _render_text(self) -> str:
-        state = self._state
-        if state is None:
-            return "nlhe_v1: no hand dealt yet (call reset())"
-        cfg = self.config
-        viewer = self.render_viewer
-        street = _STREET_NAMES[min(int(state.street), 4)]
-        ante = f" ante {cfg.ante}" if cfg.ante else ""
-        lines = [
-            f"nlhe_v1 hand {self._hands}  {cfg.betting.value}  blinds {cfg.small_blind}/{cfg.big_blind}{ante}"
-            f"  street: {street}  pot: {state.pot}",
-            "board: " + (" ".join(card_str(c) for c in state.board) or "-"),
-        ]
-        shown = state.shown if state.is_over else {}
-        n = cfg.num_players
-        sb_seat, bb_seat = state.small_blind_seat, state.big_blind_seat
-        all_in = self._all_in
-        for s in range(n):
-            tags = []
-            if s == state.button:
-                tags.append("BTN")
-            if s == sb_seat:
-                tags.append("SB")
-            if s == bb_seat:
-                tags.append("BB")
-            if not self._dealt[s]:
-                status = "out"
-                cards = ""
-            else:
-                status = "folded" if state.folded[s] else ("all-in" if all_in[s] else "")
-                if s in shown:
-                    cards = " ".join(card_str(c) for c in shown[s])
-                elif viewer == "all" or viewer == s:
-                    cards = " ".join(_hole_strs(state.hole_cards_of(s)))
-                else:
-                    cards = "?? ??"
-            turn = ">" if s == self._actor else " "
-            lines.append(
-                f"{turn} seat {s} {self.possible_agents[s]:<10} stack {state.stacks[s]:>6}  "
-                f"bet {state.street_bets[s]:>5}  {'/'.join(tags):<7} {status:<6} {cards}"
-            )
-        if self._actor is not None:
-            lines.append(f"to act: {self.possible_agents[self._actor]}")
-        else:
-            payoffs = state.payoffs
-            assert payoffs is not None  # no actor: the hand is over
-            lines.append("hand over: " + ", ".join(f"seat {s} {payoffs[s]:+d}" for s in range(n) if self._dealt[s]))
-        return "\n".join(lines)
-
     def close(self) -> None:
         """Nothing to release; present because ``render`` is defined (PettingZoo convention)."""
-

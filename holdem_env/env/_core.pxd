@@ -1,4 +1,4 @@
-# Cython declarations for the compiled build of nlhe_v1.py (setup.py COMPILED); the .py stays the source.
+# Cython declarations for the compiled build of _core.py (setup.py COMPILED); the .py stays the source.
 # _EnvCore, the env's per-step path, becomes one extension type: typed fields (read as C struct
 # members, not dict lookups), C-level calls between its internal methods, and element writes
 # through a typed view of the state buffer. raw_env stays a Python subclass (its other
@@ -56,7 +56,7 @@ cdef class _EnvCore:
     cdef public object _builder
     cdef public object _dyn
     cdef public object _gather
-    # bound by _bind_buffers (nlhe_v1._REBOUND_FIELDS): never pickled, rebuilt on load
+    # bound by _bind_buffers (_core._REBOUND_FIELDS): never pickled, rebuilt on load
     cdef float[::1] _dynv
     cdef Py_ssize_t[:, :, ::1] _runsv
     cdef object _obs_stage
@@ -112,7 +112,7 @@ cdef class _EnvCore:
     @cython.locals(state=HandState)
     cpdef list _discrete_amounts(self)
     cdef _was_dead_step(self, action)
-    # C calls from _WrapperCore (still overridable, like any cpdef method)
+    # C calls from _order._WrapperCore (still overridable, like any cpdef method)
     cpdef step(self, action)
     @cython.locals(agent=object)
     cpdef tuple last(self, observe=*)
@@ -126,17 +126,3 @@ cdef class _EnvCore:
     cdef _typed_vector(self, Py_ssize_t seat, int scalars, double to_call, double min_to, double max_to)
     @cython.locals(i=Py_ssize_t, n=Py_ssize_t, lo=Py_ssize_t, hi=Py_ssize_t, fold_id=Py_ssize_t, call_id=Py_ssize_t, m="signed char[::1]")
     cdef _typed_mask(self, bint fold, bint check_call, Py_ssize_t raise_lo, Py_ssize_t raise_hi, list ids)
-
-
-# The order-enforcing wrapper's and its iterator's per-step halves (Python subclasses add PettingZoo's
-# classes): the flags and the envs as typed fields, so step/last/__next__ read C struct members.
-cdef class _WrapperCore:
-    cdef public _EnvCore env
-    cdef public bint _has_reset
-    cdef public bint _has_updated
-
-
-cdef class _IteratorCore:
-    cdef public _WrapperCore env
-    cdef public object iters_til_term
-    cdef public _EnvCore _raw
