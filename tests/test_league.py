@@ -69,7 +69,7 @@ def _base() -> dict:
     "patch, field, fragment",
     [
         ({"rounds": 3}, "rounds", "unknown key; allowed: agents, backend"),
-        ({"league": {"round": 3}}, "league.round", "unknown key; allowed: eval_every, eval_hands, isolate_agents, lbr_every, lbr_hands, rounds"),
+        ({"league": {"round": 3}}, "league.round", "unknown key; allowed: eval_every, eval_hands, exploiter_hands, exploiters, isolate_agents, lbr_every, lbr_hands, rounds"),
         ({"league": {"rounds": 0}}, "league.rounds", "must be an integer in 1..1000000"),
         ({"cfr": {"pot_fractions": [1.0, 0.5]}}, "cfr.pot_fractions", "strictly ascending"),
         ({"cfr": {"postflop_buckets": [8, 8]}}, "cfr.postflop_buckets", "three integers"),

@@ -35,6 +35,8 @@ A config file looks like this (every section but ``name`` and ``agents`` is opti
       isolate_agents: false       # true: each agent plays in its own process (agents you do not trust)
       lbr_every: 0                # heads-up: LBR of every agent that answers range queries every N rounds (0: off)
       lbr_hands: 200              # hands per LBR measurement (fcpa, LBR betting from the turn)
+      exploiters: [min-raiser]    # exploiter gate: each training agent plays these every evaluation
+      exploiter_hands: 1000       # duplicate hands per training agent and exploiter
     logging:
       runs_dir: runs
       plot: true
@@ -193,6 +195,10 @@ class LeagueSettings:
     isolate_agents: bool = False
     lbr_every: int = 0
     lbr_hands: int = 200
+    #: Exploiter gate: agent specs each training agent plays, every evaluation round, for
+    #: ``exploiter_hands`` duplicate hands (e.g. the bots of :mod:`holdem_env.agents.exploiters`).
+    exploiters: tuple[str, ...] = ()
+    exploiter_hands: int = 1000
 
     def __post_init__(self) -> None:
         _int("league.rounds", self.rounds, 1, 1_000_000)
@@ -201,6 +207,18 @@ class LeagueSettings:
         _bool("league.isolate_agents", self.isolate_agents)
         _int("league.lbr_every", self.lbr_every, 0, 1_000_000)
         _int("league.lbr_hands", self.lbr_hands, 2, 100_000_000)
+        _int("league.exploiter_hands", self.exploiter_hands, 1, 10_000_000)
+        specs = self.exploiters
+        if isinstance(specs, (str, bytes)) or not isinstance(specs, (list, tuple)):
+            raise ConfigError("league.exploiters", specs, "must be a list of agent specs (e.g. [min-raiser, shover])")
+        for i, spec in enumerate(specs):
+            if not isinstance(spec, str):
+                raise ConfigError(f"league.exploiters[{i}]", spec, "must be an agent spec string")
+            try:
+                parse_spec(spec)
+            except AgentSpecError as exc:
+                raise ConfigError(f"league.exploiters[{i}]", spec, str(exc)) from None
+        object.__setattr__(self, "exploiters", tuple(specs))
 
 
 @dataclass(frozen=True)
@@ -298,7 +316,7 @@ class LeagueConfig:
             "table": self.table.to_dict(),
             "agents": [asdict(a) for a in self.agents],
             "cfr": {**asdict(self.cfr), "pot_fractions": list(self.cfr.pot_fractions), "postflop_buckets": list(self.cfr.postflop_buckets)},
-            "league": asdict(self.league),
+            "league": {**asdict(self.league), "exploiters": list(self.league.exploiters)},
             "logging": asdict(self.logging),
             "backend": asdict(self.backend),
             **({"ppo": self.ppo.to_dict()} if self.ppo_trainers else {}),

@@ -15,7 +15,15 @@ A league run reads top to bottom (:func:`run_league`):
 3. scalars are logged against the global step = the round number, the checkpoint is
    written atomically, the progress bar advances;
 4. at the end: the league table in the terminal and as ``league.json``, and ``league.png``
-   (each agent's mean result over the rounds).
+   (each agent's worst and mean result over the rounds; below, the LBR measured each round).
+
+**Ranking.** The table ranks agents by their *worst head-to-head result* (the lowest of their
+pairs' results), not by the mean over the league: a mean can be won by crushing one weak
+member (``random``) while losing to every other agent; the worst result cannot. Beside it the
+table shows the mean, the latest LBR (when measured, ``lbr_every``) and the HUD, and below it
+the cross table of every pair. Optionally (``league.exploiters``) every training agent also
+plays an *exploiter gate* each evaluation round: a duplicate match against each listed bot
+(:mod:`holdem_env.agents.exploiters`), logged and kept in ``league.json``.
 
 Everything random is derived from ``seed`` and the round number (never from wall time,
 scheduling or the number of workers), so a run resumed with ``--resume`` after a kill ends
@@ -47,7 +55,11 @@ TensorBoard scalars (step = round):
 ``charts/eval_hands_per_second``       evaluation speed this round
 ``eval/<A>/lbr_mbb``, ``lbr_ci95``     heads-up, every ``lbr_every`` rounds: what LBR wins
                                        against A (mbb/hand; :mod:`holdem_env.training.lbr`),
-                                       for agents that answer range queries
+                                       for agents that answer range queries (a training
+                                       agent plays its policy of that round; one that does
+                                       not train is measured once, after the last round)
+``exploit/<A>/<X>/mbb_per_hand``       training agent A's result against exploiter X
+``exploit/<A>/<X>/ci95``               (``league.exploiters``, every evaluation round)
 =====================================  ==============================================
 
 plus the text ``config`` (the YAML). Run-folder layout: TensorBoard event files,
@@ -115,11 +127,14 @@ class LeagueResult:
     table: list[dict[str, Any]]
     pairs: list[dict[str, Any]]
     history: list[dict[str, Any]] = field(default_factory=list)
+    lbr: list[dict[str, Any]] = field(default_factory=list)
     finished: bool = True
 
     def to_json_dict(self) -> dict[str, Any]:
         """The content of ``league.json``."""
-        return {"rounds": self.rounds_done, "table": self.table, "pairs": self.pairs, "history": self.history}
+        return {
+            "rounds": self.rounds_done, "table": self.table, "pairs": self.pairs, "history": self.history, "lbr": self.lbr,
+        }
 
 
 def run_dir_of(config: LeagueConfig) -> Path:
@@ -149,6 +164,9 @@ def scalar_names(config: LeagueConfig) -> list[str]:
     names += ["charts/elapsed_seconds", "charts/eval_hands_per_second"]
     for a in _lbr_members(config):
         names += [f"eval/{a}/lbr_mbb", f"eval/{a}/lbr_ci95"]
+    for entry in config.agents:
+        if entry.train:
+            names += [f"exploit/{entry.name}/{x}/{s}" for x in config.league.exploiters for s in ("mbb_per_hand", "ci95")]
     return names
 
 
@@ -159,16 +177,25 @@ def _lbr_members(config: LeagueConfig) -> list[str]:
     return [e.name for e in config.agents if supports_range_queries(make_agent(e.spec))]
 
 
-def _log_lbr(config: LeagueConfig, round_no: int, run_dir: Path, trainers: dict[str, Any], writer: Any) -> None:
-    """LBR of each member of :func:`_lbr_members`, playing its policy of this round."""
+def _log_lbr(
+    config: LeagueConfig, round_no: int, run_dir: Path, trainers: dict[str, Any], writer: Any
+) -> list[dict[str, Any]]:
+    """LBR of each member of :func:`_lbr_members`, playing its policy of this round: logged, and
+    returned as ``[{"round", "agent", "lbr_mbb", "lbr_ci95"}, ...]``."""
     members = set(_lbr_members(config))
     t = config.table
+    out = []
     for i, e in enumerate(config.agents):
-        if e.name not in members:
-            continue
-        path = run_dir / "policies" / e.name / f"round_{round_no:04d}.npz" if e.name in trainers else None
+        if e.name not in members or (not e.train and round_no != config.league.rounds):
+            continue  # an agent that does not train plays the same every round: measured after the last
+        trainer = trainers.get(e.name)
+        if trainer is not None and getattr(trainer, "policy_suffix", ".npz") == ".pt":
+            spec = _ppo_spec(e, run_dir / "policies" / e.name / f"round_{round_no:04d}.pt")
+        else:
+            path = run_dir / "policies" / e.name / f"round_{round_no:04d}.npz" if trainer is not None else None
+            spec = _spec_for(e, path)
         cfg = LbrConfig(
-            agent=_spec_for(e, path),
+            agent=spec,
             hands=config.league.lbr_hands,
             seed=_int_seed(config, 3, i, round_no),
             small_blind=t.small_blind,
@@ -178,6 +205,8 @@ def _log_lbr(config: LeagueConfig, round_no: int, run_dir: Path, trainers: dict[
         result = run_lbr(cfg)
         writer.add_scalar(f"eval/{e.name}/lbr_mbb", result.mbb_per_hand, round_no)
         writer.add_scalar(f"eval/{e.name}/lbr_ci95", result.ci95, round_no)
+        out.append({"round": round_no, "agent": e.name, "lbr_mbb": result.mbb_per_hand, "lbr_ci95": result.ci95})
+    return out
 
 
 # -- seeds -----------------------------------------------------------------------------------
@@ -390,45 +419,85 @@ def _aggregate(config: LeagueConfig, round_no: int, pair_rows: list[tuple[str, s
         mean = float(np.mean(vals)) if vals else 0.0
         ci = float(math.sqrt(sum(c * c for c in ci_agent[e.name])) / len(vals)) if vals else 0.0
         h_out = hud[e.name].summary()
-        agents.append({"agent": e.name, "spec": e.spec, "mbb_per_hand": mean, "ci95": ci, "hud": h_out})
+        mine = [p for p in pairs if p["agent"] == e.name and p["hands"] > 0]
+        worst = min(mine, key=lambda p: (p["mbb_per_hand"], p["opponent"])) if mine else None
+        agents.append({
+            "agent": e.name,
+            "spec": e.spec,
+            "mbb_per_hand": mean,
+            "ci95": ci,
+            "worst_mbb": worst["mbb_per_hand"] if worst else 0.0,
+            "worst_ci95": worst["ci95"] if worst else 0.0,
+            "worst_opponent": worst["opponent"] if worst else "",
+            "hud": h_out,
+        })
     return {"round": round_no, "agents": agents, "pairs": pairs}
 
 
 def format_league_table(result: LeagueResult) -> str:
-    """The final league table as text (agents by mean mbb/hand, then every pair)."""
-    lines = [f"league table after {result.rounds_done} rounds ({result.run_dir})", ""]
-    lines.append(f"{'#':>2} {'agent':<16} {'mbb/hand':>10} {'±95%':>9} {'VPIP':>6} {'PFR':>6} {'AF':>6}")
+    """The final league table as text: agents ranked by their worst head-to-head result, with the
+    mean, the latest LBR and the HUD; then the cross table (row agent's result against each column)."""
+    f = lambda v, pct=True: "-" if v is None else (f"{100 * v:.1f}" if pct else f"{v:.2f}")  # noqa: E731
+    lines = [f"league table after {result.rounds_done} rounds ({result.run_dir}), ranked by the worst result", ""]
+    lines.append(
+        f"{'#':>2} {'agent':<16} {'worst':>9} {'±95%':>8} {'against':<16} {'mean':>9} {'LBR':>9} {'±95%':>7}"
+        f" {'VPIP':>6} {'PFR':>6} {'AF':>6}"
+    )
     for i, row in enumerate(result.table, 1):
-        hud = row["hud"]
-        f = lambda v, pct=True: "-" if v is None else (f"{100 * v:.1f}" if pct else f"{v:.2f}")  # noqa: E731
+        hud, lbr, lbr_ci = row["hud"], row.get("lbr_mbb"), row.get("lbr_ci95")
         lines.append(
-            f"{i:>2} {row['agent']:<16} {row['mbb_per_hand']:>10.1f} {row['ci95']:>9.1f} {f(hud['vpip']):>6} {f(hud['pfr']):>6} {f(hud['af'], False):>6}"
+            f"{i:>2} {row['agent']:<16} {row.get('worst_mbb', row['mbb_per_hand']):>9.1f} {row.get('worst_ci95', 0.0):>8.1f}"
+            f" {row.get('worst_opponent', ''):<16} {row['mbb_per_hand']:>9.1f}"
+            f" {'-' if lbr is None else f'{lbr:.0f}':>9} {'-' if lbr_ci is None else f'{lbr_ci:.0f}':>7}"
+            f" {f(hud['vpip']):>6} {f(hud['pfr']):>6} {f(hud['af'], False):>6}"
         )
-    lines += ["", f"{'agent':<16} {'vs':<16} {'mbb/hand':>10} {'±95%':>9} {'hands':>8}"]
-    for p in result.pairs:
-        lines.append(f"{p['agent']:<16} {p['opponent']:<16} {p['mbb_per_hand']:>10.1f} {p['ci95']:>9.1f} {p['hands']:>8}")
+    names = [row["agent"] for row in result.table]
+    cell = {(p["agent"], p["opponent"]): p for p in result.pairs}
+    width = max([10, *(len(n) + 1 for n in names)])
+    lines += ["", "cross table: mbb/hand of the row agent against the column agent (± 95%)", " " * 16 + "".join(f"{n:>{width}}" for n in names)]
+    for a in names:
+        found = [cell.get((a, b)) for b in names]
+        means = ["-" if p is None else f"{p['mbb_per_hand']:+.0f}" for p in found]
+        cis = ["" if p is None else f"±{p['ci95']:.0f}" for p in found]
+        lines.append(f"{a:<16}" + "".join(f"{m:>{width}}" for m in means))
+        lines.append(" " * 16 + "".join(f"{c:>{width}}" for c in cis))
     return "\n".join(lines)
 
 
-def _plot(run_dir: Path, config: LeagueConfig, history: list[dict[str, Any]]) -> None:
+def _plot(run_dir: Path, config: LeagueConfig, history: list[dict[str, Any]], lbr_history: Sequence[dict[str, Any]] = ()) -> None:
+    """``league.png``: each agent's worst and mean result over the rounds, and a second panel with
+    the LBR of the agents it was measured for (lower is better)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig, (ax, ax_lbr) = plt.subplots(2, 1, figsize=(7, 7.4), sharex=True)
+    xs = [h["round"] for h in history]
     for e in config.agents:
-        xs = [h["round"] for h in history]
         rows = [next(a for a in h["agents"] if a["agent"] == e.name) for h in history]
-        ys = np.array([r["mbb_per_hand"] for r in rows])
-        ci = np.array([r["ci95"] for r in rows])
-        ax.plot(xs, ys, marker="o", label=e.name)
-        ax.fill_between(xs, ys - ci, ys + ci, alpha=0.15)
+        worst = np.array([r.get("worst_mbb", r["mbb_per_hand"]) for r in rows])
+        ci = np.array([r.get("worst_ci95", r["ci95"]) for r in rows])
+        (line,) = ax.plot(xs, worst, marker="o", label=f"{e.name} (worst)")
+        ax.fill_between(xs, worst - ci, worst + ci, alpha=0.15, color=line.get_color())
+        ax.plot(xs, [r["mbb_per_hand"] for r in rows], linestyle=":", color=line.get_color(), label=f"{e.name} (mean)")
     ax.axhline(0.0, color="grey", linewidth=0.8)
-    ax.set_xlabel("league round")
-    ax.set_ylabel("mean mbb/hand vs the league")
+    ax.set_ylabel("mbb/hand: worst head-to-head, mean")
     ax.set_title(f"{config.name}: results over training")
-    ax.legend()
+    ax.legend(fontsize="small", ncol=2)
+    measured = [e.name for e in config.agents if any(x["agent"] == e.name for x in lbr_history)]
+    for name in measured:
+        pts = [x for x in lbr_history if x["agent"] == name]
+        ys = np.array([x["lbr_mbb"] for x in pts])
+        ci = np.array([x["lbr_ci95"] for x in pts])
+        rounds = [x["round"] for x in pts]
+        ax_lbr.errorbar(rounds, ys, yerr=ci, marker="o", capsize=3, label=name)
+    ax_lbr.set_ylabel("LBR mbb/hand (lower: harder to exploit)")
+    if measured:
+        ax_lbr.legend(fontsize="small")
+    else:
+        ax_lbr.text(0.5, 0.5, "LBR not measured (league.lbr_every: 0, or not heads-up)", ha="center", transform=ax_lbr.transAxes)
+    ax_lbr.set_xlabel("league round")
     fig.tight_layout()
     tmp = run_dir / "league.png.tmp.png"
     fig.savefig(tmp, dpi=100)
@@ -475,6 +544,7 @@ def run_league(
         trainers[e.name] = _make_trainer(config)
     learners = {e.name: _make_ppo_learner(config, e.name) for e in config.ppo_trainers}
     start_round, history, elapsed_before = 0, [], 0.0
+    lbr_history: list[dict[str, Any]] = []
     if resume:
         state = _read_state(ck_state)
         diff = _first_difference(_comparable(state["config"]), _comparable(config.to_dict()))
@@ -492,6 +562,7 @@ def run_league(
         if set(state["trainer_files"]) != set(trainers) | set(learners):
             raise ConfigError("resume", str(ck_state), "names other training agents than the config: the checkpoint is damaged")
         history = state["history"]
+        lbr_history = state.get("lbr", [])  # checkpoints written before LBR was kept have none
         elapsed_before = float(state["elapsed"])
         for name, fname in state["trainer_files"].items():
             table_path = run_dir / "checkpoint" / fname
@@ -575,13 +646,19 @@ def run_league(
                             writer.add_scalar(f"eval/{a['agent']}/{h}", v, r)
                 dt = time.perf_counter() - t0
                 writer.add_scalar("charts/eval_hands_per_second", hands / dt if dt > 0 else 0.0, r)
+                if config.league.exploiters:
+                    gate = _exploiter_gate(config, r, backend, {**trainers, **learners}, run_dir)
+                    evaluation["exploiters"] = gate
+                    for g in gate:
+                        writer.add_scalar(f"exploit/{g['agent']}/{g['exploiter']}/mbb_per_hand", g["mbb_per_hand"], r)
+                        writer.add_scalar(f"exploit/{g['agent']}/{g['exploiter']}/ci95", g["ci95"], r)
             if config.league.lbr_every and (r % config.league.lbr_every == 0 or r == config.league.rounds):
-                _log_lbr(config, r, run_dir, trainers, writer)
+                lbr_history += _log_lbr(config, r, run_dir, {**trainers, **learners}, writer)
             elapsed = elapsed_before + time.perf_counter() - session_start
             writer.add_scalar("charts/elapsed_seconds", elapsed, r)
             writer.flush()
             # 3. checkpoint (after the scalars: a kill in between is undone by purge_step on resume)
-            state = {"round": r, "history": history, "elapsed": elapsed, "config": config.to_dict()}
+            state = {"round": r, "history": history, "lbr": lbr_history, "elapsed": elapsed, "config": config.to_dict()}
             _write_checkpoint(run_dir, state, {**trainers, **learners})
             for n in policy_paths:
                 for old in (run_dir / "policies" / n).glob("round_*.*"):
@@ -593,7 +670,8 @@ def run_league(
                 raise _KilledError(f"stopped after round {r}")
     except _KilledError:
         last = history[-1] if history else {"agents": [], "pairs": []}
-        return LeagueResult(run_dir, r, _sorted_table(last["agents"]), last["pairs"], history, finished=False)
+        table = _sorted_table(last["agents"], lbr_history)
+        return LeagueResult(run_dir, r, table, last["pairs"], history, lbr_history, finished=False)
     finally:
         if bar is not None:
             bar.close()
@@ -604,21 +682,33 @@ def run_league(
             backend.close()
 
     last = history[-1] if history else {"agents": [], "pairs": []}
-    result = LeagueResult(run_dir, config.league.rounds, _sorted_table(last["agents"]), last["pairs"], history)
+    table = _sorted_table(last["agents"], lbr_history)
+    result = LeagueResult(run_dir, config.league.rounds, table, last["pairs"], history, lbr_history)
     _write_json_atomic(run_dir / "league.json", result.to_json_dict())
     for n, tr in trainers.items():
         tr.policy({"league": config.name, "round": config.league.rounds}).save(run_dir / "policies" / f"{n}.npz")
     for n, learner in learners.items():
         learner.save_policy(run_dir / "policies" / f"{n}.pt", {"league": config.name, "round": config.league.rounds})
     if config.logging.plot and history:
-        _plot(run_dir, config, history)
+        _plot(run_dir, config, history, lbr_history)
     if out is not None:
         out.write(format_league_table(result) + "\n")
     return result
 
 
-def _sorted_table(agents: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    return sorted(agents, key=lambda a: (-a["mbb_per_hand"], a["agent"]))
+def _sorted_table(agents: Sequence[dict[str, Any]], lbr_history: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
+    """The final table: each agent's row with its latest LBR (``lbr_mbb``/``lbr_ci95``, None where not
+    measured), ranked by the worst head-to-head result (best first; ties by name).
+
+    The worst result, not the mean: a mean over the league can be won by crushing one weak member
+    (``random``) while losing to every other; the worst result cannot.
+    """
+    latest = {e["agent"]: e for e in lbr_history}  # in round order: the last one wins
+    rows = []
+    for a in agents:
+        lbr = latest.get(a["agent"])
+        rows.append({**a, "lbr_mbb": lbr["lbr_mbb"] if lbr else None, "lbr_ci95": lbr["lbr_ci95"] if lbr else None})
+    return sorted(rows, key=lambda a: (-a.get("worst_mbb", a["mbb_per_hand"]), a["agent"]))
 
 
 def _evaluate(
@@ -683,3 +773,38 @@ def _evaluate(
             rows = [{**zero, "role": a}, {**zero, "role": b}]
         rows_by_pair.append((a, b, rows))
     return _aggregate(config, round_no, rows_by_pair)
+
+
+def _exploiter_gate(
+    config: LeagueConfig, round_no: int, backend: Any, trainers: dict[str, Any], run_dir: Path
+) -> list[dict[str, Any]]:
+    """Each training agent's duplicate match against each of ``league.exploiters`` this round:
+    ``[{"agent", "exploiter", "mbb_per_hand", "ci95", "beaten"}, ...]`` (``beaten``: the agent's
+    interval lies wholly below zero)."""
+    t = config.table
+    jobs, keys = [], []
+    for i, e in enumerate(config.agents):
+        if not e.train:
+            continue
+        trainer = trainers[e.name]
+        if getattr(trainer, "policy_suffix", ".npz") == ".pt":
+            spec = _ppo_spec(e, run_dir / "policies" / e.name / f"round_{round_no:04d}.pt")
+        else:
+            spec = _spec_for(e, run_dir / "policies" / e.name / f"round_{round_no:04d}.npz")
+        for j, exploiter in enumerate(config.league.exploiters):
+            agents = (spec, exploiter) if t.num_players == 2 else (exploiter, *([spec] * (t.num_players - 1)))
+            jobs.append({
+                "agents": agents, "players": t.num_players, "hands": config.league.exploiter_hands,
+                "seed": _int_seed(config, 4, i, j, round_no), "workers": 1, "small_blind": t.small_blind,
+                "big_blind": t.big_blind, "buy_in": t.buy_in, "betting": t.betting.value,
+                "isolate_agents": config.league.isolate_agents,
+            })
+            keys.append((e.name, exploiter, spec))
+    out = []
+    for (name, exploiter, spec), rows in zip(keys, backend.map(_eval_job, jobs), strict=True):
+        row = next(r for r in rows if r["agent"] == spec)
+        out.append({
+            "agent": name, "exploiter": exploiter, "mbb_per_hand": row["mbb_per_hand"], "ci95": row["ci95"],
+            "beaten": row["mbb_per_hand"] + row["ci95"] < 0,
+        })
+    return out
