@@ -14,16 +14,7 @@ from typing import Any
 from holdem_env.engine.config import BettingStructure
 from holdem_env.engine.errors import PHHError, short_repr
 
-__all__ = [
-    "SUPPORTED_VARIANTS",
-    "ACTION_KINDS",
-    "MAX_HAND_BYTES",
-    "MAX_ACTIONS",
-    "MAX_AMOUNT_DIGITS",
-    "PHHActionError",
-    "PHHAction",
-    "PHHHand",
-]
+# Public names are re-exported by holdem_env.formats.phh (its __all__), the module users import.
 
 #: PHH variant code -> betting structure.
 SUPPORTED_VARIANTS: dict[str, BettingStructure] = {
