@@ -203,7 +203,7 @@ def test_overlap_samples_with_the_network_from_before_the_update_and_is_reproduc
     actions are that network's, not the one being updated), the first with the initial one. The
     same seed gives the same policy twice, and a resume from a round's checkpoint the same
     policy. Without two workers it is refused."""
-    from holdem_env.training import ppo as ppo_mod
+    from holdem_env.training.ppo import learner as ppo_mod
 
     seen: list[tuple[dict[str, torch.Tensor], dict[str, torch.Tensor]]] = []
     real = ppo_mod.ppo_update
