@@ -10,8 +10,10 @@ CleanRL-sized core, steps 5-7, reads top to bottom in :mod:`.algorithm`):
 1. **Config** [:mod:`.config`] -- :class:`PpoSettings` (hyper-parameters, network, opponents, pool) and
    :class:`PpoRunConfig` (name, seed, table, rounds, where the policy goes), read from YAML
    and validated; every error names its key.
-2. **Seeding** [:mod:`.learner`] -- ``torch.manual_seed(seed)`` before the network is built,
-   ``torch.use_deterministic_algorithms(True)``, one torch thread, and per round one numpy
+2. **Seeding** [:mod:`.learner`] -- ``torch.manual_seed(seed)`` before the network is built
+   (in a forked generator: torch's global one is left as it was), during a round (and in the
+   rollout workers) ``torch.use_deterministic_algorithms(True)`` and one torch thread (both
+   restored after: :mod:`holdem_env.training.torch_settings`), and per round one numpy
    generator ``SeedSequence(seed, spawn_key=(round,))`` for the tables, the action draws and
    the minibatch order. A run is identical for a seed, and resuming from a round's
    checkpoint gives the identical policy (each round starts a fresh vector env).

@@ -19,6 +19,7 @@ from holdem_env.env.vector import HoldemVectorEnv
 from holdem_env.fileutil import atomic_write_bytes
 
 from ..pool import OpponentPool
+from ..torch_settings import torch_settings
 from .algorithm import compute_gae, ppo_update
 from .config import PpoSettings
 from .workers import LocalRollouts, RolloutWorkers, rollouts
@@ -62,14 +63,13 @@ class PpoLearner:
         if table.betting.value != "no-limit":
             raise ConfigError("table.betting", table.betting.value, "must be no-limit for the ppo learner")
         self.settings, self.table, self.seed, self.name = settings, table, seed, name
-        torch.set_num_threads(1)
-        torch.use_deterministic_algorithms(True)
-        torch.manual_seed(seed)
         self.policy_config = PolicyConfig(
             num_players=table.num_players, stack_bb=table.buy_in / table.big_blind,
             features=settings.features, hidden=settings.hidden,
         )
-        self.model = ActorCritic(self.policy_config)
+        with torch.random.fork_rng(devices=[]):  # the network from the seed; torch's global generator left as it was
+            torch.manual_seed(seed)
+            self.model = ActorCritic(self.policy_config)
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=settings.learning_rate, eps=1e-5)
         names = list(settings.opponents) + [n for n, _ in extra_opponents]
         specs = list(settings.opponents) + [s for _, s in extra_opponents]
@@ -104,7 +104,15 @@ class PpoLearner:
         )
 
     def train_round(self, iterations: int, round_no: int, writer: Any = None) -> RoundStats:
-        """Run ``iterations`` PPO iterations on fresh tables seeded by (seed, ``round_no``)."""
+        """Run ``iterations`` PPO iterations on fresh tables seeded by (seed, ``round_no``).
+
+        Torch computes with one thread and deterministic algorithms meanwhile (so a round is
+        the same for a seed in any process); its settings are restored after.
+        """
+        with torch_settings(threads=1, deterministic=True):
+            return self._train_round(iterations, round_no, writer)
+
+    def _train_round(self, iterations: int, round_no: int, writer: Any) -> RoundStats:
         s = self.settings
         rng = np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(round_no,)))
         if s.num_workers > 1:

@@ -13,6 +13,7 @@ from holdem_env.engine.errors import HoldemError
 from holdem_env.env.vector import HoldemVectorEnv
 
 from ..pool import OpponentPool
+from ..torch_settings import torch_settings
 from .algorithm import Rollout, collect_rollout
 from .config import PpoSettings
 
@@ -77,35 +78,36 @@ def _rollout_worker(conn: Any, setup: dict[str, Any]) -> None:
     from .learner import PpoLearner
 
     try:
-        settings = PpoSettings.from_dict(
-            {**setup["settings"], "num_envs": setup["tables"], "num_workers": 1, "overlap": False}
-        )
-        learner = PpoLearner(settings, setup["table"], setup["seed"], name=setup["name"],
-                             extra_opponents=setup["extra_opponents"])
-        source = _RecordingPool(learner.pool)
-        encoder = PpoPolicy(learner.policy_config, learner.model)
-        venv: HoldemVectorEnv | None = None
-        obs: dict[str, np.ndarray] = {}
-        rng = np.random.default_rng(0)
-        while True:
-            msg = conn.recv()
-            if msg[0] == "close":
-                break
-            if msg[0] == "round":
-                if venv is not None:
-                    venv.close()
-                    venv = None
-                rng = np.random.default_rng(np.random.SeedSequence(learner.seed, spawn_key=(msg[1], 1 + setup["shard"])))
-                conn.send(("ok",))
-                continue
-            learner.model.load_state_dict({k: torch.from_numpy(v) for k, v in msg[1].items()})
-            learner.pool.load_state_dict(msg[2])
-            source.records = []
-            if venv is None:  # the round's tables start from the learner's network and pool, not this copy's last ones
-                venv = learner._env(setup["tables"], source)
-                obs, _ = venv.reset(seed=int(rng.integers(2**31)))
-            ro, obs = collect_rollout(learner.model, encoder, venv, obs, settings.num_steps, rng, settings.reward_scale)
-            conn.send(("ok", ro, source.records))
+        with torch_settings(threads=1, deterministic=True):  # as the learner computes in its rounds
+            settings = PpoSettings.from_dict(
+                {**setup["settings"], "num_envs": setup["tables"], "num_workers": 1, "overlap": False}
+            )
+            learner = PpoLearner(settings, setup["table"], setup["seed"], name=setup["name"],
+                                 extra_opponents=setup["extra_opponents"])
+            source = _RecordingPool(learner.pool)
+            encoder = PpoPolicy(learner.policy_config, learner.model)
+            venv: HoldemVectorEnv | None = None
+            obs: dict[str, np.ndarray] = {}
+            rng = np.random.default_rng(0)
+            while True:
+                msg = conn.recv()
+                if msg[0] == "close":
+                    break
+                if msg[0] == "round":
+                    if venv is not None:
+                        venv.close()
+                        venv = None
+                    rng = np.random.default_rng(np.random.SeedSequence(learner.seed, spawn_key=(msg[1], 1 + setup["shard"])))
+                    conn.send(("ok",))
+                    continue
+                learner.model.load_state_dict({k: torch.from_numpy(v) for k, v in msg[1].items()})
+                learner.pool.load_state_dict(msg[2])
+                source.records = []
+                if venv is None:  # the round's tables start from the learner's network and pool, not this copy's last ones
+                    venv = learner._env(setup["tables"], source)
+                    obs, _ = venv.reset(seed=int(rng.integers(2**31)))
+                ro, obs = collect_rollout(learner.model, encoder, venv, obs, settings.num_steps, rng, settings.reward_scale)
+                conn.send(("ok", ro, source.records))
     except (EOFError, KeyboardInterrupt):
         return
     except BaseException:  # everything goes back to the learner, which raises it
