@@ -161,6 +161,7 @@ def ppo_update(
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), settings.max_grad_norm)
             optimizer.step()
+            model.weights_changed()  # copies of the weights (agents.ppo_fast) are taken again
             for k, v in stats.items():
                 parts.setdefault(k, []).append(v)
     return {k: float(np.mean(v)) for k, v in parts.items()}
