@@ -139,6 +139,17 @@ class ActorCritic(nn.Module):
         sizes = [config.input_size, *config.hidden]
         self.actor = _mlp(sizes, config.num_actions, 0.01)
         self.critic = _mlp(sizes, 1, 1.0)
+        #: Counts the changes of the weights that :meth:`weights_changed` announced (and
+        #: :meth:`load_state_dict` by itself); copies of the weights compare it to know they are current.
+        self.weights_version = 0
+        self.register_load_state_dict_post_hook(_weights_loaded)
+
+    def weights_changed(self) -> None:
+        """Announce that the weights were changed in place (an optimiser step, an edit under
+        ``torch.no_grad()``): copies taken of them (:func:`holdem_env.agents.ppo_fast.actor_of`)
+        are taken again at their next use. :meth:`load_state_dict` announces itself;
+        :func:`holdem_env.training.ppo.ppo_update` calls this after each optimiser step."""
+        self.weights_version += 1
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """``(masked logits (B, A), values (B,))`` for inputs ``x`` and 0/1 masks."""
@@ -147,6 +158,11 @@ class ActorCritic(nn.Module):
     def value(self, x: torch.Tensor) -> torch.Tensor:
         """State values ``(B,)``."""
         return self.critic(x).squeeze(-1)
+
+
+def _weights_loaded(module: ActorCritic, incompatible_keys: Any) -> None:
+    """``load_state_dict``'s post-hook: the loaded weights are new weights."""
+    module.weights_changed()
 
 
 def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:

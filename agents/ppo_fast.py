@@ -11,9 +11,11 @@ the torch network's within float32 rounding (the two may sum a layer's products 
 order); :func:`sample_row` is the one-row form of :func:`holdem_env.agents.ppo.sample_actions`
 (the same inverse-CDF draw).
 
-The copied weights follow the network: every parameter's in-place version counter is
-compared on each call, so a policy whose network is trained further (an optimiser step,
-``load_state_dict``) is copied again before its next decision. Batched play
+The copied weights follow the network: the network's own count of its weight changes
+(:attr:`holdem_env.agents.ppo.ActorCritic.weights_version`, raised by ``load_state_dict``, by
+each optimiser step of :func:`holdem_env.training.ppo.ppo_update` and by
+:meth:`~holdem_env.agents.ppo.ActorCritic.weights_changed`) is compared on each call, so a
+policy whose network is trained further or replaced is copied again before its next decision. Batched play
 (:meth:`holdem_env.agents.ppo.PpoAgent.act_batch`, the vector env, training) keeps the torch
 path.
 """
@@ -31,7 +33,7 @@ from holdem_env.engine.errors import HoldemError
 from .features import encode_row
 
 if TYPE_CHECKING:
-    from .ppo import PpoPolicy
+    from .ppo import ActorCritic, PpoPolicy
 
 __all__ = ["NumpyActor", "actor_of", "probabilities_one", "sample_row", "MASKED_LOGIT"]
 
@@ -87,19 +89,19 @@ class NumpyActor:
 
 
 class _Copy:
-    """A policy's :class:`NumpyActor` and what it was copied from (module, parameters, their versions)."""
+    """A policy's :class:`NumpyActor` and what it was copied from (network, actor module, weights version)."""
 
-    __slots__ = ("module", "params", "versions", "actor")
+    __slots__ = ("model", "module", "version", "actor")
 
-    def __init__(self, module: nn.Sequential) -> None:
-        self.module = module
-        self.params = list(module.parameters())
-        self.versions = [p._version for p in self.params]
-        self.actor = NumpyActor(module)
+    def __init__(self, model: ActorCritic) -> None:
+        self.model = model
+        self.module = model.actor
+        self.version = model.weights_version
+        self.actor = NumpyActor(model.actor)
 
-    def current(self, module: nn.Module) -> bool:
-        """Whether the copy still matches ``module``'s weights (same module, no in-place change since)."""
-        return module is self.module and [p._version for p in self.params] == self.versions
+    def current(self, model: ActorCritic) -> bool:
+        """Whether the copy still matches ``model``'s weights (same network and actor, no change announced since)."""
+        return model is self.model and model.actor is self.module and model.weights_version == self.version
 
 
 # One copy per policy, dropped with the policy; copied again when the network's parameters change.
@@ -107,11 +109,12 @@ _COPIES: weakref.WeakKeyDictionary[Any, _Copy] = weakref.WeakKeyDictionary()
 
 
 def actor_of(policy: PpoPolicy) -> NumpyActor:
-    """The :class:`NumpyActor` of ``policy``'s network, copied on first use and after any weight change."""
-    module = policy.model.actor
+    """The :class:`NumpyActor` of ``policy``'s network, copied on first use and after each
+    announced weight change (``ActorCritic.weights_version``) or a replaced network."""
+    model = policy.model
     copy = _COPIES.get(policy)
-    if copy is None or not copy.current(module):
-        copy = _COPIES[policy] = _Copy(module)
+    if copy is None or not copy.current(model):
+        copy = _COPIES[policy] = _Copy(model)
     return copy.actor
 
 

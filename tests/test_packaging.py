@@ -55,7 +55,7 @@ def test_the_wheel_holds_every_data_file_the_package_reads(wheel: tuple[Path, st
     assert not missing, f"not in the wheel: {missing}"
     # the mapped folders install under holdem_env, never as top-level packages a user's own could shadow
     assert not any(n.startswith(("agents/", "training/")) for n in names)
-    assert "holdem_env/training/ppo.py" in names and "holdem_env/agents/tag.py" in names
+    assert "holdem_env/training/ppo/__init__.py" in names and "holdem_env/agents/tag.py" in names
 
 
 def test_building_the_wheel_raises_no_package_data_warnings(wheel: tuple[Path, str]) -> None:

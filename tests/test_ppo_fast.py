@@ -105,6 +105,8 @@ def test_the_numpy_copy_follows_weight_changes(decisions: dict) -> None:
     loss = -policy.model.actor(x)[0, int(np.flatnonzero(m)[-1])]
     loss.backward()
     opt.step()
+    assert actor_of(policy) is first_copy  # a change is seen when announced, not by peeking at torch's internals
+    policy.model.weights_changed()
     after = probabilities_one(policy, o, m)
     assert actor_of(policy) is not first_copy
     assert np.abs(after - before).max() > 1e-3
@@ -112,6 +114,37 @@ def test_the_numpy_copy_follows_weight_changes(decisions: dict) -> None:
     torch.manual_seed(9)
     policy.model = PpoPolicy(policy.config).model  # a replaced network is copied too
     np.testing.assert_allclose(probabilities_one(policy, o, m), policy.probabilities(o[None, :], m[None, :])[0], atol=2e-5)
+
+
+def test_loading_weights_and_a_ppo_update_renew_the_numpy_copy(decisions: dict) -> None:
+    """The public paths that change a network's weights -- ``load_state_dict`` and the
+    learner's update (:func:`holdem_env.training.ppo.ppo_update`) -- renew its numpy copy."""
+    from holdem_env.training.ppo import PpoSettings, ppo_update
+
+    torch.manual_seed(0)
+    policy = PpoPolicy(PolicyConfig(hidden=(16,)))
+    o, m = decisions[2][5]
+    first_copy = actor_of(policy)
+    torch.manual_seed(1)
+    other = PpoPolicy(policy.config)
+    with torch.no_grad():
+        other.model.actor[-1].weight.mul_(100.0)
+    policy.model.load_state_dict(other.model.state_dict())
+    assert actor_of(policy) is not first_copy
+    np.testing.assert_allclose(probabilities_one(policy, o, m), other.probabilities(o[None, :], m[None, :])[0], atol=2e-5)
+    loaded_copy = actor_of(policy)
+    x = torch.from_numpy(encode_batch(np.stack([o] * 8), policy.scale))
+    batch = {
+        "x": x, "masks": torch.from_numpy(np.stack([m] * 8).astype(np.int64)),
+        "actions": torch.full((8,), int(np.flatnonzero(m)[-1])), "logprobs": torch.zeros(8),
+        "advantages": torch.linspace(1.0, 2.0, 8), "returns": torch.ones(8),
+    }
+    settings = PpoSettings(num_envs=8, num_steps=1, learning_rate=0.5, num_minibatches=1, update_epochs=1)
+    ppo_update(policy.model, torch.optim.Adam(policy.model.parameters(), lr=0.5), batch, settings, np.random.default_rng(0))
+    assert actor_of(policy) is not loaded_copy
+    after = probabilities_one(policy, o, m)
+    assert np.abs(after - other.probabilities(o[None, :], m[None, :])[0]).max() > 1e-3
+    np.testing.assert_allclose(after, policy.probabilities(o[None, :], m[None, :])[0], atol=2e-5)
 
 
 def test_probabilities_one_refuses_a_wrong_table_or_action_set(decisions: dict) -> None:

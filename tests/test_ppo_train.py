@@ -197,13 +197,54 @@ def test_rollout_workers_are_deterministic_and_every_hand_reaches_the_pool(tmp_p
         PpoSettings(**{**TINY, "num_envs": 4}, num_workers=5)
 
 
+def test_a_learner_leaves_torchs_global_settings_alone_and_a_round_is_the_same_whatever_they_are() -> None:
+    """Constructing and training a learner changes neither torch's thread count, its
+    deterministic mode nor its global generator; a round computes with one thread and
+    deterministic algorithms whatever the caller set, so the policy is the same."""
+    from holdem_env.training.ppo import learner as learner_mod
+
+    seen: list[tuple[int, bool]] = []
+    real = learner_mod.ppo_update
+
+    def spy(model, optimizer, batch, settings, rng):  # type: ignore[no-untyped-def]
+        seen.append((torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()))
+        return real(model, optimizer, batch, settings, rng)
+
+    settings = PpoSettings(**TINY, opponents=("random",), snapshot_every=0)
+    table = TableConfig(num_players=2)
+    threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
+    results = []
+    try:
+        for user_threads, user_deterministic in ((2, False), (3, True)):
+            torch.set_num_threads(user_threads)
+            torch.use_deterministic_algorithms(user_deterministic)
+            torch.manual_seed(1234)
+            rng_state = torch.random.get_rng_state()
+            learner = PpoLearner(settings, table, seed=3)
+            assert torch.get_num_threads() == user_threads
+            assert torch.are_deterministic_algorithms_enabled() is user_deterministic
+            assert torch.equal(torch.random.get_rng_state(), rng_state)
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setattr(learner_mod, "ppo_update", spy)
+                learner.train_round(2, 1)
+            assert torch.get_num_threads() == user_threads
+            assert torch.are_deterministic_algorithms_enabled() is user_deterministic
+            results.append(_weights(learner))
+    finally:
+        torch.set_num_threads(threads)
+        torch.use_deterministic_algorithms(deterministic)
+    assert seen == [(1, True)] * 4
+    assert results[0].keys() == results[1].keys()
+    assert all(torch.equal(results[0][k], results[1][k]) for k in results[0])
+
+
 def test_overlap_samples_with_the_network_from_before_the_update_and_is_reproducible(monkeypatch, tmp_path) -> None:
     """``overlap: true``: the workers draw iteration k's rollout (k >= 1) with the network as it
     was before update k - 1 (one iteration of policy lag; the log-probabilities stored with the
     actions are that network's, not the one being updated), the first with the initial one. The
     same seed gives the same policy twice, and a resume from a round's checkpoint the same
     policy. Without two workers it is refused."""
-    from holdem_env.training import ppo as ppo_mod
+    from holdem_env.training.ppo import learner as ppo_mod
 
     seen: list[tuple[dict[str, torch.Tensor], dict[str, torch.Tensor]]] = []
     real = ppo_mod.ppo_update

@@ -61,6 +61,7 @@ from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, blocked_by, equity_against_each, equity_against_range
 from holdem_env.env import nlhe_v1
 from holdem_env.training.stats import mean_ci95
+from holdem_env.training.torch_settings import torch_settings
 
 __all__ = [
     "ACTION_SETS",
@@ -350,21 +351,14 @@ def _play_deals(cfg: LbrConfig, deals: list[int]) -> list[tuple[int, int, int]]:
 
 
 def _one_thread_per_worker() -> None:
-    """Worker initializer: a torch agent computes with one thread (the workers are the parallelism;
-    several threads per worker on few cores cost far more wall time than they save)."""
-    _torch_threads(1)
-
-
-def _torch_threads(count: int | None) -> int | None:
-    """Set torch's intra-op threads to ``count`` if torch is loaded; returns the previous count
-    (``None``: torch not loaded, nothing changed). A range query's network call on ~1,300 rows
-    is too small to gain from threads; on a busy machine they cost several times the work."""
+    """Worker initializer (the worker process's entry point): a torch agent computes with one
+    thread, for the life of the worker (the workers are the parallelism; several threads per
+    worker on few cores cost far more wall time than they save). A range query's network call
+    on ~1,300 rows is too small to gain from threads; on a busy machine they cost several times
+    the work."""
     torch = sys.modules.get("torch")
-    if torch is None or count is None:
-        return None
-    previous = int(torch.get_num_threads())
-    torch.set_num_threads(count)
-    return previous
+    if torch is not None:
+        torch.set_num_threads(1)
 
 
 def run_lbr(
@@ -406,12 +400,9 @@ def run_lbr(
 
     try:
         if workers <= 1:
-            threads = _torch_threads(1)
-            try:
+            with torch_settings(threads=1):  # as in a worker (_one_thread_per_worker); restored after
                 for c in chunks:
                     fold_in(_play_deals(cfg, c))
-            finally:
-                _torch_threads(threads)
         else:
             with ProcessPoolExecutor(max_workers=workers, initializer=_one_thread_per_worker) as pool:
                 for done in pool.map(_play_deals, [cfg] * len(chunks), chunks):

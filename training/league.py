@@ -107,6 +107,7 @@ from holdem_env.training.lbr import LbrConfig, run_lbr
 from .backends import make_backend
 from .config import LeagueConfig
 from .stats import HudCounts
+from .torch_settings import torch_settings
 
 __all__ = ["LeagueResult", "run_league", "format_league_table", "scalar_names", "run_dir_of"]
 
@@ -524,6 +525,25 @@ def run_league(
     ``backend`` overrides the config's backend. ``stop_after_round`` stops after that
     round's checkpoint, as if the process had been killed (for tests and time-boxing).
     """
+    if not config.ppo_trainers:
+        return _run_league(config, resume, overwrite, progress, out, backend, stop_after_round)
+    import torch  # noqa: F401  (loaded here so that its settings can be set for the whole run)
+
+    # A league that trains ppo learners runs with one torch thread and deterministic algorithms
+    # throughout (its evaluation matches too, as each learner's rounds do); restored on return.
+    with torch_settings(threads=1, deterministic=True):
+        return _run_league(config, resume, overwrite, progress, out, backend, stop_after_round)
+
+
+def _run_league(
+    config: LeagueConfig,
+    resume: bool,
+    overwrite: bool,
+    progress: bool,
+    out: TextIO | None,
+    backend: Any,
+    stop_after_round: int | None,
+) -> LeagueResult:
     from torch.utils.tensorboard import SummaryWriter
 
     run_dir = run_dir_of(config)

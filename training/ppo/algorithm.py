@@ -1,0 +1,167 @@
+"""The PPO core, after CleanRL's ``ppo.py``: a rollout, its advantages, the clipped loss and the update.
+
+Read top to bottom: :func:`collect_rollout` steps the tables with actions drawn from the
+masked policy (:class:`Rollout` holds what it saw), :func:`compute_gae` turns the rewards into
+advantages and returns, :func:`ppo_loss` is the objective on one minibatch and
+:func:`ppo_update` its ``update_epochs`` passes over shuffled minibatches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+
+import numpy as np
+import torch
+
+from holdem_env.agents.ppo import ActorCritic, PpoPolicy, sample_actions
+from holdem_env.env.vector import HoldemVectorEnv
+
+from .config import PpoSettings
+
+__all__ = ["Rollout", "collect_rollout", "compute_gae", "ppo_loss", "ppo_update"]
+
+
+# -- 5. rollout ----------------------------------------------------------------------------------
+@dataclass
+class Rollout:
+    """``num_steps`` learner decisions at each of N tables: arrays ``(T, N, ...)``, and the value
+    of the observation after the last step (``next_value``, ``(N,)``)."""
+
+    xs: np.ndarray
+    masks: np.ndarray
+    actions: np.ndarray
+    logprobs: np.ndarray
+    values: np.ndarray
+    rewards: np.ndarray
+    terminated: np.ndarray
+    next_value: np.ndarray
+
+    @staticmethod
+    def join(parts: Sequence[Rollout]) -> Rollout:
+        """The tables of several rollouts side by side (in order)."""
+        arrays = [[getattr(p, f.name) for p in parts] for f in fields(Rollout)]
+        return Rollout(*(np.concatenate(a, axis=min(1, a[0].ndim - 1)) for a in arrays))
+
+
+def collect_rollout(
+    model: ActorCritic, encoder: PpoPolicy, venv: HoldemVectorEnv, obs: dict[str, np.ndarray], steps: int,
+    rng: np.random.Generator, reward_scale: float,
+) -> tuple[Rollout, dict[str, np.ndarray]]:
+    """Step ``venv`` ``steps`` times with actions drawn from ``model``'s masked policy (one
+    uniform draw each from ``rng``); returns the rollout and the observations after it."""
+    n = venv.num_envs
+    cfg = encoder.config
+    ro = Rollout(
+        xs=np.zeros((steps, n, cfg.input_size), dtype=np.float32),
+        masks=np.zeros((steps, n, cfg.num_actions), dtype=np.int8),
+        actions=np.zeros((steps, n), dtype=np.int64),
+        logprobs=np.zeros((steps, n), dtype=np.float32),
+        values=np.zeros((steps, n), dtype=np.float64),
+        rewards=np.zeros((steps, n), dtype=np.float64),
+        terminated=np.zeros((steps, n), dtype=bool),
+        next_value=np.zeros(n, dtype=np.float64),
+    )
+    for step in range(steps):
+        x = encoder.encode(obs["observation"])
+        mask = obs["action_mask"]
+        with torch.no_grad():
+            logits, value = model(torch.from_numpy(x), torch.from_numpy(mask.astype(np.int64)))
+            logp_all = torch.log_softmax(logits.double(), dim=-1).numpy()
+        act = sample_actions(np.exp(logp_all), mask, [rng] * n)
+        ro.xs[step], ro.masks[step], ro.actions[step] = x, mask, act
+        ro.logprobs[step] = logp_all[np.arange(n), act]
+        ro.values[step] = value.numpy()
+        obs, reward, term, _, _ = venv.step(act)
+        ro.rewards[step] = reward * reward_scale
+        ro.terminated[step] = term
+    with torch.no_grad():
+        ro.next_value = model.value(torch.from_numpy(encoder.encode(obs["observation"]))).double().numpy()
+    return ro, obs
+
+
+# -- 6. advantages --------------------------------------------------------------------------------
+def compute_gae(
+    rewards: np.ndarray, values: np.ndarray, terminated: np.ndarray, next_value: np.ndarray, gamma: float, lam: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Generalised advantage estimates and returns for a ``(T, N)`` rollout.
+
+    ``terminated[t]`` says that the transition of step ``t`` ended its episode (its reward
+    is the last of the hand, and step ``t + 1`` starts a new one); ``next_value`` ``(N,)``
+    is the value of the observation after the last step. Returns ``(advantages, returns)``.
+
+    >>> import numpy as np
+    >>> adv, ret = compute_gae(np.array([[0.0], [1.0]]), np.array([[0.5], [0.5]]),
+    ...                        np.array([[False], [True]]), np.array([9.0]), gamma=1.0, lam=0.5)
+    >>> adv.ravel().tolist(), ret.ravel().tolist()
+    ([0.25, 0.5], [0.75, 1.0])
+    """
+    steps = rewards.shape[0]
+    adv = np.zeros_like(values, dtype=np.float64)
+    last = np.zeros(values.shape[1:], dtype=np.float64)
+    for t in reversed(range(steps)):
+        nonterminal = 1.0 - terminated[t].astype(np.float64)
+        next_v = next_value if t == steps - 1 else values[t + 1]
+        delta = rewards[t] + gamma * next_v * nonterminal - values[t]
+        last = delta + gamma * lam * nonterminal * last
+        adv[t] = last
+    return adv, adv + values
+
+
+# -- 7. update ------------------------------------------------------------------------------------
+def ppo_loss(
+    model: ActorCritic, batch: Mapping[str, torch.Tensor], settings: PpoSettings
+) -> tuple[torch.Tensor, dict[str, float]]:
+    """The PPO loss on one minibatch (clipped surrogate + ``vf_coef`` * value loss - ``ent_coef`` * entropy).
+
+    ``batch``: ``x`` (inputs), ``masks``, ``actions``, ``logprobs`` (at sampling), ``advantages``,
+    ``returns``. Returns the loss and its parts (``policy_loss``, ``value_loss``, ``entropy``,
+    ``approx_kl``, ``clipfrac``).
+    """
+    logits, values = model(batch["x"], batch["masks"])
+    logp_all = torch.log_softmax(logits, dim=-1)
+    logp = logp_all.gather(1, batch["actions"][:, None]).squeeze(1)
+    probs = logp_all.exp()
+    entropy = -(probs * torch.where(probs > 0, logp_all, torch.zeros_like(logp_all))).sum(-1).mean()
+    logratio = logp - batch["logprobs"]
+    ratio = logratio.exp()
+    adv = batch["advantages"]
+    if settings.norm_adv and adv.numel() > 1:
+        adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+    pg_loss = torch.max(-adv * ratio, -adv * torch.clamp(ratio, 1 - settings.clip_coef, 1 + settings.clip_coef)).mean()
+    v_loss = 0.5 * ((values - batch["returns"]) ** 2).mean()
+    loss = pg_loss - settings.ent_coef * entropy + settings.vf_coef * v_loss
+    with torch.no_grad():
+        approx_kl = ((ratio - 1) - logratio).mean().item()
+        clipfrac = ((ratio - 1.0).abs() > settings.clip_coef).float().mean().item()
+    return loss, {
+        "policy_loss": pg_loss.item(), "value_loss": v_loss.item(), "entropy": entropy.item(),
+        "approx_kl": approx_kl, "clipfrac": clipfrac,
+    }
+
+
+def ppo_update(
+    model: ActorCritic,
+    optimizer: torch.optim.Optimizer,
+    batch: Mapping[str, torch.Tensor],
+    settings: PpoSettings,
+    rng: np.random.Generator,
+) -> dict[str, float]:
+    """``update_epochs`` passes of shuffled minibatches (order from ``rng``); mean loss parts of the last epoch."""
+    n = batch["x"].shape[0]
+    size = max(1, n // settings.num_minibatches)
+    parts: dict[str, list[float]] = {}
+    for _ in range(settings.update_epochs):
+        parts = {}
+        order = rng.permutation(n)
+        for start in range(0, n, size):
+            idx = torch.from_numpy(order[start : start + size])
+            loss, stats = ppo_loss(model, {k: v[idx] for k, v in batch.items()}, settings)
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), settings.max_grad_norm)
+            optimizer.step()
+            model.weights_changed()  # copies of the weights (agents.ppo_fast) are taken again
+            for k, v in stats.items():
+                parts.setdefault(k, []).append(v)
+    return {k: float(np.mean(v)) for k, v in parts.items()}

@@ -1,0 +1,169 @@
+"""The PPO learner's configuration: its settings (``ppo:``) and a stand-alone run's YAML file, validated key by key."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from holdem_env.agents.ppo import PolicyConfig
+from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import ConfigError
+
+__all__ = ["PpoSettings", "PpoRunConfig", "load_run_config"]
+
+
+def _num(key: str, v: object, lo: float, hi: float, integer: bool = False, lo_open: bool = False) -> Any:
+    if (
+        isinstance(v, bool)
+        or not isinstance(v, (int, float))
+        or (integer and not isinstance(v, int))
+        or not math.isfinite(v)
+        or not lo <= v <= hi
+        or (lo_open and v == lo)
+    ):
+        kind = "an integer" if integer else "a number"
+        bound = f"in ({lo}, {hi}]" if lo_open else f"in {lo}..{hi}"
+        raise ConfigError(key, v, f"must be {kind} {bound}")
+    return int(v) if integer else float(v)
+
+
+@dataclass(frozen=True)
+class PpoSettings:
+    """PPO hyper-parameters, the network, and the opponent pool (keys of the ``ppo:`` section)."""
+
+    num_envs: int = 16
+    num_steps: int = 64
+    learning_rate: float = 3e-4
+    gamma: float = 1.0
+    gae_lambda: float = 0.95
+    num_minibatches: int = 4
+    update_epochs: int = 4
+    clip_coef: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    norm_adv: bool = True
+    reward_scale: float = 0.1
+    hidden: tuple[int, ...] = (128, 128)
+    features: bool = True
+    opponents: tuple[str, ...] = ("random", "tag")
+    snapshot_every: int = 20
+    max_snapshots: int = 4
+    pool_window: int = 2000
+    pool_temperature: float = 300.0
+    pool_uniform_share: float = 0.2
+    num_workers: int = 1
+    overlap: bool = False
+
+    def __post_init__(self) -> None:
+        p = "ppo."
+        _num(p + "num_envs", self.num_envs, 1, 4096, integer=True)
+        _num(p + "num_steps", self.num_steps, 1, 100_000, integer=True)
+        _num(p + "learning_rate", self.learning_rate, 0.0, 1.0, lo_open=True)
+        _num(p + "gamma", self.gamma, 0.0, 1.0)
+        _num(p + "gae_lambda", self.gae_lambda, 0.0, 1.0)
+        _num(p + "num_minibatches", self.num_minibatches, 1, self.num_envs * self.num_steps, integer=True)
+        _num(p + "update_epochs", self.update_epochs, 1, 1000, integer=True)
+        _num(p + "clip_coef", self.clip_coef, 0.0, 10.0, lo_open=True)
+        _num(p + "ent_coef", self.ent_coef, 0.0, 10.0)
+        _num(p + "vf_coef", self.vf_coef, 0.0, 100.0)
+        _num(p + "max_grad_norm", self.max_grad_norm, 0.0, 1e6, lo_open=True)
+        if not isinstance(self.norm_adv, bool):
+            raise ConfigError(p + "norm_adv", self.norm_adv, "must be true or false")
+        _num(p + "reward_scale", self.reward_scale, 0.0, 1e6, lo_open=True)
+        try:
+            PolicyConfig(hidden=self.hidden, features=self.features)
+        except ConfigError as exc:
+            raise ConfigError(p + exc.field, exc.value, exc.allowed) from None
+        object.__setattr__(self, "hidden", tuple(self.hidden))
+        opp = self.opponents
+        if isinstance(opp, str) or not isinstance(opp, (list, tuple)) or not all(isinstance(s, str) for s in opp):
+            raise ConfigError(p + "opponents", opp, "must be a list of agent specs, e.g. [random, tag]")
+        object.__setattr__(self, "opponents", tuple(opp))
+        _num(p + "snapshot_every", self.snapshot_every, 0, 10**9, integer=True)
+        _num(p + "max_snapshots", self.max_snapshots, 0, 1000, integer=True)
+        _num(p + "pool_window", self.pool_window, 1, 10**9, integer=True)
+        _num(p + "pool_temperature", self.pool_temperature, 0.0, 1e9, lo_open=True)
+        _num(p + "pool_uniform_share", self.pool_uniform_share, 0.0, 1.0)
+        _num(p + "num_workers", self.num_workers, 1, min(64, self.num_envs), integer=True)
+        if not isinstance(self.overlap, bool):
+            raise ConfigError(p + "overlap", self.overlap, "must be true or false")
+        if self.overlap and self.num_workers < 2:
+            raise ConfigError(p + "overlap", self.overlap, "needs num_workers >= 2 (the workers sample while this process updates)")
+
+    @property
+    def batch_size(self) -> int:
+        """Learner decisions per iteration (``num_envs * num_steps``)."""
+        return self.num_envs * self.num_steps
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain form (YAML-ready)."""
+        d = asdict(self)
+        d["hidden"], d["opponents"] = list(self.hidden), list(self.opponents)
+        return d
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None, section: str = "ppo") -> PpoSettings:
+        """Build from a YAML mapping; an unknown key is a :class:`ConfigError` naming it."""
+        data = dict(data or {})
+        known = {f.name for f in fields(cls)}
+        for key in data:
+            if key not in known:
+                raise ConfigError(f"{section}.{key}", data[key], f"unknown key; allowed: {', '.join(sorted(known))}")
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class PpoRunConfig:
+    """A stand-alone training run (the YAML file of ``configs/ppo_hu.yaml``)."""
+
+    name: str
+    seed: int = 0
+    table: TableConfig = field(default_factory=lambda: TableConfig(num_players=2))
+    ppo: PpoSettings = field(default_factory=PpoSettings)
+    rounds: int = 10
+    iterations_per_round: int = 10
+    runs_dir: str = "runs"
+    policy_out: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip() or "/" in self.name:
+            raise ConfigError("name", self.name, "must be a non-empty name without '/' (it names the run folder)")
+        _num("seed", self.seed, 0, 2**63 - 1, integer=True)
+        _num("rounds", self.rounds, 1, 10**9, integer=True)
+        _num("iterations_per_round", self.iterations_per_round, 1, 10**9, integer=True)
+        if self.table.betting.value != "no-limit":
+            raise ConfigError("table.betting", self.table.betting.value, "must be no-limit for the ppo learner")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain form (YAML-ready), stored in checkpoints to refuse a resume under another config."""
+        return {
+            "name": self.name, "seed": self.seed, "table": self.table.to_dict(), "ppo": self.ppo.to_dict(),
+            "rounds": self.rounds, "iterations_per_round": self.iterations_per_round,
+            "runs_dir": self.runs_dir, "policy_out": self.policy_out,
+        }
+
+
+def load_run_config(path: str | Path) -> PpoRunConfig:
+    """Read and validate a stand-alone run's YAML file."""
+    import yaml
+
+    p = Path(path)
+    if not p.is_file():
+        raise ConfigError("config", str(p), "must be an existing YAML file, e.g. configs/ppo_hu.yaml")
+    data = yaml.safe_load(p.read_text())
+    if not isinstance(data, Mapping):
+        raise ConfigError("config", str(p), "must be a YAML mapping with at least 'name'")
+    known = {f.name for f in fields(PpoRunConfig)}
+    for key in data:
+        if key not in known:
+            raise ConfigError(str(key), data[key], f"unknown key; allowed: {', '.join(sorted(known))}")
+    try:
+        table = TableConfig.from_dict(dict(data.get("table", {"num_players": 2})))
+    except ConfigError as exc:
+        raise ConfigError(f"table.{exc.field}", exc.value, exc.allowed) from None
+    rest = {k: v for k, v in data.items() if k not in ("table", "ppo")}
+    return PpoRunConfig(table=table, ppo=PpoSettings.from_dict(data.get("ppo")), **rest)
