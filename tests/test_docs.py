@@ -142,6 +142,15 @@ def test_readme_is_a_quickstart() -> None:
         assert command in text, f"the README's quickstart lost {command!r}"
 
 
+def test_readme_links_point_to_files() -> None:
+    """The README is read on GitHub and PyPI, outside the site (whose build checks its own links)."""
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", README.read_text(encoding="utf-8"))
+    local = [t for t in targets if "://" not in t]
+    assert local, "the README links to the docs pages"
+    for target in local:
+        assert (ROOT / target).exists(), f"README.md links to {target}, which does not exist"
+
+
 def test_docs_quote_no_benchmark_figures() -> None:
     for path in sorted(DOCS.rglob("*.md")):
         assert "±" not in path.read_text(encoding="utf-8"), f"{path.relative_to(ROOT)} quotes a measured figure"
