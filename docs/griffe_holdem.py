@@ -7,9 +7,10 @@
    extensions) and attaches them to it: ``::: holdem_env.agents.base`` then resolves, and so do
    the imports between the packages.
 2. The docstrings are written in reStructuredText habits (``code``, :mod:`x` roles, doctest
-   lines, ``::`` before an indented block); mkdocstrings renders Markdown. Each docstring gets
-   its doctest runs fenced as ``pycon`` code, its roles turned into inline code and a closing
-   ``::`` turned into ``:`` (the docstring in the source is unchanged).
+   lines, simple tables, ``::`` before an indented block); mkdocstrings renders Markdown. Each
+   docstring gets its doctest runs fenced as ``pycon`` code, its simple tables (``===`` borders)
+   fenced as text, its roles turned into inline code and a closing ``::`` turned into ``:`` (the
+   docstring in the source is unchanged).
 """
 
 from __future__ import annotations
@@ -21,15 +22,27 @@ from typing import Any
 import griffe
 
 MAPPED = ("agents", "training")  # as setup.py's MAPPED
+_TABLE_BORDER = re.compile(r"^=+( +=+)+$")
 _ROLE = re.compile(r":(?:py:)?(?:mod|class|func|meth|attr|data|obj|exc|const):`~?([^`]+)`")
 
 
 def markdown_of(text: str) -> str:
-    """A reST-flavoured docstring as Markdown: doctests fenced, roles as code, ``::`` as ``:``."""
+    """A reST-flavoured docstring as Markdown: doctests and tables fenced, roles as code, ``::`` as ``:``."""
     out: list[str] = []
     in_doctest = False
+    table_borders = 0  # borders seen in the simple table being copied (a table has three)
     for line in text.splitlines():
         stripped = line.strip()
+        if table_borders or (_TABLE_BORDER.match(stripped) and not in_doctest):
+            if not table_borders:
+                out += ["", "```text"]
+            out.append(line)
+            if _TABLE_BORDER.match(stripped):
+                table_borders += 1
+            if table_borders == 3:
+                out += ["```", ""]
+                table_borders = 0
+            continue
         if stripped.startswith(">>>") and not in_doctest:
             out += ["", "```pycon"]
             in_doctest = True
@@ -44,7 +57,7 @@ def markdown_of(text: str) -> str:
         if line.endswith("::") and stripped != "::":
             line = line[:-1]
         out.append(line)
-    if in_doctest:
+    if in_doctest or table_borders:
         out.append("```")
     return "\n".join(out)
 

@@ -184,3 +184,7 @@ def test_griffe_extension_turns_rest_into_markdown() -> None:
     assert markdown_of(text) == (
         "Any object with:\n\n    def act(...)\n\nSee `holdem_env.agents.base` and `x.Y`.\n\n\n```pycon\n>>> a[1]['b']\n2\n```\n\nAfter."
     )
+    table = "Keys\n\n====  =====\nname  meaning\n====  =====\n``a``   one\n====  =====\nafter"
+    assert markdown_of(table) == (
+        "Keys\n\n\n```text\n====  =====\nname  meaning\n====  =====\n``a``   one\n====  =====\n```\n\nafter"
+    )
