@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv build lint typecheck test train demo bench clean clean-build
+.PHONY: venv build lint typecheck docs test train demo bench clean clean-build
 
 # uv reads no pip configuration: it gets the package sources pip is configured with (an index,
 # extra indexes, find-links folders of local wheels such as torch's CPU build) as options.
@@ -54,7 +54,7 @@ build: $(STAMP)
 # the build compiles (its C compilers leave a core idle for a while); then the whole suite on two
 # workers. Each job's output is printed in one piece when it ends.
 test: $(STAMP)
-	$(MAKE) --no-print-directory -j 3 --output-sync=target build lint typecheck
+	$(MAKE) --no-print-directory -j 3 --output-sync=target build lint typecheck docs
 	$(PY) -m pytest -n 2 -q
 
 lint: $(STAMP)
@@ -62,6 +62,11 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
+
+# The docs site (mkdocs.yml; the API pages read the .py sources, so no build needed): any warning fails
+# (not -q: mkdocs 1.6 then drops the warnings that --strict counts).
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict -d build/site
 
 # The main job: a heads-up league of random, tag, cfr-lite (learning by self-play) and ppo (learning by PPO).
 train: build

@@ -1,6 +1,6 @@
 """Architecture checks over the whole repository: import directions, doctests, self-containment.
 
-Dependencies point one way (README "Architecture")::
+Dependencies point one way (docs/architecture.md)::
 
     engine  <-  formats
     engine  <-  env  <-  agents  <-  training  <-  cli / play
