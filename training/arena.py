@@ -42,6 +42,7 @@ from holdem_env.engine.config import MAX_PLAYERS, MIN_PLAYERS, BettingStructure,
 from holdem_env.engine.errors import ConfigError, PHHError
 from holdem_env.env import nlhe_v1
 from holdem_env.formats.phh import record_to_phh
+from holdem_env.signals import ignore_sigint
 from holdem_env.training.stats import HudCounts, hud_counts_for_hand, mean_ci95
 
 __all__ = ["ArenaConfig", "MatchResult", "run_match", "lineup_of", "format_table", "ON_ILLEGAL", "MAX_HANDS"]
@@ -472,7 +473,7 @@ def run_match(
             from concurrent.futures import FIRST_COMPLETED, wait
 
             window = 4 * workers  # chunks sent ahead of the oldest unfinished one
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            with ProcessPoolExecutor(max_workers=workers, initializer=ignore_sigint) as pool:
                 futures: dict[Any, int] = {}
                 sent = 0
                 try:
