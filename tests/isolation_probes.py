@@ -111,3 +111,23 @@ class Greedy:
     def act(self, observation, info) -> int:
         block = bytearray(8 << 30)
         return 1 + 0 * len(block)
+
+
+class Spinner:
+    """Burns CPU in act until it has used 30 CPU seconds (or is stopped)."""
+
+    def act(self, observation, info) -> int:
+        import time
+
+        start = time.process_time()
+        while time.process_time() - start < 30:
+            pass
+        return 1
+
+
+class FileHog:
+    """Opens files until it has 2,000 (or is refused)."""
+
+    def act(self, observation, info) -> int:
+        held = [open(os.devnull) for _ in range(2000)]
+        return 1 + 0 * len(held)

@@ -114,3 +114,26 @@ def test_the_seccomp_program_is_well_formed(arch: str) -> None:
         if ins["op"] & 0x07 == 0x05:
             assert i + 1 + max(ins["jt"], ins["jf"]) < n
     assert code[-1]["op"] == 0x06
+
+
+def _first_decision():
+    from holdem_env import nlhe_v1
+
+    env = nlhe_v1.raw_env(num_players=2)
+    env.reset(seed=0)
+    name = env.agent_selection
+    return env.observe(name), env.infos[name]
+
+
+def test_cpu_time_per_decision_is_limited() -> None:
+    obs, info = _first_decision()
+    with IsolatedAgent("isolation_probes:Spinner", timeout=120, limits=WorkerLimits(cpu_seconds=1)) as agent:
+        with pytest.raises(AgentError, match=r"killed by SIGXCPU|CPU seconds during act \(limit 1\)"):
+            agent.act(obs, info)
+
+
+def test_open_files_are_limited() -> None:
+    obs, info = _first_decision()
+    with IsolatedAgent("isolation_probes:FileHog", limits=WorkerLimits(open_files=64)) as agent:
+        with pytest.raises(AgentError, match="Too many open files"):
+            agent.act(obs, info)
