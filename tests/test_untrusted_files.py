@@ -198,3 +198,29 @@ def test_read_npz_on_random_bytes(raw: bytes) -> None:
     except UnsafeFileError:
         return
     assert arrays == {}  # only an empty archive can be read
+
+
+# -- torchscript -----------------------------------------------------------------------------------------
+def test_torchscript_files_are_size_checked_and_nan_scores_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from test_integrations import _save_policy
+
+    from holdem_env import nlhe_v1
+    from holdem_env.agents import external
+    from holdem_env.agents.external import ExternalPolicyError, TorchScriptAgent
+
+    env = nlhe_v1.raw_env(num_players=2)
+    env.reset(seed=0)
+    name = env.agent_selection
+    obs, info = env.observe(name), env.infos[name]
+    n = len(obs["action_mask"])
+    path = _save_policy(tmp_path, [float("nan")] * n)
+    agent = TorchScriptAgent(path)
+    with pytest.raises(ExternalPolicyError, match="NaN or infinite scores"):  # it played a NaN argmax before
+        agent.act(obs, info)
+    monkeypatch.setattr(external, "MAX_EXTERNAL_BYTES", 100)
+    with pytest.raises(ExternalPolicyError, match="would decompress to .* the limit is 100"):
+        TorchScriptAgent(path)
+    (tmp_path / "bad.pt").write_bytes(b"PK\x03\x04" + b"\x00" * 60)
+    monkeypatch.setattr(external, "MAX_EXTERNAL_BYTES", 1 << 30)
+    with pytest.raises(ExternalPolicyError, match="not a readable zip archive"):
+        TorchScriptAgent(str(tmp_path / "bad.pt"))
