@@ -37,7 +37,11 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
-import resource
+
+try:
+    import resource
+except ImportError:  # pragma: no cover - Windows
+    resource = None  # type: ignore[assignment]
 import signal
 import traceback
 from collections.abc import Mapping
@@ -122,6 +126,21 @@ def _worker(conn: Connection, spec: str, limits: WorkerLimits) -> None:
             _reply(conn, ["ok", result])
         except Exception as exc:
             _reply(conn, ["error", type(exc).__name__, (str(exc) or traceback.format_exc(limit=1))[:2000]])
+
+
+def _move_cpu_limit(pid: int | None, soft: int) -> None:
+    """Set worker ``pid``'s ``RLIMIT_CPU`` soft limit to ``soft`` seconds (its seccomp filter keeps
+    it from moving the limit itself); a no-op where ``prlimit`` is missing or refused."""
+    prlimit = getattr(resource, "prlimit", None)  # Linux only
+    if prlimit is None or pid is None:
+        return
+    try:
+        _, hard = prlimit(pid, resource.RLIMIT_CPU)
+        if hard != resource.RLIM_INFINITY:
+            soft = min(soft, hard)
+        prlimit(pid, resource.RLIMIT_CPU, (soft, hard))
+    except (OSError, ValueError):
+        pass
 
 
 def _how_it_ended(process: Any) -> str:
@@ -242,15 +261,7 @@ class IsolatedAgent:
         budget = self.limits.cpu_seconds
         before = self._cpu_used() if budget is not None else None
         if before is not None and budget is not None:
-            soft = int(before + budget) + 1
-            try:  # the worker's seccomp filter keeps it from moving this limit itself
-                resource.prlimit(self.pid, resource.RLIMIT_CPU, (soft, resource.RLIM_INFINITY))  # type: ignore[arg-type]
-            except (OSError, ValueError):
-                try:
-                    _, hard = resource.prlimit(self.pid, resource.RLIMIT_CPU)  # type: ignore[arg-type]
-                    resource.prlimit(self.pid, resource.RLIMIT_CPU, (min(soft, hard) if hard >= 0 else soft, hard))  # type: ignore[arg-type]
-                except (OSError, ValueError):
-                    pass
+            _move_cpu_limit(self.pid, int(before + budget) + 1)
         try:
             self._conn.send((method, args))
         except (OSError, ValueError):

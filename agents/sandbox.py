@@ -28,12 +28,16 @@ import ctypes
 import ctypes.util
 import os
 import platform
-import resource
 import signal
 import struct
 import sys
 from dataclasses import dataclass
 from typing import Any
+
+try:
+    import resource
+except ImportError:  # pragma: no cover - Windows: no limits
+    resource = None  # type: ignore[assignment]
 
 __all__ = ["WorkerLimits", "confine", "make_undumpable", "cpu_seconds_of"]
 
@@ -191,6 +195,8 @@ def confine(limits: WorkerLimits) -> dict[str, bool]:
         os.dup2(devnull, fd)
     os.close(devnull)
     try:
+        if resource is None:
+            raise OSError("no resource limits on this platform")
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG) instead of killing
         _set_limit(resource.RLIMIT_CORE, 0)
         _set_limit(resource.RLIMIT_AS, limits.memory_bytes)
