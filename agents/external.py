@@ -160,7 +160,7 @@ class TorchScriptAgent:
             check_zip(file, MAX_EXTERNAL_BYTES)
             self.policy = torch.jit.load(str(file), map_location="cpu").eval()
         except UnsafeFileError as exc:
-            raise ExternalPolicyError(f"torchscript: {exc}") from None
+            raise ExternalPolicyError(f"torchscript: {str(path)!r} is not a TorchScript file we may load: {exc}") from None
         except Exception as exc:  # RuntimeError mostly; a crafted archive can fail in other ways
             raise ExternalPolicyError(f"torchscript: {str(path)!r} is not a TorchScript file ({str(exc)[:300]})") from None
         self._torch = torch
