@@ -34,8 +34,12 @@ import numpy as np
 
 from holdem_env.agents.base import agent_rng
 from holdem_env.engine.errors import HoldemError
+from holdem_env.safefiles import UnsafeFileError, check_zip
 
-__all__ = ["ExternalPolicyError", "Sb3Agent", "TorchScriptAgent", "masked_choice"]
+__all__ = ["ExternalPolicyError", "Sb3Agent", "TorchScriptAgent", "masked_choice", "MAX_EXTERNAL_BYTES"]
+
+#: Largest model file accepted, uncompressed (checked from its zip headers before loading).
+MAX_EXTERNAL_BYTES = 2 << 30
 
 
 class ExternalPolicyError(HoldemError):
@@ -100,7 +104,15 @@ class Sb3Agent:
                 f"sb3: algo={algo!r} cannot be loaded ({exc}): install holdem-env[examples] "
                 "or name a Stable-Baselines3 algorithm class"
             ) from None
-        self.model = algo_class.load(str(file), device="cpu")
+        try:
+            check_zip(file, MAX_EXTERNAL_BYTES)
+            self.model = algo_class.load(str(file), device="cpu")
+        except UnsafeFileError as exc:
+            raise ExternalPolicyError(f"sb3: {exc}") from None
+        except Exception as exc:  # a damaged or foreign file fails anywhere inside Stable-Baselines3
+            raise ExternalPolicyError(
+                f"sb3: {str(path)!r} cannot be loaded as a {algo} model ({type(exc).__name__}: {str(exc)[:300]})"
+            ) from None
         self.flat = not hasattr(self.model.observation_space, "spaces")
         self.deterministic = bool(deterministic)
         self.rng = agent_rng(rng, seed)
@@ -145,9 +157,12 @@ class TorchScriptAgent:
 
         file = _existing_file(path, "torchscript")
         try:
+            check_zip(file, MAX_EXTERNAL_BYTES)
             self.policy = torch.jit.load(str(file), map_location="cpu").eval()
-        except RuntimeError as exc:
-            raise ExternalPolicyError(f"torchscript: {str(path)!r} is not a TorchScript file ({exc})") from None
+        except UnsafeFileError as exc:
+            raise ExternalPolicyError(f"torchscript: {str(path)!r} is not a TorchScript file we may load: {exc}") from None
+        except Exception as exc:  # RuntimeError mostly; a crafted archive can fail in other ways
+            raise ExternalPolicyError(f"torchscript: {str(path)!r} is not a TorchScript file ({str(exc)[:300]})") from None
         self._torch = torch
         self.deterministic = bool(deterministic)
         self.rng = agent_rng(rng, seed)
@@ -172,4 +187,6 @@ class TorchScriptAgent:
         scores = scores.reshape(-1).numpy()
         if scores.size != mask.size:
             raise ExternalPolicyError(f"torchscript: the policy returned {scores.size} scores for {mask.size} actions")
+        if not np.isfinite(scores[mask > 0]).all():
+            raise ExternalPolicyError("torchscript: the policy returned NaN or infinite scores for legal actions")
         return masked_choice(scores, mask, self.deterministic, self.rng)

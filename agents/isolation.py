@@ -14,8 +14,17 @@ Answers come back as JSON (never pickle), at most :data:`MAX_REPLY_BYTES`, so a 
 worker cannot run code in this process; a worker that takes longer than ``timeout``
 seconds to answer is killed. Errors are :class:`~holdem_env.agents.base.AgentError` (the
 agent failed while playing) or :class:`~holdem_env.agents.base.AgentSpecError` (it could not
-be built). This separates memory, not privileges: the worker runs as the same user with the
-same files and network, so run code you do not trust inside an OS sandbox as well.
+be built).
+
+The worker is confined by :mod:`holdem_env.agents.sandbox` before the agent's module is
+imported (Linux): the process that starts workers is made non-dumpable and workers drop
+every capability, so no worker can read its memory (``/proc/<pid>/mem``) or another
+worker's; a seccomp filter stops workers from signalling or tracing any process; each
+worker has its own process group, killed whole by :meth:`IsolatedAgent.close` (so every
+process it forked ends with it); memory, open files, file size and CPU time per call are
+limited (:class:`~holdem_env.agents.sandbox.WorkerLimits`); its stdout and stderr are
+discarded. Files and the network stay reachable with the user's rights: run code you do
+not trust inside an OS sandbox (container, VM) as well.
 
 >>> agent = IsolatedAgent("random", timeout=60)
 >>> agent.spec
@@ -27,6 +36,13 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
+
+try:
+    import resource
+except ImportError:  # pragma: no cover - Windows
+    resource = None  # type: ignore[assignment]
+import signal
 import traceback
 from collections.abc import Mapping
 from multiprocessing.connection import Connection
@@ -35,9 +51,10 @@ from typing import Any
 import numpy as np
 
 from holdem_env.agents.base import AgentError, AgentSpecError, legal_of, make_agent, parse_spec
+from holdem_env.agents.sandbox import WorkerLimits, confine, cpu_seconds_of, make_undumpable
 from holdem_env.engine.errors import ConfigError
 
-__all__ = ["IsolatedAgent", "plain_info", "MAX_REPLY_BYTES", "DEFAULT_TIMEOUT"]
+__all__ = ["IsolatedAgent", "WorkerLimits", "plain_info", "MAX_REPLY_BYTES", "DEFAULT_TIMEOUT"]
 
 #: Largest reply a worker may send (an action id or an error message needs far less).
 MAX_REPLY_BYTES = 65_536
@@ -80,9 +97,10 @@ def _reply(conn: Connection, obj: Any) -> None:
     conn.send_bytes(data)
 
 
-def _worker(conn: Connection, spec: str) -> None:
-    """The worker process: build the agent, then answer calls until told to stop."""
+def _worker(conn: Connection, spec: str, limits: WorkerLimits) -> None:
+    """The worker process: confine itself, build the agent, then answer calls until told to stop."""
     try:
+        confine(limits)
         agent = make_agent(spec)
     except Exception as exc:
         _reply(conn, ["error", type(exc).__name__, str(exc)[:2000]])
@@ -110,27 +128,70 @@ def _worker(conn: Connection, spec: str) -> None:
             _reply(conn, ["error", type(exc).__name__, (str(exc) or traceback.format_exc(limit=1))[:2000]])
 
 
+def _move_cpu_limit(pid: int | None, soft: int) -> None:
+    """Set worker ``pid``'s ``RLIMIT_CPU`` soft limit to ``soft`` seconds (its seccomp filter keeps
+    it from moving the limit itself); a no-op where ``prlimit`` is missing or refused."""
+    prlimit = getattr(resource, "prlimit", None)  # Linux only
+    if prlimit is None or pid is None:
+        return
+    try:
+        _, hard = prlimit(pid, resource.RLIMIT_CPU)
+        if hard != resource.RLIM_INFINITY:
+            soft = min(soft, hard)
+        prlimit(pid, resource.RLIMIT_CPU, (soft, hard))
+    except (OSError, ValueError):
+        pass
+
+
+def _how_it_ended(process: Any) -> str:
+    """``"exited with status 3"`` / ``"was killed by SIGKILL"`` / ``"stopped"`` for a finished worker."""
+    process.join(0.5)
+    code = process.exitcode
+    if code is None:
+        return "stopped answering"
+    if code < 0:
+        try:
+            return f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"was killed by signal {-code}"
+    return f"exited with status {code}"
+
+
 class IsolatedAgent:
     """An agent built from ``spec`` in its own worker process; see the module docstring.
 
     ``timeout``: seconds the worker may take to build the agent and to answer each call
-    (``None``: no limit). ``wait=False`` returns at once; :meth:`wait_ready` then waits for
-    the build. Call :meth:`close` (or use ``with``) to stop the worker.
+    (``None``: no limit). ``limits``: what the worker may use (default
+    :class:`~holdem_env.agents.sandbox.WorkerLimits()`). ``wait=False`` returns at once;
+    :meth:`wait_ready` then waits for the build. Call :meth:`close` (or use ``with``) to
+    stop the worker and everything it started. Starting one makes this process
+    non-dumpable (its memory unreadable to the workers).
     """
 
-    def __init__(self, spec: str, *, timeout: float | None = DEFAULT_TIMEOUT, wait: bool = True) -> None:
+    def __init__(
+        self, spec: str, *, timeout: float | None = DEFAULT_TIMEOUT, wait: bool = True, limits: WorkerLimits | None = None
+    ) -> None:
         parse_spec(spec)  # the syntax only: the agent's module is imported in the worker
         bad_type = isinstance(timeout, bool) or not isinstance(timeout, (int, float))
         if timeout is not None and (bad_type or not timeout > 0):
             raise ConfigError("timeout", timeout, "must be a positive number of seconds or None")
+        if limits is not None and not isinstance(limits, WorkerLimits):
+            raise ConfigError("limits", limits, "must be a WorkerLimits or None")
         self.spec = spec
         self.timeout = None if timeout is None else float(timeout)
+        self.limits = WorkerLimits() if limits is None else limits
+        make_undumpable()  # before the worker exists: it must never see this process readable
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe()
-        self._process = ctx.Process(target=_worker, args=(child, spec), daemon=True, name=f"agent {spec}")
+        self._process = ctx.Process(
+            target=_worker, args=(child, spec, self.limits), daemon=True, name=f"agent {spec}"
+        )
         self._process.start()
+        self.pid: int | None = self._process.pid
         child.close()
         self.hooks: tuple[str, ...] | None = None
+        #: Why the worker stopped, once it has (``None`` while it runs).
+        self.failure: str | None = None
         if wait:
             self.wait_ready()
 
@@ -140,19 +201,24 @@ class IsolatedAgent:
             return
         # Starting an interpreter and importing the agent may take longer than a decision.
         timeout = None if self.timeout is None else max(self.timeout, DEFAULT_TIMEOUT)
-        status, *rest = self._receive("build", timeout)
+        try:
+            status, *rest = self._receive("build", timeout)
+        except AgentError as exc:
+            raise AgentSpecError(f"agent spec {self.spec!r} could not be built: {exc}") from None
         if status != "ok":
             self.close()
             raise AgentSpecError(f"agent spec {self.spec!r} failed in its worker: {rest[0]}: {rest[1]}")
         self.hooks = tuple(str(h) for h in rest[0] if h in _HOOKS)
 
     @classmethod
-    def start_many(cls, specs: list[str], *, timeout: float | None = DEFAULT_TIMEOUT) -> list[IsolatedAgent]:
+    def start_many(
+        cls, specs: list[str], *, timeout: float | None = DEFAULT_TIMEOUT, limits: WorkerLimits | None = None
+    ) -> list[IsolatedAgent]:
         """One isolated agent per spec, their workers started together (they start in parallel)."""
         agents: list[IsolatedAgent] = []
         try:
             for spec in specs:
-                agents.append(cls(spec, timeout=timeout, wait=False))
+                agents.append(cls(spec, timeout=timeout, wait=False, limits=limits))
             for agent in agents:
                 agent.wait_ready()
         except BaseException:
@@ -161,38 +227,52 @@ class IsolatedAgent:
             raise
         return agents
 
+    def _fail(self, message: str) -> AgentError:
+        """Stop the worker and the error to raise (kept in :attr:`failure`)."""
+        self.close()
+        self.failure = message
+        return AgentError(message, agent=self.spec)
+
     def _receive(self, what: str, timeout: float | None) -> list[Any]:
         try:
             answered = self._conn.poll(timeout)
         except (EOFError, OSError):
             answered = True  # the worker is gone: recv_bytes below says so
         if not answered:
-            self.close()
-            raise AgentError(f"agent {self.spec!r} did not answer {what} within {timeout:g} s", agent=self.spec)
+            raise self._fail(f"agent {self.spec!r} did not answer {what} within {timeout:g} s")
         try:
             reply = json.loads(self._conn.recv_bytes(MAX_REPLY_BYTES))
         except (EOFError, OSError, ValueError) as exc:
-            self.close()
-            raise AgentError(
-                f"agent {self.spec!r} worker failed during {what} ({type(exc).__name__})", agent=self.spec
-            ) from None
+            how = _how_it_ended(self._process) if isinstance(exc, (EOFError, OSError)) else "sent bad data"
+            raise self._fail(f"agent {self.spec!r} worker {how} during {what}") from None
         if not isinstance(reply, list) or not reply or reply[0] not in ("ok", "error"):
-            self.close()
-            raise AgentError(f"agent {self.spec!r} worker sent a malformed reply to {what}", agent=self.spec)
+            raise self._fail(f"agent {self.spec!r} worker sent a malformed reply to {what}")
         if reply[0] == "error" and (len(reply) != 3 or not all(isinstance(x, str) for x in reply[1:])):
-            self.close()
-            raise AgentError(f"agent {self.spec!r} worker sent a malformed reply to {what}", agent=self.spec)
+            raise self._fail(f"agent {self.spec!r} worker sent a malformed reply to {what}")
         return reply
+
+    def _cpu_used(self) -> float | None:
+        return None if self.pid is None else cpu_seconds_of(self.pid)
 
     def _call(self, method: str, *args: Any) -> Any:
         if self._process is None or (not self._process.is_alive() and not self._conn.poll()):
-            raise AgentError(f"agent {self.spec!r} worker is not running", agent=self.spec)
+            why = f" ({self.failure})" if self.failure else ""
+            raise AgentError(f"agent {self.spec!r} worker is not running{why}", agent=self.spec)
+        budget = self.limits.cpu_seconds
+        before = self._cpu_used() if budget is not None else None
+        if before is not None and budget is not None:
+            _move_cpu_limit(self.pid, int(before + budget) + 1)
         try:
             self._conn.send((method, args))
         except (OSError, ValueError):
-            self.close()
-            raise AgentError(f"agent {self.spec!r} worker is not running", agent=self.spec) from None
+            raise self._fail(f"agent {self.spec!r} worker {_how_it_ended(self._process)} before {method}") from None
         reply = self._receive(method, self.timeout)
+        if before is not None and budget is not None:
+            after = self._cpu_used()
+            if after is not None and after - before > budget:
+                raise self._fail(
+                    f"agent {self.spec!r} used {after - before:.1f} CPU seconds during {method} (limit {budget:g})"
+                )
         if reply[0] == "error":
             raise AgentError(f"agent {self.spec!r} raised {reply[1]}: {reply[2]}", agent=self.spec)
         return reply[1]
@@ -224,7 +304,7 @@ class IsolatedAgent:
             self._call("set_rng", rng)
 
     def close(self) -> None:
-        """Stop the worker (idempotent)."""
+        """Stop the worker and every process it started (idempotent)."""
         process = getattr(self, "_process", None)
         if process is None:
             return
@@ -235,12 +315,28 @@ class IsolatedAgent:
                 except (OSError, ValueError):
                     pass
                 process.join(1.0)
+        finally:
+            self._kill_group()
             if process.is_alive():
                 process.kill()
-                process.join(1.0)
-        finally:
+            process.join(1.0)
             self._conn.close()
             self._process = None  # type: ignore[assignment]
+
+    def _kill_group(self) -> None:
+        """SIGKILL the worker's process group: the worker and whatever it forked (they cannot leave it)."""
+        pid = self.pid
+        if pid is None or pid <= 1 or pid == os.getpgrp():
+            return
+        try:
+            if os.getpgid(pid) != pid:  # the worker is gone and its number reused, or it never got its group
+                return
+        except OSError:
+            pass  # reaped already: the group (if any process is left in it) still carries its number
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except OSError:
+            pass
 
     def __enter__(self) -> IsolatedAgent:
         return self

@@ -30,11 +30,12 @@ import numpy as np
 import torch
 from torch import nn
 
-from holdem_env.engine.errors import ConfigError, HoldemError
+from holdem_env.engine.errors import ConfigError, HoldemError, short_repr
 from holdem_env.engine.ranges import check_holdings, holding_indices
 from holdem_env.env import _obs
 from holdem_env.env.nlhe_v1 import DEFAULT_BET_SIZES, ENV_ID, SAME_OBSERVATIONS_AS
 from holdem_env.fileutil import atomic_write_bytes
+from holdem_env.safefiles import UnsafeFileError, check_zip
 
 from .base import agent_rng, check_bet_sizes
 from .features import NUM_FEATURES, encode_batch, equity_table, live_opponents, observation_scale
@@ -58,6 +59,11 @@ _DATA = Path(__file__).resolve().parent / "data"
 #: The shipped heads-up policy (trained by ``python -m holdem_env.training.ppo --config configs/ppo_hu.yaml``).
 SHIPPED_POLICY = _DATA / "ppo_hu.pt"
 _MASKED = -1e9
+#: Largest network a policy file may describe (weights of actor and critic together), checked
+#: from its config before any tensor is built; the shipped policy has about 60,000.
+MAX_POLICY_PARAMETERS = 20_000_000
+#: Largest policy file, uncompressed (checked from its zip headers before torch reads it).
+MAX_POLICY_FILE_BYTES = 1 << 30
 
 
 class PolicyFileError(HoldemError):
@@ -114,6 +120,50 @@ class PolicyConfig:
         d["bet_sizes"] = list(self.bet_sizes)
         d["hidden"] = list(self.hidden)
         return d
+
+
+def expected_shapes(config: PolicyConfig) -> dict[str, tuple[int, ...]]:
+    """The ``state_dict`` entry shapes of ``ActorCritic(config)``, computed without building it.
+
+    >>> sorted(expected_shapes(PolicyConfig(hidden=(4,))).items())[:2]
+    [('actor.0.bias', (4,)), ('actor.0.weight', (4, 164))]
+    """
+    sizes = [config.input_size, *config.hidden]
+    out: dict[str, tuple[int, ...]] = {}
+    for net, width in (("actor", config.num_actions), ("critic", 1)):
+        dims = [*sizes, width]
+        for i, (a, b) in enumerate(zip(dims[:-1], dims[1:], strict=True)):
+            out[f"{net}.{2 * i}.weight"] = (b, a)
+            out[f"{net}.{2 * i}.bias"] = (b,)
+    return out
+
+
+def _check_weights(name: str, config: PolicyConfig, state: object) -> None:
+    """Refuse (:class:`PolicyFileError`) weights that do not fit ``config``, are not floats, or are not finite."""
+    shapes = expected_shapes(config)
+    total = sum(int(np.prod(s)) for s in shapes.values())
+    if total > MAX_POLICY_PARAMETERS:
+        raise PolicyFileError(
+            f"ppo policy file {name!r} describes a network of {total:,} parameters ({len(config.hidden)} hidden layers "
+            f"of widths {list(config.hidden)}); the limit is {MAX_POLICY_PARAMETERS:,} (refused before building it)"
+        )
+    if not isinstance(state, Mapping):
+        raise PolicyFileError(f"ppo policy file {name!r} has no weights (state_dict is {type(state).__name__})")
+    if set(state) != set(shapes):
+        missing, extra = sorted(set(shapes) - set(state)), sorted(map(str, set(state) - set(shapes)))
+        raise PolicyFileError(
+            f"ppo policy file {name!r}: weights do not fit its config (missing {missing[:4]}, unexpected {extra[:4]})"
+        )
+    for key, shape in shapes.items():
+        t = state[key]
+        if not isinstance(t, torch.Tensor) or not t.is_floating_point():
+            raise PolicyFileError(f"ppo policy file {name!r}: weight {key!r} is not a float tensor")
+        if tuple(t.shape) != shape:
+            raise PolicyFileError(
+                f"ppo policy file {name!r}: weight {key!r} has shape {tuple(t.shape)}; its config needs {shape}"
+            )
+        if not bool(torch.isfinite(t).all()):
+            raise PolicyFileError(f"ppo policy file {name!r}: weight {key!r} holds NaN or infinite values")
 
 
 def _mlp(sizes: Sequence[int], out: int, out_std: float) -> nn.Sequential:
@@ -277,37 +327,47 @@ class PpoPolicy:
         if not p.is_file():
             raise PolicyFileError(f"ppo policy file {str(p)!r} does not exist")
         try:
+            check_zip(p, MAX_POLICY_FILE_BYTES)
             payload = torch.load(p, map_location="cpu", weights_only=True)
+        except UnsafeFileError as exc:
+            raise PolicyFileError(f"ppo policy file {str(p)!r} cannot be read: {exc}") from None
         except Exception as exc:
             raise PolicyFileError(f"ppo policy file {str(p)!r} cannot be read as a torch file: {exc}") from None
         if not isinstance(payload, dict) or payload.get("kind") != "holdem-ppo-policy":
             raise PolicyFileError(f"{str(p)!r} is not a holdem ppo policy file")
         if payload.get("format") != POLICY_FORMAT:
             raise PolicyFileError(
-                f"ppo policy file {str(p)!r} has format {payload.get('format')!r}; "
+                f"ppo policy file {str(p)!r} has format {short_repr(payload.get('format'))}; "
                 f"this version reads format {POLICY_FORMAT}"
             )
         if payload.get("env_id") not in SAME_OBSERVATIONS_AS:
             raise PolicyFileError(
-                f"ppo policy file {str(p)!r} was trained on env {payload.get('env_id')!r}, but this package's env is "
-                f"{ENV_ID!r}: observations may differ, retrain the policy"
+                f"ppo policy file {str(p)!r} was trained on env {short_repr(payload.get('env_id'))}, but this package's "
+                f"env is {ENV_ID!r}: observations may differ, retrain the policy"
             )
+        raw = payload.get("config")
+        if not isinstance(raw, dict):
+            raise PolicyFileError(f"ppo policy file {str(p)!r} has no config (a dict of network settings)")
         try:
-            fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in payload["config"].items()}
+            fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()}
             config = PolicyConfig(**fields)
-        except (TypeError, ConfigError) as exc:
+        except (TypeError, ValueError) as exc:
             raise PolicyFileError(f"ppo policy file {str(p)!r} has a bad config: {exc}") from None
         if payload.get("obs_size") != config.obs_size:
             raise PolicyFileError(
-                f"ppo policy file {str(p)!r} expects observations of {payload.get('obs_size')} entries; "
+                f"ppo policy file {str(p)!r} expects observations of {short_repr(payload.get('obs_size'))} entries; "
                 f"{ENV_ID} has {config.obs_size} at {config.num_players} seats: retrain the policy"
             )
+        _check_weights(str(p), config, payload.get("state_dict"))
+        metadata = payload.get("metadata", {})
+        if not isinstance(metadata, dict):
+            raise PolicyFileError(f"ppo policy file {str(p)!r}: metadata must be a dict, not {type(metadata).__name__}")
         model = ActorCritic(config)
         try:
             model.load_state_dict(payload["state_dict"])
         except (RuntimeError, KeyError) as exc:
             raise PolicyFileError(f"ppo policy file {str(p)!r}: weights do not fit its config: {exc}") from None
-        return cls(config, model, payload.get("metadata", {}))
+        return cls(config, model, metadata)
 
 
 _CACHE: dict[str, PpoPolicy] = {}

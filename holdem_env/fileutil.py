@@ -40,11 +40,14 @@ def atomic_write_bytes(path: str | Path, write: Callable[[BinaryIO], object]) ->
             os.fsync(fh.fileno())
         os.chmod(tmp, 0o666 & ~_current_umask())  # mkstemp makes 0600; give the file the usual mode
         os.replace(tmp, p)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(exc, OSError) and exc.filename is None and exc.errno is not None:
+            # a failed write (a full disk) names no file: name the one being written
+            raise OSError(exc.errno, exc.strerror or os.strerror(exc.errno), str(p)) from exc
         raise
 
 

@@ -655,7 +655,7 @@ def test_chart_preflop_range_answers_are_tags_and_what_act_plays(trained) -> Non
     agent = CfrLiteAgent(_chart_policy(trained, {"preflop": "chart"}), seed=1)
     tag = TagAgent(seed=0)
     checked = 0
-    for obs, info in _decisions(agent, TagAgent(seed=3), 24, players=3):
+    for obs, info in _decisions(agent, TagAgent(seed=3), 24, players=2):
         view = info["view"]
         board = parse_cards(view["board"]) if view["board"] else ()
         hold = HOLDINGS[~blocked_by(board)]

@@ -36,11 +36,13 @@ import numpy as np
 
 from holdem_env.agents.base import AgentError, make_agent, parse_spec, resolve_spec
 from holdem_env.agents.isolation import IsolatedAgent
+from holdem_env.agents.sandbox import make_undumpable
 from holdem_env.engine.cards import card_str, shuffled_deck
 from holdem_env.engine.config import MAX_PLAYERS, MIN_PLAYERS, BettingStructure, TableConfig
 from holdem_env.engine.errors import ConfigError, PHHError
 from holdem_env.env import nlhe_v1
 from holdem_env.formats.phh import record_to_phh
+from holdem_env.signals import ignore_sigint
 from holdem_env.training.stats import HudCounts, hud_counts_for_hand, mean_ci95
 
 __all__ = ["ArenaConfig", "MatchResult", "run_match", "lineup_of", "format_table", "ON_ILLEGAL", "MAX_HANDS"]
@@ -155,6 +157,8 @@ class _GroupResult:
     hud: list[HudCounts]
     timeouts: list[int]
     records: list[Any] = field(default_factory=list)
+    #: per contestant: the first error counted as timed-out turns in this group (``on_illegal="timeout"``)
+    errors: list[str | None] = field(default_factory=list)
 
 
 def match_env(cfg: ArenaConfig) -> nlhe_v1.raw_env:
@@ -203,17 +207,14 @@ class _Player:
         children = _group_seed(self.cfg.seed, group).spawn(1 + n)
         deck_rng = np.random.default_rng(children[0])
         deck = shuffled_deck(deck_rng)
-        out = _GroupResult(net=[0] * n, hud=[HudCounts() for _ in range(n)], timeouts=[0] * n)
+        out = _GroupResult(net=[0] * n, hud=[HudCounts() for _ in range(n)], timeouts=[0] * n, errors=[None] * n)
         for rotation in range(n):
             if rotation and not self.cfg.duplicate:
                 deck = shuffled_deck(deck_rng)
             seat_of = {(s + rotation) % n: s for s in range(n)}  # contestant -> seat
             contestant_at = [(s + rotation) % n for s in range(n)]
             for s in range(n):
-                agent = self.agents[contestant_at[s]]
-                set_rng = getattr(agent, "set_rng", None)
-                if set_rng is not None:
-                    set_rng(np.random.default_rng(children[1 + s]))
+                self._hook(contestant_at[s], s, "set_rng", np.random.default_rng(children[1 + s]), out=out)
             hand_id = f"{group * n + rotation} (group {group}, rotation {rotation})"
             record = self._play_hand(deck, contestant_at, hand_id, out)
             for c in range(n):
@@ -243,9 +244,7 @@ class _Player:
         # A seed on every reset starts a fresh table: each hand stands alone (deck and button given).
         env.reset(seed=self.cfg.seed, options={"deck": list(deck), "button": 0})
         for s in range(self.n):
-            hook = getattr(self.agents[contestant_at[s]], "start_hand", None)
-            if hook is not None:
-                hook(env.infos[env.possible_agents[s]])
+            self._hook(contestant_at[s], s, "start_hand", env.infos[env.possible_agents[s]], out=out, hand_id=hand_id)
         while env.agents and not all(env.terminations.values()):
             name = env.agent_selection
             seat = env.agent_name_mapping[name]
@@ -264,7 +263,7 @@ class _Player:
                         f"agent {self.lineup[c]!r} (seat {seat}) raised {type(exc).__name__}: {exc} in hand {hand_id}",
                         agent=self.lineup[c], hand=hand_id, action=None,
                     ) from exc
-                action, problem = None, f"raised {type(exc).__name__}"
+                action, problem = None, f"raised {type(exc).__name__}: {exc}"
             if problem is not None:
                 if self.cfg.on_illegal == "raise":
                     raise AgentError(
@@ -272,21 +271,44 @@ class _Player:
                         agent=self.lineup[c], hand=hand_id, action=action,
                     )
                 out.timeouts[c] += 1
+                self._note(out, c, seat, problem, hand_id)
                 action = self._timeout_id(mask, info)
             env.step(int(action))
         record = env.hand_record()
         payoffs = record.payoffs
         assert payoffs is not None, "the hand is over"
         for s in range(self.n):
-            hook = getattr(self.agents[contestant_at[s]], "end_hand", None)
-            if hook is not None:
-                hook({
-                    "seat": s,
-                    "payoff": int(payoffs[s]),
-                    "board": tuple(card_str(c) for c in record.board),
-                    "shown": {int(k): tuple(card_str(x) for x in v) for k, v in record.shown.items()},
-                })
+            self._hook(contestant_at[s], s, "end_hand", {
+                "seat": s,
+                "payoff": int(payoffs[s]),
+                "board": tuple(card_str(c) for c in record.board),
+                "shown": {int(k): tuple(card_str(x) for x in v) for k, v in record.shown.items()},
+            }, out=out, hand_id=hand_id)
         return record
+
+    def _note(self, out: _GroupResult, c: int, seat: int, message: str, hand_id: str | None) -> None:
+        """Keep the first error of contestant ``c`` in this group (it names the seat and hand)."""
+        if out.errors and out.errors[c] is None:
+            where = f" in hand {hand_id}" if hand_id else ""
+            out.errors[c] = f"seat {seat}{where}: {message}"[:500]
+
+    def _hook(self, c: int, seat: int, name: str, arg: Any, *, out: _GroupResult, hand_id: str | None = None) -> None:
+        """Call contestant ``c``'s hook ``name`` if it has one. Under ``on_illegal="raise"`` an
+        error stops the match naming the agent and seat; under ``"timeout"`` it is noted and the
+        match goes on (an agent whose worker died then times out at each of its turns)."""
+        hook = getattr(self.agents[c], name, None)
+        if hook is None:
+            return
+        try:
+            hook(arg)
+        except Exception as exc:
+            if self.cfg.on_illegal == "raise":
+                where = f" in hand {hand_id}" if hand_id else ""
+                raise AgentError(
+                    f"agent {self.lineup[c]!r} (seat {seat}) failed in {name}{where}: {type(exc).__name__}: {exc}",
+                    agent=self.lineup[c], hand=hand_id or "", action=None,
+                ) from exc
+            self._note(out, c, seat, f"{name} raised {type(exc).__name__}: {exc}", hand_id)
 
     @staticmethod
     def _timeout_id(mask: np.ndarray, info: Mapping[str, Any]) -> int:
@@ -342,7 +364,9 @@ class MatchResult:
         return {"results": rows, "config": self.config.to_dict()}
 
 
-def _rows(cfg: ArenaConfig, group_net: np.ndarray, hud: list[HudCounts], timeouts: list[int]) -> list[dict[str, Any]]:
+def _rows(
+    cfg: ArenaConfig, group_net: np.ndarray, hud: list[HudCounts], timeouts: list[int], errors: list[str | None] | None = None
+) -> list[dict[str, Any]]:
     n = int(cfg.players)  # type: ignore[arg-type]
     lineup = lineup_of(cfg.agents, n)
     specs = list(dict.fromkeys(lineup))
@@ -362,6 +386,7 @@ def _rows(cfg: ArenaConfig, group_net: np.ndarray, hud: list[HudCounts], timeout
             opponent = "field"
         stats = counts.summary()
         stats["timeouts"] = sum(timeouts[c] for c in members)
+        first_error = next((errors[c] for c in members if errors and errors[c]), None)
         rows.append({
             "agent": spec,
             "opponent": opponent,
@@ -372,6 +397,7 @@ def _rows(cfg: ArenaConfig, group_net: np.ndarray, hud: list[HudCounts], timeout
             "bb_per_100": mean / 10.0,
             "stats": stats,
             "hud_counts": counts.to_dict(),  # raw counters, so that matches can be pooled
+            "first_error": first_error,  # the first error counted as timed-out turns: seat, hand, what
         })
     return rows
 
@@ -397,6 +423,8 @@ def run_match(
     workers = cfg.workers or os.cpu_count() or 1
     if cfg.history_dir:
         Path(cfg.history_dir).mkdir(parents=True, exist_ok=True)
+    if cfg.isolate_agents:
+        make_undumpable()  # the seed and the decks are here: no worker may read this process (nor its pool's)
     chunk = max(1, min(64, math.ceil(total / (workers * 8))))
     n_chunks = math.ceil(total / chunk)
     workers = min(workers, n_chunks)
@@ -413,6 +441,7 @@ def run_match(
     group_net = np.zeros((total, n), dtype=np.int64)
     hud = [HudCounts() for _ in range(n)]
     timeouts = [0] * n
+    errors: list[str | None] = [None] * n
     records: list[Any] = []
     done = 0  # chunks folded into the running totals, in order
 
@@ -425,11 +454,13 @@ def run_match(
                 for c in range(n):
                     hud[c].merge(res.hud[c])
                     timeouts[c] += res.timeouts[c]
+                    if errors[c] is None and res.errors:
+                        errors[c] = res.errors[c]
                 records.extend(res.records)
             done += 1
             if callback is not None:
                 finished = min(done * chunk, total)
-                callback(finished * n, _rows(cfg, group_net[:finished], hud, timeouts))
+                callback(finished * n, _rows(cfg, group_net[:finished], hud, timeouts, errors))
 
     try:
         if workers == 1:
@@ -442,7 +473,7 @@ def run_match(
             from concurrent.futures import FIRST_COMPLETED, wait
 
             window = 4 * workers  # chunks sent ahead of the oldest unfinished one
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            with ProcessPoolExecutor(max_workers=workers, initializer=ignore_sigint) as pool:
                 futures: dict[Any, int] = {}
                 sent = 0
                 try:
@@ -465,7 +496,7 @@ def run_match(
         if bar is not None:
             bar.close()
         _close_isolated()  # pool workers' agent processes end with the pool
-    return MatchResult(config=cfg, group_net=group_net, rows=_rows(cfg, group_net, hud, timeouts), records=records)
+    return MatchResult(config=cfg, group_net=group_net, rows=_rows(cfg, group_net, hud, timeouts, errors), records=records)
 
 
 def _fmt(value: float | None, pct: bool = True) -> str:
@@ -497,4 +528,6 @@ def format_table(result: MatchResult) -> str:
         )
         if st.get("timeouts"):
             lines.append(f"  {row['agent']}: {st['timeouts']} illegal actions or errors counted as timed-out turns")
+        if row.get("first_error"):
+            lines.append(f"  {row['agent']}: first error: {row['first_error']}")
     return "\n".join(lines)

@@ -453,7 +453,22 @@ def load_config(path: str | Path) -> LeagueConfig:
 
 
 class _ConfigLoader(yaml.SafeLoader):
-    """``yaml.SafeLoader`` that refuses aliases (``*name``), the way to an expansion bomb."""
+    """``yaml.SafeLoader`` that refuses aliases (``*name``), the way to an expansion bomb, and
+    duplicate keys (plain YAML keeps the last silently)."""
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[Any, int] = {}
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=True)
+                line = key_node.start_mark.line + 1
+                try:
+                    if key in seen:
+                        raise yaml.YAMLError(f"duplicate key {key!r} at lines {seen[key]} and {line}: give each key once")
+                    seen[key] = line
+                except TypeError:
+                    continue  # an unhashable key: the base class says so
+        return super().construct_mapping(node, deep)
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):

@@ -47,7 +47,8 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -60,6 +61,7 @@ from holdem_env.engine.cards import parse_cards, shuffled_deck
 from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, blocked_by, equity_against_each, equity_against_range
 from holdem_env.env import nlhe_v1
+from holdem_env.training.arena import MAX_HANDS
 from holdem_env.training.stats import mean_ci95
 from holdem_env.training.torch_settings import torch_settings
 
@@ -269,6 +271,8 @@ class LbrConfig:
     def __post_init__(self) -> None:
         parse_spec(self.agent)
         _check_int("hands", self.hands, 2)
+        if self.hands > MAX_HANDS:
+            raise ConfigError("hands", self.hands, f"must be an integer in 2..{MAX_HANDS} (play several seeds for larger samples)")
         _check_int("seed", self.seed, 0)
         _check_int("small_blind", self.small_blind, 1)
         _check_int("big_blind", self.big_blind, self.small_blind)
@@ -380,23 +384,27 @@ def run_lbr(
     total = cfg.deals
     workers = min(cfg.workers or os.cpu_count() or 1, total)
     chunk = max(1, min(25, math.ceil(total / (workers * 8))))
-    chunks = [list(range(i, min(i + chunk, total))) for i in range(0, total, chunk)]
+    n_chunks = math.ceil(total / chunk)
+    chunks = (list(range(i * chunk, min((i + 1) * chunk, total))) for i in range(n_chunks))  # made when sent
     bar = None
     if progress:
         from tqdm import tqdm
 
         bar = tqdm(total=total * 2, unit="hand", desc=f"holdem lbr {cfg.agent}", dynamic_ncols=True)
-    rows: dict[int, tuple[int, int]] = {}
+    rows = np.zeros((total, 2), dtype=np.int64)  # LBR's chips per deal: on the button, in the big blind
+    filled = 0  # deals folded in, in deal order
     start = time.perf_counter()
 
     def fold_in(done: list[tuple[int, int, int]]) -> None:
+        nonlocal filled
         for deal, on_button, in_bb in done:
             rows[deal] = (on_button, in_bb)
+        filled += len(done)
         if bar is not None:
             bar.update(2 * len(done))
-        if callback is not None and len(rows) >= 2:
-            mean, half = _summary(cfg, list(rows.values()))
-            callback(2 * len(rows), mean, half)
+        if callback is not None and filled >= 2:
+            mean, half = _summary(cfg, rows[:filled])
+            callback(2 * filled, mean, half)
 
     try:
         if workers <= 1:
@@ -405,26 +413,44 @@ def run_lbr(
                     fold_in(_play_deals(cfg, c))
         else:
             with ProcessPoolExecutor(max_workers=workers, initializer=_one_thread_per_worker) as pool:
-                for done in pool.map(_play_deals, [cfg] * len(chunks), chunks):
-                    fold_in(done)
+                _map_in_order(pool, cfg, chunks, 4 * workers, fold_in)
     finally:
         if bar is not None:
             bar.close()
     seconds = time.perf_counter() - start
-    ordered = [rows[d] for d in range(total)]
-    mean, half = _summary(cfg, ordered)
+    mean, half = _summary(cfg, rows)
     scale = 1000.0 / cfg.big_blind
     by_position = {
-        "button": float(np.mean([r[0] for r in ordered]) * scale),
-        "big_blind": float(np.mean([r[1] for r in ordered]) * scale),
+        "button": float(np.mean(rows[:, 0]) * scale),
+        "big_blind": float(np.mean(rows[:, 1]) * scale),
     }
     return LbrResult(cfg, mean, half, 2 * total, by_position, seconds)
 
 
-def _summary(cfg: LbrConfig, rows: list[tuple[int, int]]) -> tuple[float, float]:
+def _map_in_order(
+    pool: ProcessPoolExecutor, cfg: LbrConfig, chunks: Iterator[list[int]], window: int,
+    fold_in: Callable[[list[tuple[int, int, int]]], None],
+) -> None:
+    """Play ``chunks`` on ``pool``, at most ``window`` ahead of the oldest unfinished one (the
+    work is made as it is sent, never all at once), folding results in in order."""
+    futures: deque[Any] = deque()
+    try:
+        for c in chunks:
+            futures.append(pool.submit(_play_deals, cfg, c))
+            if len(futures) >= window:
+                fold_in(futures.popleft().result())
+        while futures:
+            fold_in(futures.popleft().result())
+    except BaseException:
+        for fut in futures:  # stop at the first failure instead of playing on
+            fut.cancel()
+        raise
+
+
+def _summary(cfg: LbrConfig, rows: np.ndarray) -> tuple[float, float]:
     """Mean and 95% half-width in mbb/hand, one sample per deal (its two hands' mean)."""
     scale = 1000.0 / cfg.big_blind
-    return mean_ci95([(a + b) / 2 * scale for a, b in rows])
+    return mean_ci95(((rows[:, 0] + rows[:, 1]) / 2 * scale).tolist())
 
 
 def format_result(result: LbrResult) -> str:

@@ -102,6 +102,7 @@ from holdem_env.engine.errors import ConfigError, HoldemError, short_repr
 from holdem_env.fileutil import atomic_write_bytes, remove_stale_temp_files
 from holdem_env.training.arena import ArenaConfig, run_match
 from holdem_env.training.cfr_lite.trainer import CfrLiteTrainer, train_parallel
+from holdem_env.training.checkpoint import CheckpointError, validate_league_state
 from holdem_env.training.lbr import LbrConfig, run_lbr
 
 from .backends import make_backend
@@ -360,6 +361,10 @@ def _read_state(path: Path) -> dict[str, Any]:
         _comparable(state["config"])
     except (KeyError, TypeError, AttributeError):
         raise ConfigError("resume", str(path), damaged.format("the config it holds is incomplete")) from None
+    try:
+        validate_league_state(state)
+    except CheckpointError as exc:
+        raise ConfigError("resume", str(path), damaged.format(exc)) from None
     return state
 
 
@@ -553,7 +558,7 @@ def _run_league(
     if resume:
         if not ck_state.is_file():
             raise ConfigError("resume", str(run_dir), "there is no checkpoint to resume in this run folder; start it without --resume")
-    elif run_dir.exists() and any(run_dir.iterdir()) and not overwrite:
+    elif run_dir.exists() and any(run_dir.iterdir()) and not overwrite and ck_state.is_file():
         raise ConfigError(
             "name", config.name, f"run folder {run_dir} already exists: pass --resume to continue it, --overwrite to start over, or use a new name"
         )
@@ -599,8 +604,8 @@ def _run_league(
     if backend is None:
         backend = make_backend(config.backend.kind, config.backend.workers, config.backend.address)
 
-    if not resume and overwrite and run_dir.exists():
-        shutil.rmtree(run_dir)
+    if not resume and (overwrite or not ck_state.is_file()) and run_dir.exists():
+        shutil.rmtree(run_dir)  # overwrite, or a run that died before its first checkpoint: nothing to resume
     run_dir.mkdir(parents=True, exist_ok=True)
     _remove_temp_files(run_dir)
     # On resume too: an extended run's config.yaml shows its new league.rounds.

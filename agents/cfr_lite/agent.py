@@ -164,6 +164,13 @@ class CfrLiteAgent:
     def policy_for(self, num_players: int) -> CfrLitePolicy:
         """The policy played at a table of ``num_players`` (loads the shipped one when needed)."""
         if self._policy is not None:
+            built_for = self._policy.table.num_players
+            if built_for != num_players:
+                raise ConfigError(
+                    "policy", self._policy_arg if isinstance(self._policy_arg, (str, Path)) else "<CfrLitePolicy>",
+                    f"was built for {built_for} seats; this table has {num_players}: use a policy built for "
+                    f"{num_players} seats, or no policy= for the shipped one",
+                )
             return self._policy
         path = shipped_policy_path(num_players)
         if not path.is_file():

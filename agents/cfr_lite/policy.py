@@ -22,6 +22,7 @@ import numpy as np
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError
 from holdem_env.fileutil import atomic_write_bytes
+from holdem_env.safefiles import UnsafeFileError, read_npz
 
 from .actions import ActionAbstraction
 from .buckets import CardAbstraction
@@ -30,7 +31,8 @@ __all__ = ["POLICY_FORMAT", "CfrLitePolicy"]
 
 #: Version written into ``meta["format"]``; bumped when the layout changes.
 POLICY_FORMAT = 1
-
+#: Largest policy file accepted, uncompressed (checked from the zip headers before decompressing).
+MAX_POLICY_BYTES = 1 << 30
 
 
 @dataclass
@@ -49,6 +51,8 @@ class CfrLitePolicy:
         self.probs = np.asarray(self.probs)
         if self.probs.ndim != 2 or self.probs.shape != (len(self.keys), self.actions.num_actions):
             raise ConfigError("probs", self.probs.shape, f"must have shape ({len(self.keys)}, {self.actions.num_actions})")
+        if self.probs.size and not (np.isfinite(self.probs).all() and (self.probs >= 0).all() and (self.probs <= 1).all()):
+            raise ConfigError("probs", "NaN, infinite or out-of-range entries", "must be probabilities in 0..1")
         self._index = {k: i for i, k in enumerate(self.keys)}
 
     def __len__(self) -> int:
@@ -85,18 +89,40 @@ class CfrLitePolicy:
         if not p.is_file():
             raise ConfigError("policy", str(p), "must be an existing cfr-lite .npz policy file")
         try:
-            with np.load(p, allow_pickle=False) as data:
-                meta = json.loads(str(data["meta"]))
-                keys = [k.decode("ascii") for k in data["keys"].tolist()]
-                probs = data["probs"].astype(np.float32)
-                th = {k[3:]: data[k] for k in data.files if k.startswith("th_")}
-        except (KeyError, ValueError, OSError, json.JSONDecodeError) as exc:
+            data = read_npz(p, MAX_POLICY_BYTES)
+        except UnsafeFileError as exc:
             raise ConfigError("policy", str(p), f"is not a cfr-lite policy file ({exc})") from None
-        if meta.get("format") != POLICY_FORMAT:
-            raise ConfigError("policy", str(p), f"has format {meta.get('format')!r}; this version reads format {POLICY_FORMAT}")
-        a = meta["actions"]
-        actions = ActionAbstraction(tuple(a["pot_fractions"]), a["all_in"], a["max_raises_per_street"], a.get("all_in_max_pot"), a.get("preflop_max_raises"), a.get("summarize_preflop", False))
-        c = meta["cards"]
-        cards = CardAbstraction(c["preflop_buckets"], tuple(c["postflop_buckets"]), c["rollouts"], c["sample_size"], c["seed"], spacing=c.get("spacing", 1.0))
-        cards.set_thresholds(th)
-        return cls(TableConfig.from_dict(meta["table"]), actions, cards, keys, probs, meta.get("info", {}))
+        try:
+            meta = json.loads(str(data["meta"]))
+            if not isinstance(meta, dict):
+                raise TypeError("meta is not a JSON object")
+            keys = [k.decode("ascii") for k in data["keys"].tolist()]
+            probs = data["probs"].astype(np.float32)
+            th = {k[3:]: data[k] for k in data if k.startswith("th_")}
+            if meta.get("format") != POLICY_FORMAT:
+                raise ConfigError(
+                    "policy", str(p), f"has format {meta.get('format')!r}; this version reads format {POLICY_FORMAT}"
+                )
+            a = meta["actions"]
+            actions = ActionAbstraction(
+                tuple(a["pot_fractions"]), a["all_in"], a["max_raises_per_street"], a.get("all_in_max_pot"),
+                a.get("preflop_max_raises"), a.get("summarize_preflop", False),
+            )
+            c = meta["cards"]
+            cards = CardAbstraction(
+                c["preflop_buckets"], tuple(c["postflop_buckets"]), c["rollouts"], c["sample_size"], c["seed"],
+                spacing=c.get("spacing", 1.0),
+            )
+            cards.set_thresholds(th)
+            table = TableConfig.from_dict(meta["table"])
+            info = meta.get("info", {})
+            if not isinstance(info, dict):
+                raise TypeError("info is not a JSON object")
+            return cls(table, actions, cards, keys, probs, info)
+        except ConfigError as exc:
+            if exc.field == "policy":
+                raise
+            raise ConfigError("policy", str(p), f"is not a usable cfr-lite policy file ({exc})") from None
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError, UnicodeError, OverflowError) as exc:
+            what = f"missing entry {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
+            raise ConfigError("policy", str(p), f"is not a cfr-lite policy file ({what})") from None

@@ -12,6 +12,7 @@ next to ``mybots.py``), as with ``python -m``; installed modules take precedence
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import sys
@@ -77,7 +78,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=f"holdem {name}", description=help_text)
     module.configure_parser(parser)
     args = parser.parse_args(args_list[1:])
-    return int(module.run(args) or 0)
+    try:
+        return int(module.run(args) or 0)
+    except KeyboardInterrupt:
+        print(f"holdem {name}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        problem = file_problem(exc)
+        if problem is None:
+            raise
+        print(f"holdem {name}: {problem}", file=sys.stderr)
+        return 1
+
+
+def file_problem(exc: BaseException) -> str | None:
+    """One line for an error that is really a file system failure (a full disk, an unwritable
+    path), found anywhere in ``exc``'s chain of causes; ``None`` for any other error.
+
+    >>> file_problem(PermissionError(13, "Permission denied", "/x/out.json"))
+    "cannot use '/x/out.json': Permission denied"
+    """
+    chain: list[BaseException] = []
+    e: BaseException | None = exc
+    while e is not None and all(e is not c for c in chain):
+        chain.append(e)
+        e = e.__cause__ or e.__context__
+    for e in chain:  # the OS's own error first: it says what failed and where
+        if isinstance(e, OSError) and e.errno is not None:
+            reason = e.strerror or os.strerror(e.errno)
+            if e.errno == errno.ENOSPC:
+                reason += " (the disk is full)"
+            return f"cannot use {str(e.filename)!r}: {reason}" if e.filename is not None else f"file system error: {reason}"
+    markers = ("file write failed", "No space left", "PytorchStreamWriter", "inline_container")
+    for e in chain:  # torch's writer reports a failed write as a RuntimeError
+        text = str(e)
+        if isinstance(e, RuntimeError) and any(m in text for m in markers):
+            return f"writing a file failed (is the disk full?): {text.splitlines()[0]}"
+    return None
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         result = run_match(cfg, progress=not args.no_progress, callback=callback, keep_records=args.aivat)
-    except (AgentError, AgentSpecError) as exc:
+    except (AgentError, AgentSpecError, HoldemError) as exc:  # HoldemError: the env's own checks, maybe in a worker
         print(f"holdem eval: {exc}", file=sys.stderr)
         return 2
     finally:
@@ -147,5 +147,8 @@ def run(args: argparse.Namespace) -> int:
         print(format_luck_adjusted(adjusted))
         data["aivat"] = adjusted
     if args.json:
-        Path(args.json).write_text(json.dumps(data, indent=2, allow_nan=False) + "\n")
+        try:  # written in place: --json may name a pipe or a device
+            Path(args.json).write_text(json.dumps(data, indent=2, allow_nan=False) + "\n")
+        except OSError as exc:  # a failed write (a full disk) names no file: name it
+            raise OSError(exc.errno, exc.strerror, args.json) if exc.filename is None else exc from None
     return 0

@@ -27,6 +27,19 @@ from holdem_env.training.lbr import LbrConfig, format_result, run_lbr
 __all__ = ["configure_parser", "run"]
 
 
+def _workers(text: str) -> int | None:
+    """``--workers``: a positive integer, or ``all`` (``None``: every CPU core)."""
+    if text.strip().lower() == "all":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer or 'all'") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a positive integer (use 'all' for every CPU core)")
+    return value
+
+
 def configure_parser(parser: argparse.ArgumentParser) -> None:
     """Add the ``holdem lbr`` arguments to ``parser``."""
     parser.add_argument(
@@ -37,7 +50,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--hands", type=int, default=2000, help="hands, rounded up to duplicate pairs (default 2000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of every deal and agent generator (default 0)")
-    parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1; 0: all CPU cores)")
+    parser.add_argument(
+        "--workers", type=_workers, default=1, help="worker processes, a positive integer or 'all' (every CPU core; default 1)"
+    )
     parser.add_argument(
         "--actions",
         default="fcpa",
@@ -73,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
             stack=args.stack,
             actions=args.actions,
             check_until=args.check_until,
-            workers=args.workers or None,
+            workers=args.workers,
         )
     except HoldemError as exc:
         print(f"holdem lbr: {exc}", file=sys.stderr)

@@ -10,7 +10,9 @@ num_players True
 
 from __future__ import annotations
 
+import pickle
 import reprlib
+from typing import Any
 
 __all__ = [
     "short_repr",
@@ -65,8 +67,33 @@ def short_repr(value: object) -> str:
         return f"<{type(value).__name__} object>"
 
 
+def _picklable(value: object) -> bool:
+    try:
+        pickle.dumps(value)
+    except Exception:
+        return False
+    return True
+
+
+def _rebuild(cls: type[HoldemError], args: tuple[Any, ...], state: dict[str, Any]) -> HoldemError:
+    err = cls.__new__(cls)
+    err.args = args
+    err.__dict__.update(state)
+    return err
+
+
 class HoldemError(ValueError):
-    """Base class of every error raised for bad input to holdem_env."""
+    """Base class of every error raised for bad input to holdem_env.
+
+    Every subclass pickles (an error in a worker process reaches the caller intact), whatever
+    its ``__init__`` takes: the message and the attributes are restored as they were, an
+    attribute that cannot be pickled as its short repr.
+    """
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        state = {k: (v if _picklable(v) else short_repr(v)) for k, v in vars(self).items()}
+        args = tuple(a if _picklable(a) else short_repr(a) for a in self.args)
+        return (_rebuild, (type(self), args, state))
 
 
 class CardError(HoldemError):
