@@ -453,3 +453,23 @@ def test_wrapped_step_keeps_pettingzoo_order_checks() -> None:
     env.step(None)
     assert any("after all agents are terminated" in str(m) for m in EnvLogger.mqueue)
     EnvLogger.flush()
+
+
+def test_last_after_every_dead_step_is_a_clear_error() -> None:
+    from holdem_env.engine.errors import HandOverError
+
+    env = nlhe_v1.env(num_players=2)
+    env.reset(seed=1)
+    env.step(0)  # the button folds: the hand is over
+    for _ in range(2):
+        env.step(None)  # both dead steps
+    assert env.unwrapped.agents == []
+    with pytest.raises(HandOverError, match="call reset"):
+        env.last()
+
+
+def test_unknown_reset_options_warn_and_name_the_allowed_ones() -> None:
+    env = nlhe_v1.env(num_players=2)
+    with pytest.warns(UserWarning, match=r"ignores colour, stack: the options nlhe_v1 reads are deck, button, stacks"):
+        env.reset(seed=1, options={"stack": [5, 5], "colour": "red", "button": 1})
+    assert env.unwrapped.state_object.button == 1  # the known option still applies

@@ -21,6 +21,7 @@ __all__ = [
     "ConfigError",
     "IllegalActionError",
     "HandOverError",
+    "NoAgentLeftError",
     "PHHError",
 ]
 
@@ -116,6 +117,13 @@ class IllegalActionError(HoldemError):
 
 class HandOverError(IllegalActionError):
     """An action was attempted after the hand had ended."""
+
+
+class NoAgentLeftError(HandOverError, KeyError):
+    """The env was asked about its selected agent after every agent had left the hand (a
+    ``KeyError`` too, what PettingZoo's own wrappers raise there)."""
+
+    __str__ = Exception.__str__  # the message as written, not KeyError's quoted repr
 
 
 class PHHError(HoldemError):

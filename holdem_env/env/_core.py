@@ -23,7 +23,7 @@ except ImportError:  # pure Python without Cython: only the compiled build runs 
 
 from holdem_env.engine.actions import ActionKind
 from holdem_env.engine.cards import card_str
-from holdem_env.engine.errors import IllegalActionError, short_repr
+from holdem_env.engine.errors import IllegalActionError, NoAgentLeftError, short_repr
 from holdem_env.engine.record import ActionEvent
 from holdem_env.engine.state import HandState, _Legal
 from holdem_env.env import _obs
@@ -667,13 +667,16 @@ class _EnvCore:
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """``(observation, cumulative reward, terminated, truncated, info)`` of the selected agent."""
         agent = self.agent_selection
-        return (
-            self._observe_seat(self.agent_name_mapping[agent]) if observe else None,
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
-            self.infos[agent],
-        )
+        try:
+            return (
+                self._observe_seat(self.agent_name_mapping[agent]) if observe else None,
+                self._cumulative_rewards[agent],
+                self.terminations[agent],
+                self.truncations[agent],
+                self.infos[agent],
+            )
+        except KeyError:  # every agent's dead step is done: no agent is left to report
+            raise NoAgentLeftError("the hand is over and every agent has stepped: last() has no agent to report; call reset()") from None
 
 
 

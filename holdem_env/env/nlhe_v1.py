@@ -48,7 +48,7 @@ same seed and options give the identical hand, card for card. ``reset(options=..
 accepts ``"deck"`` (52 card strings or ids, dealt exactly as RULES.md: one card at a
 time from the seat left of the button, burns included), ``"button"`` (seat) and
 ``"stacks"`` (per-seat starting stacks, each ``0..max_stack``; seats with 0 sit out).
-Other keys are ignored (PettingZoo's ``api_test`` passes ``{"options": 1}``). A bad
+Other keys are ignored with a warning naming them (PettingZoo's ``api_test`` passes ``{"options": 1}``). A bad
 option raises :class:`~holdem_env.engine.errors.ConfigError` before anything changes. Resetting
 in the middle of a hand (without a new seed) abandons that hand
 (:meth:`holdem_env.engine.table.Table.abandon_hand`): it is left as it was, unfinished, with no
@@ -130,7 +130,9 @@ Version history
   the action ids, the settings and the text render live in their own modules
   (:mod:`holdem_env.env._core`, :mod:`holdem_env.env._order`, :mod:`holdem_env.env.actions`,
   :mod:`holdem_env.env._settings`, :mod:`holdem_env.env.render`); this module is the env and
-  re-exports their public names.
+  re-exports their public names. ``last()`` once every agent has taken its dead step raises
+  :class:`~holdem_env.engine.errors.NoAgentLeftError` (a ``HandOverError`` and a ``KeyError``; was a bare ``KeyError``); unknown
+  ``reset(options=...)`` keys warn instead of being ignored silently.
 * v1: infos are plain, batchable data: ``min_raise_to``/``max_raise_to`` are 0 (not None)
   when no raise is allowed; ``info["view"]`` is a frozen :class:`SeatView` snapshot (was a
   live ``PlayerView`` that reached the engine state, so an agent could read every seat's
@@ -145,6 +147,7 @@ Version history
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -201,6 +204,7 @@ ENV_ID = "holdem_env/nlhe-v1"
 #: so a policy trained on any of them plays here unchanged.
 SAME_OBSERVATIONS_AS: tuple[str, ...] = ("holdem_env/nlhe-v1", "holdem_env/nlhe-v0")
 _PAD_SEATS = 10
+_RESET_OPTIONS = ("deck", "button", "stacks")
 _MISSING = object()
 
 
@@ -343,6 +347,12 @@ class raw_env(_EnvCore, AECEnv):  # noqa: N801 - PettingZoo naming convention
         if not isinstance(options, Mapping):
             raise ConfigError("options", options, "must be a dict (keys: 'deck', 'button', 'stacks') or None")
         n = self.config.num_players
+        unknown = sorted(str(k) for k in options if k not in _RESET_OPTIONS)
+        if unknown:
+            warnings.warn(
+                f"reset(options=...) ignores {', '.join(unknown)}: the options nlhe_v1 reads are "
+                f"{', '.join(_RESET_OPTIONS)}", stacklevel=3,
+            )
         deck = options.get("deck")
         if deck is not None:
             deck = validate_deck(deck)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import pickle
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -200,5 +201,21 @@ class PpoLearner:
         atomic_write_bytes(path, lambda fh: torch.save(state, fh))
 
     def load_checkpoint(self, path: str | Path) -> None:
-        """Read a file written by :meth:`save_checkpoint`."""
-        self.load_state_dict(torch.load(Path(path), map_location="cpu", weights_only=True))
+        """Read a file written by :meth:`save_checkpoint` (every field checked first:
+        :func:`~holdem_env.training.checkpoint.validate_ppo_checkpoint`)."""
+        self.load_state_dict(read_checkpoint(Path(path)))
+
+
+def read_checkpoint(path: Path) -> dict[str, Any]:
+    """A ppo ``checkpoint.pt`` as ``torch.load`` reads it, validated field by field; a damaged or
+    tampered file is a :class:`ConfigError` naming the file and the first bad field."""
+    from holdem_env.training.checkpoint import CheckpointError, validate_ppo_checkpoint
+
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+        validate_ppo_checkpoint(state)
+    except CheckpointError as exc:
+        raise ConfigError("resume", str(path), f"is not a valid checkpoint ({exc}): start the run again with --overwrite") from None
+    except (OSError, RuntimeError, EOFError, ValueError, pickle.UnpicklingError) as exc:
+        raise ConfigError("resume", str(path), f"is damaged ({type(exc).__name__}): start the run again with --overwrite") from None
+    return state

@@ -14,7 +14,7 @@ from holdem_env.fileutil import atomic_write_bytes, atomic_write_text
 from holdem_env.signals import exit_on_sigterm
 
 from .config import PpoRunConfig, load_run_config
-from .learner import PpoLearner
+from .learner import PpoLearner, read_checkpoint
 
 __all__ = ["run", "main"]
 
@@ -34,7 +34,7 @@ def run(config: PpoRunConfig, *, resume: bool = False, log: Any = print) -> PpoL
     if resume:
         if not ck.is_file():
             raise ConfigError("resume", str(run_dir), "there is no checkpoint.pt to resume in this run folder")
-        state = torch.load(ck, map_location="cpu", weights_only=True)
+        state = read_checkpoint(ck)
         if state.get("run_config") != config.to_dict():
             raise ConfigError("config", config.name, "differs from the checkpointed run's config")
         learner.load_state_dict(state)
