@@ -88,7 +88,7 @@ class BatchedTables:
         self.small_blind, self.big_blind, self.ante = sb, bb, an
         self.random_opponents, self.learner_seat = bool(random_opponents), seat
         self.record = bool(record)
-        self.trace = []  # (table, seat, action id) of every decision when ``record``
+        self.trace = []  # when ``record``: (table, seat, action id) per decision, (table, -1, (button, deck)) per deal
         self.decisions = 0
         deck_seq, opp_seq = np.random.SeedSequence(int(seed)).spawn(2)
         self._deck_rng = np.random.default_rng(deck_seq)
@@ -265,6 +265,8 @@ class BatchedTables:
             self._hole[t, 2 * s] = self._deck[t, j]
             self._hole[t, 2 * s + 1] = self._deck[t, j + n]
         self._pos[t] = 2 * n
+        if self.record:
+            self.trace.append((t, -1, (int(b), tuple(self.deck[t].tolist()))))
         self._next_actor_from(t, bb)
         return 0
 
