@@ -65,5 +65,7 @@ cdef class BatchedTables:
     cdef Py_ssize_t _first_illegal(self, long long[::1] acts) except -2
     @cython.locals(t=Py_ssize_t)
     cdef int _step_all(self, long long[::1] acts) except -1
+    @cython.locals(t=Py_ssize_t)
+    cdef int _fill_random(self, long long[::1] out) except -1
     @cython.locals(a=cython.longlong)
     cdef int _run_opponents(self, Py_ssize_t t) except -1

@@ -207,9 +207,13 @@ class BatchedTables:
     def random_actions(self) -> np.ndarray:
         """One action id per table from the random opponents' policy (the same generator)."""
         out = np.empty(self.num_tables, dtype=np.int64)
+        self._fill_random(out)
+        return out
+
+    def _fill_random(self, out: np.ndarray) -> int:
         for t in range(self.num_tables):
             out[t] = self._random_action(t)
-        return out
+        return 0
 
     # ------------------------------------------------------------------ the rules (C methods compiled)
 
