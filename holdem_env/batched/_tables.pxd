@@ -26,7 +26,8 @@ cdef class BatchedTables:
     cdef Py_ssize_t _pool_next, _uni_next, _n_decisions
     # ... and typed views of the same memory
     cdef long long[:, ::1] _starting, _stacks, _bets, _contrib, _faced, _rewards
-    cdef signed char[:, ::1] _folded, _all_in, _acted, _hole, _board, _deck, _pool
+    cdef signed char[:, ::1] _folded, _all_in, _acted
+    cdef long long[:, ::1] _hole, _board, _deck, _pool
     cdef long long[::1] _street, _actor, _button, _cb, _lfr, _n_live, _n_active, _board_len, _pos
     cdef long long[::1] _call, _lo, _hi, _terminated, _hands
     cdef signed char[::1] _fold

@@ -100,7 +100,7 @@ class BatchedTables:
         self.starting = start
         self.stacks, self.bets, self.contrib, self.faced, self.rewards = z(T, n), z(T, n), z(T, n), z(T, n), z(T, n)
         self.folded, self.all_in, self.acted = z(T, n, dtype=np.int8), z(T, n, dtype=np.int8), z(T, n, dtype=np.int8)
-        self.hole, self.board, self.deck = z(T, 2 * n, dtype=np.int8), z(T, 5, dtype=np.int8), z(T, 52, dtype=np.int8)
+        self.hole, self.board, self.deck = z(T, 2 * n), z(T, 5), z(T, 52)
         self.street, self.actor, self.current_bet, self.last_full_raise = z(T), z(T), z(T), z(T)
         self.n_live, self.n_active, self.board_len, self.pos = z(T), z(T), z(T), z(T)
         self.legal_fold = z(T, dtype=np.int8)
@@ -123,7 +123,7 @@ class BatchedTables:
         self._pool_next = _POOL
         self._uni_next = _POOL
         self._n_decisions = 0
-        self._deck_pool = self._pool = z(1, 52, dtype=np.int8)
+        self._deck_pool = self._pool = z(1, 52)
         self._uniforms = self._uni = np.zeros(1)
         for t in range(T):
             self._new_hand(t)
@@ -133,7 +133,7 @@ class BatchedTables:
 
     def _refill_decks(self) -> None:
         """The next ``_POOL`` shuffled decks (one numpy call)."""
-        base = np.broadcast_to(np.arange(52, dtype=np.int8), (_POOL, 52))
+        base = np.broadcast_to(np.arange(52, dtype=np.int64), (_POOL, 52))
         self._deck_pool = self._pool = np.ascontiguousarray(self._deck_rng.permuted(base, axis=1))
         self._pool_next = 0
 
