@@ -72,7 +72,7 @@ def verify(hands: int, seed: int) -> int:
         rng = np.random.default_rng(seed + i)
         stacks = rng.integers(lo, hi, size=(64, n))
         bt = BatchedTables(64, n, sb, bb, 1000, seed=seed + i, ante=ante, stacks=stacks)
-        s = play_differential(bt, int(hands * share), seed=seed + i, ante=ante)
+        s = play_differential(bt, int(hands * share), seed=seed + i, ante=ante, shove=lo < 20_000)
         print(f"  {n} seats, blinds {sb}/{bb}, ante {ante}, stacks {lo}..{hi - 1}: {s.hands:,} hands, "
               f"{s.decisions:,} decisions, {s.showdowns:,} showdowns ({s.runouts:,} all-in run-outs), "
               f"{s.side_pots:,} with side pots, {s.split_pots:,} with split pots: identical", flush=True)
@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     bd, bh = bench_batched(args.tables, args.players, args.seconds, args.seed, args.dense_mask)
     sd, sh = bench_single(args.players, args.seconds, args.seed)
     print(f"{args.players} players, random policy, one process (CPU time)")
-    print(f"| env | decisions/s | hands/s |\n|---|---:|---:|")
+    print("| env | decisions/s | hands/s |\n|---|---:|---:|")
     print(f"| batched core, {args.tables} tables, random opponents | {bd:,.0f} | {bh:,.0f} |")
     print(f"| nlhe_v1 exact, one table (AEC loop) | {sd:,.0f} | {sh:,.0f} |")
     print(f"ratio: {bd / sd:.0f}x decisions/s")

@@ -16,6 +16,8 @@ raise to ``k`` chips (the street total).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from holdem_env.engine.errors import ConfigError, IllegalActionError
@@ -65,7 +67,7 @@ class BatchedTables:
         learner_seat: int = 0,
         record: bool = False,
     ) -> None:
-        T = _positive_int("num_tables", num_tables, 1)
+        nt = _positive_int("num_tables", num_tables, 1)
         n = _positive_int("num_players", num_players, 2, 10)
         bb = _positive_int("big_blind", big_blind, 1)
         sb = _positive_int("small_blind", small_blind, 0, bb)
@@ -74,21 +76,21 @@ class BatchedTables:
         _positive_int("seed", seed, 0)
         seat = _positive_int("learner_seat", learner_seat, 0, n - 1)
         if stacks is None:
-            start = np.full((T, n), int(buy_in), dtype=np.int64)
+            start = np.full((nt, n), int(buy_in), dtype=np.int64)
         else:
             given = np.asarray(stacks)
-            if given.dtype.kind not in "iu" or given.shape not in ((n,), (T, n)) or (given < 1).any():
-                raise ConfigError("stacks", stacks, f"must be integers >= 1, shaped ({n},) or ({T}, {n})")
-            start = np.ascontiguousarray(np.broadcast_to(given, (T, n)), dtype=np.int64).copy()
+            if given.dtype.kind not in "iu" or given.shape not in ((n,), (nt, n)) or (given < 1).any():
+                raise ConfigError("stacks", stacks, f"must be integers >= 1, shaped ({n},) or ({nt}, {n})")
+            start = np.ascontiguousarray(np.broadcast_to(given, (nt, n)), dtype=np.int64).copy()
         if (start <= an + bb).any():
             # so that no seat is all-in from the forced bets and every hand has a first decision
             raise ConfigError("stacks" if stacks is not None else "buy_in", stacks if stacks is not None else buy_in,
                               f"every starting stack must exceed the ante plus the big blind ({an + bb})")
-        self.num_tables, self.num_players = T, n
+        self.num_tables, self.num_players = nt, n
         self.small_blind, self.big_blind, self.ante = sb, bb, an
         self.random_opponents, self.learner_seat = bool(random_opponents), seat
         self.record = bool(record)
-        self.trace = []  # when ``record``: (table, seat, action id) per decision, (table, -1, (button, deck)) per deal
+        self.trace: list[tuple[int, int, Any]] = []  # when ``record``: (table, seat, action id) per decision, (table, -1, (button, deck)) per deal
         self.decisions = 0
         deck_seq, opp_seq = np.random.SeedSequence(int(seed)).spawn(2)
         self._deck_rng = np.random.default_rng(deck_seq)
@@ -98,15 +100,15 @@ class BatchedTables:
             return np.zeros(shape, dtype=dtype)
 
         self.starting = start
-        self.stacks, self.bets, self.contrib, self.faced, self.rewards = z(T, n), z(T, n), z(T, n), z(T, n), z(T, n)
-        self.folded, self.all_in, self.acted = z(T, n, dtype=np.int8), z(T, n, dtype=np.int8), z(T, n, dtype=np.int8)
-        self.hole, self.board, self.deck = z(T, 2 * n), z(T, 5), z(T, 52)
-        self.street, self.actor, self.current_bet, self.last_full_raise = z(T), z(T), z(T), z(T)
-        self.n_live, self.n_active, self.board_len, self.pos = z(T), z(T), z(T), z(T)
-        self.legal_fold = z(T, dtype=np.int8)
-        self.legal_call, self.min_raise_to, self.max_raise_to = z(T), z(T), z(T)
-        self.terminated, self.hands_played = z(T), z(T)
-        self.button = self._deck_rng.integers(n, size=T).astype(np.int64)
+        self.stacks, self.bets, self.contrib, self.faced, self.rewards = z(nt, n), z(nt, n), z(nt, n), z(nt, n), z(nt, n)
+        self.folded, self.all_in, self.acted = z(nt, n, dtype=np.int8), z(nt, n, dtype=np.int8), z(nt, n, dtype=np.int8)
+        self.hole, self.board, self.deck = z(nt, 2 * n), z(nt, 5), z(nt, 52)
+        self.street, self.actor, self.current_bet, self.last_full_raise = z(nt), z(nt), z(nt), z(nt)
+        self.n_live, self.n_active, self.board_len, self.pos = z(nt), z(nt), z(nt), z(nt)
+        self.legal_fold = z(nt, dtype=np.int8)
+        self.legal_call, self.min_raise_to, self.max_raise_to = z(nt), z(nt), z(nt)
+        self.terminated, self.hands_played = z(nt), z(nt)
+        self.button = self._deck_rng.integers(n, size=nt).astype(np.int64)
         self._starting, self._stacks, self._bets, self._contrib = self.starting, self.stacks, self.bets, self.contrib
         self._faced, self._rewards = self.faced, self.rewards
         self._folded, self._all_in, self._acted = self.folded, self.all_in, self.acted
@@ -125,7 +127,7 @@ class BatchedTables:
         self._n_decisions = 0
         self._deck_pool = self._pool = z(1, 52)
         self._uniforms = self._uni = np.zeros(1)
-        for t in range(T):
+        for t in range(nt):
             self._new_hand(t)
         self._settle_all()
 

@@ -16,10 +16,10 @@ from holdem_env.batched._tables import BatchedTables
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.state import HandState
 
-__all__ = ["Mismatch", "DiffStats", "play_differential", "replay_opponents"]
+__all__ = ["MismatchError", "DiffStats", "play_differential", "replay_opponents"]
 
 
-class Mismatch(AssertionError):
+class MismatchError(AssertionError):
     """The batched core and ``HandState`` disagreed (the message says where and how)."""
 
 
@@ -63,8 +63,9 @@ def _apply(hs: HandState, a: int) -> None:
         hs.raise_to(a - 1)
 
 
-def _draw(rng: np.random.Generator, fold: bool, lo: int, hi: int) -> int:
-    """A varied legal action: fold, check/call, min raise, all-in or a uniform raise size."""
+def _draw(rng: np.random.Generator, fold: bool, lo: int, hi: int, shove: bool = True) -> int:
+    """A varied legal action: fold, check/call, min raise, all-in or a uniform raise size (``shove``
+    false: no all-in, raises up to three times the minimum, so most hands reach showdown with chips behind)."""
     r = rng.random()
     if fold and r < 0.2:
         return 0
@@ -72,6 +73,8 @@ def _draw(rng: np.random.Generator, fold: bool, lo: int, hi: int) -> int:
         return 1
     if r < 0.7:
         return lo + 1
+    if not shove:
+        return int(rng.integers(lo, min(hi, 3 * lo) + 1)) + 1
     if r < 0.85:
         return hi + 1
     return int(rng.integers(lo, hi + 1)) + 1
@@ -91,14 +94,14 @@ def _account(stats: DiffStats, hs: HandState) -> None:
 def _check_hand_end(bt: BatchedTables, hs: HandState, t: int, where: str) -> None:
     got = bt.rewards[t].tolist()
     if list(hs.payoffs or ()) != got:
-        raise Mismatch(f"{where}: payoffs differ: engine {hs.payoffs}, batched {got} (deck {hs.deck}, button {hs.button})")
+        raise MismatchError(f"{where}: payoffs differ: engine {hs.payoffs}, batched {got} (deck {hs.deck}, button {hs.button})")
 
 
 def play_differential(
-    bt: BatchedTables, hands: int, seed: int = 0, *, ante: int = 0
+    bt: BatchedTables, hands: int, seed: int = 0, *, ante: int = 0, shove: bool = True
 ) -> DiffStats:
     """Play at least ``hands`` hands on ``bt`` (without random opponents) with varied random legal actions
-    drawn from its legal arrays, replaying each on a ``HandState``; raise :class:`Mismatch` at the first
+    drawn from its legal arrays, replaying each on a ``HandState``; raise :class:`MismatchError` at the first
     difference."""
     if bt.random_opponents:
         raise ValueError("play_differential steps every seat itself: build the tables with random_opponents=False")
@@ -115,11 +118,11 @@ def play_differential(
         for t, hs in enumerate(states):
             mine, theirs = _legal_of(bt, t), _engine_legal(hs)
             if mine != theirs:
-                raise Mismatch(f"step {step} table {t}: (actor, fold, call, min, max) batched {mine} != engine {theirs}")
+                raise MismatchError(f"step {step} table {t}: (actor, fold, call, min, max) batched {mine} != engine {theirs}")
             pot = int(bt.contrib[t].sum())
             if pot != hs.pot:
-                raise Mismatch(f"step {step} table {t}: pot batched {pot} != engine {hs.pot}")
-            a = _draw(rng, mine[1], mine[3] or 0, mine[4] or 0)
+                raise MismatchError(f"step {step} table {t}: pot batched {pot} != engine {hs.pot}")
+            a = _draw(rng, mine[1], mine[3] or 0, mine[4] or 0, shove)
             acts[t] = a
             _apply(hs, a)
             kind = ("fold", "check/call", "raise")[min(a, 2)]
@@ -128,7 +131,7 @@ def play_differential(
         stats.decisions += bt.num_tables
         for t, hs in enumerate(states):
             if hs.is_over != bool(bt.terminated[t]):
-                raise Mismatch(f"step {step} table {t}: hand over: engine {hs.is_over}, batched {bool(bt.terminated[t])}")
+                raise MismatchError(f"step {step} table {t}: hand over: engine {hs.is_over}, batched {bool(bt.terminated[t])}")
             if hs.is_over:
                 _check_hand_end(bt, hs, t, f"step {step} table {t}")
                 _account(stats, hs)
@@ -150,16 +153,16 @@ def replay_opponents(bt: BatchedTables, steps: int, seed: int = 0, *, ante: int 
         buy_in=int(bt.starting.max()),
     )
     stats = DiffStats()
-    T, n = bt.num_tables, bt.num_players
+    nt, n = bt.num_tables, bt.num_players
     rng = np.random.default_rng(seed)
-    states: list[HandState | None] = [None] * T
+    states: list[HandState | None] = [None] * nt
     for step in range(-1, steps):  # step -1: what the constructor played
         if step >= 0:
             acts = np.array([_draw(rng, bool(bt.legal_fold[t]), int(bt.min_raise_to[t]), int(bt.max_raise_to[t]))
-                             for t in range(T)], dtype=np.int64)
+                             for t in range(nt)], dtype=np.int64)
             bt.step(acts)
-        totals = [[0] * n for _ in range(T)]
-        ended = [0] * T
+        totals = [[0] * n for _ in range(nt)]
+        ended = [0] * nt
         for t, seat, what in bt.trace:
             if seat < 0:  # a deal: (table, -1, (button, deck))
                 button, deck = what
@@ -168,14 +171,13 @@ def replay_opponents(bt: BatchedTables, steps: int, seed: int = 0, *, ante: int 
             hs = states[t]
             assert hs is not None
             if hs.actor != seat:
-                raise Mismatch(f"step {step} table {t}: batched seat {seat} acted, engine actor is {hs.actor}")
+                raise MismatchError(f"step {step} table {t}: batched seat {seat} acted, engine actor is {hs.actor}")
             la = hs.legal_actions()
             a = int(what)
-            ok = a == 1 or (a == 0 and la.fold) or (
-                la.min_raise_to is not None and la.min_raise_to + 1 <= a <= la.max_raise_to + 1  # type: ignore[operator]
-            )
+            lo, hi = la.min_raise_to, la.max_raise_to
+            ok = a == 1 or (a == 0 and la.fold) or (lo is not None and hi is not None and lo + 1 <= a <= hi + 1)
             if not ok:
-                raise Mismatch(f"step {step} table {t}: action {a} of seat {seat} is illegal for the engine ({la})")
+                raise MismatchError(f"step {step} table {t}: action {a} of seat {seat} is illegal for the engine ({la})")
             _apply(hs, a)
             stats.decisions += 1
             if hs.is_over:
@@ -184,12 +186,12 @@ def replay_opponents(bt: BatchedTables, steps: int, seed: int = 0, *, ante: int 
                     totals[t][i] += v
                 _account(stats, hs)
         bt.trace.clear()
-        for t in range(T):
+        for t in range(nt):
             if step >= 0 and (totals[t] != bt.rewards[t].tolist() or ended[t] != int(bt.terminated[t])):
-                raise Mismatch(f"step {step} table {t}: engine payoffs {totals[t]} over {ended[t]} hands, "
+                raise MismatchError(f"step {step} table {t}: engine payoffs {totals[t]} over {ended[t]} hands, "
                                f"batched rewards {bt.rewards[t].tolist()} over {int(bt.terminated[t])}")
             hs = states[t]
             assert hs is not None
             if hs.is_over or hs.actor != bt.learner_seat or _engine_legal(hs) != _legal_of(bt, t):
-                raise Mismatch(f"step {step} table {t}: after the step the engine is at {hs!r}, batched legal {_legal_of(bt, t)}")
+                raise MismatchError(f"step {step} table {t}: after the step the engine is at {hs!r}, batched legal {_legal_of(bt, t)}")
     return stats
