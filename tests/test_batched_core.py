@@ -171,3 +171,42 @@ def test_chips_are_conserved_and_payoffs_sum_to_zero(num_players: int, seed: int
         assert (bt.rewards.sum(axis=1) == 0).all()
         assert ((bt.stacks + bt.contrib).sum(axis=1) == total).all()
         assert (bt.stacks >= 0).all()
+
+
+def test_table_seeds_deal_the_engine_tables_hands() -> None:
+    # the digest check: with table_seeds, table t deals what Table(config, seed=s) deals, and random
+    # play on both gives the same payoffs hand after hand (nlhe_v1's reset(seed=s) builds that Table)
+    from holdem_env.engine.table import Table
+
+    seeds = [7, 8, 123, 2**40]
+    bt = BatchedTables(4, 6, 5, 10, 1000, seed=0, table_seeds=seeds)
+    cfg = TableConfig(num_players=6)
+    tables = [Table(cfg, seed=s) for s in seeds]
+    hands = [tb.start_hand() for tb in tables]
+    digest_engine, digest_batched, finished = [], [], 0
+    while finished < 200:
+        acts = bt.random_actions()
+        for t, hs in enumerate(hands):
+            assert hs.deck == tuple(bt.deck[t].tolist()) and hs.button == bt.button[t]
+            a = int(acts[t])
+            if a == 0:
+                hs.fold()
+            elif a == 1:
+                hs.call() if hs.legal_actions().call else hs.check()
+            else:
+                hs.raise_to(a - 1)
+        bt.step(acts)
+        for t, hs in enumerate(hands):
+            if hs.is_over:
+                digest_engine.append((t, hs.payoffs))
+                digest_batched.append((t, tuple(bt.rewards[t].tolist())))
+                hands[t] = tables[t].start_hand()
+                finished += 1
+    assert digest_engine == digest_batched
+
+
+def test_table_seeds_are_checked() -> None:
+    with pytest.raises(ConfigError, match="table_seeds"):
+        BatchedTables(2, 3, table_seeds=[1])
+    with pytest.raises(ConfigError, match="table_seeds"):
+        BatchedTables(2, 3, table_seeds=[1, -2])

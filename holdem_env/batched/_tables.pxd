@@ -22,7 +22,8 @@ cdef class BatchedTables:
     cdef public object hole, board, deck, street, actor, button, current_bet, last_full_raise
     cdef public object n_live, n_active, board_len, pos, legal_fold, legal_call, min_raise_to, max_raise_to
     cdef public object rewards, terminated, hands_played
-    cdef public object _deck_rng, _opp_rng, _deck_pool, _uniforms
+    cdef public object _deck_rng, _opp_rng, _deck_pool, _uniforms, _table_rngs
+    cdef bint _engine_deal
     cdef Py_ssize_t _pool_next, _uni_next, _n_decisions
     # ... and typed views of the same memory
     cdef long long[:, ::1] _starting, _stacks, _bets, _contrib, _faced, _rewards

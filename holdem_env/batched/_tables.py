@@ -7,7 +7,9 @@ buy-in" table; optional equal antes): forced bets, dealing order and burns, the 
 short all-in that does not reopen the betting, the uncalled bet, side pots, split pots with odd chips
 from the first seat left of the button, and the run-out when nobody can bet any more. Hands are dealt
 from decks drawn in batches from a seeded numpy generator (``deck`` holds each table's current one, so
-any hand can be replayed by a ``HandState`` given the same deck and button). Compiled (``_tables.pxd``)
+any hand can be replayed by a ``HandState`` given the same deck and button), or, with ``table_seeds``,
+each table's buttons and decks are those of ``Table(config, seed=s)`` (and so of
+``nlhe_v1.env(...).reset(seed=s)`` followed by plain resets), at some cost in speed. Compiled (``_tables.pxd``)
 the whole step is C; the ``.py`` runs the same rules slowly.
 
 Actions are nlhe_v1's exact ids: 0 fold, 1 check or call (an all-in call when short), ``k + 1`` bet or
@@ -66,6 +68,7 @@ class BatchedTables:
         random_opponents: bool = False,
         learner_seat: int = 0,
         record: bool = False,
+        table_seeds: object = None,
     ) -> None:
         nt = _positive_int("num_tables", num_tables, 1)
         n = _positive_int("num_players", num_players, 2, 10)
@@ -108,7 +111,17 @@ class BatchedTables:
         self.legal_fold = z(nt, dtype=np.int8)
         self.legal_call, self.min_raise_to, self.max_raise_to = z(nt), z(nt), z(nt)
         self.terminated, self.hands_played = z(nt), z(nt)
-        self.button = self._deck_rng.integers(n, size=nt).astype(np.int64)
+        self._engine_deal = table_seeds is not None
+        if table_seeds is None:
+            self._table_rngs = []
+            self.button = self._deck_rng.integers(n, size=nt).astype(np.int64)
+        else:
+            seeds = list(table_seeds)  # type: ignore[call-overload]
+            if len(seeds) != nt or not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) and x >= 0 for x in seeds):
+                raise ConfigError("table_seeds", table_seeds, f"must be {nt} non-negative integers (one per table)")
+            # each table draws its first button and shuffles each deck exactly as Table(config, seed=s) does
+            self._table_rngs = [np.random.default_rng(int(x)) for x in seeds]
+            self.button = np.array([int(g.integers(n)) for g in self._table_rngs], dtype=np.int64)
         self._starting, self._stacks, self._bets, self._contrib = self.starting, self.stacks, self.bets, self.contrib
         self._faced, self._rewards = self.faced, self.rewards
         self._folded, self._all_in, self._acted = self.folded, self.all_in, self.acted
@@ -138,6 +151,12 @@ class BatchedTables:
         base = np.broadcast_to(np.arange(52, dtype=np.int64), (_POOL, 52))
         self._deck_pool = self._pool = np.ascontiguousarray(self._deck_rng.permuted(base, axis=1))
         self._pool_next = 0
+
+    def _engine_deck(self, t: int) -> None:
+        """Table ``t``'s next deck shuffled as ``HandState`` shuffles it (``table_seeds`` mode)."""
+        deck = list(range(52))
+        self._table_rngs[t].shuffle(deck)
+        self.deck[t] = deck
 
     def _refill_uniforms(self) -> None:
         """The next ``_POOL`` uniforms in [0, 1) for the random opponents (one numpy call)."""
@@ -221,12 +240,15 @@ class BatchedTables:
 
     def _new_hand(self, t: int) -> int:
         n = self.num_players
-        if self._pool_next >= _POOL:
-            self._refill_decks()
-        p = self._pool_next
-        self._pool_next = p + 1
-        for j in range(52):
-            self._deck[t, j] = self._pool[p, j]
+        if self._engine_deal:
+            self._engine_deck(t)
+        else:
+            if self._pool_next >= _POOL:
+                self._refill_decks()
+            p = self._pool_next
+            self._pool_next = p + 1
+            for j in range(52):
+                self._deck[t, j] = self._pool[p, j]
         for s in range(n):
             self._stacks[t, s] = self._starting[t, s]
             self._bets[t, s] = 0
