@@ -25,9 +25,13 @@ from holdem_env.batched import BatchedTables
 from holdem_env.batched.verify import DiffStats, play_differential, replay_opponents
 
 
-def bench_batched(tables: int, players: int, seconds: float, seed: int, dense_mask: int) -> tuple[float, float]:
-    """(decisions/s, hands/s) of the batched core with random opponents, over about ``seconds`` of CPU."""
-    bt = BatchedTables(tables, players, 5, 10, 1000, seed=seed, random_opponents=True)
+def bench_batched(
+    tables: int, players: int, seconds: float, seed: int, dense_mask: int, engine_deal: bool = False
+) -> tuple[float, float]:
+    """(decisions/s, hands/s) of the batched core with random opponents, over about ``seconds`` of CPU
+    (``engine_deal``: decks shuffled per table as ``Table(config, seed=s)`` does, the ``table_seeds`` mode)."""
+    table_seeds = list(range(seed, seed + tables)) if engine_deal else None
+    bt = BatchedTables(tables, players, 5, 10, 1000, seed=seed, random_opponents=True, table_seeds=table_seeds)
     for _ in range(20):  # warm up (the evaluator's table, the pools)
         bt.step(bt.random_actions())
     d0, h0 = bt.decisions, int(bt.hands_played.sum())
@@ -102,12 +106,14 @@ def main(argv: list[str] | None = None) -> int:
     if "holdem_env.batched._tables" not in info["compiled"]:
         print("note: the batched core runs from its .py source here (run `make build` for the compiled core)")
     bd, bh = bench_batched(args.tables, args.players, args.seconds, args.seed, args.dense_mask)
+    ed, eh = bench_batched(args.tables, args.players, args.seconds, args.seed, args.dense_mask, engine_deal=True)
     sd, sh = bench_single(args.players, args.seconds, args.seed)
     print(f"{args.players} players, random policy, one process (CPU time)")
     print("| env | decisions/s | hands/s |\n|---|---:|---:|")
     print(f"| batched core, {args.tables} tables, random opponents | {bd:,.0f} | {bh:,.0f} |")
+    print(f"| batched core, {args.tables} tables, random opponents, `table_seeds` (engine decks) | {ed:,.0f} | {eh:,.0f} |")
     print(f"| nlhe_v1 exact, one table (AEC loop) | {sd:,.0f} | {sh:,.0f} |")
-    print(f"ratio: {bd / sd:.0f}x decisions/s")
+    print(f"ratio: {bd / sd:.0f}x decisions/s ({ed / sd:.0f}x with table_seeds)")
     return 0
 
 
