@@ -35,7 +35,13 @@ __all__ = [
 PURE_PYTHON_ENV = "HOLDEM_ENV_PURE_PYTHON"
 #: The modules setup.py compiles when it can: the one list (setup.py reads it from this file), those
 #: whose compilation measurably paid (``benchmarks/BENCHMARKS.md``).
-CANDIDATES = ("holdem_env.engine.state", "holdem_env.env._view", "holdem_env.env._core", "holdem_env.env._order")
+CANDIDATES = (
+    "holdem_env.engine.state",
+    "holdem_env.env._view",
+    "holdem_env.env._core",
+    "holdem_env.env._order",
+    "holdem_env.batched._tables",
+)
 #: Compiled module -> the compiled modules that ``cimport`` its types (``env/_core.pxd`` types the
 #: env's ``_state`` as the compiled ``HandState``; ``env/_order.pxd`` types the wrapped env as the
 #: compiled core): when a module runs from its source, so do these, and theirs in turn.

@@ -1,0 +1,73 @@
+# Cython declarations for the compiled build of _tables.py (holdem_env/_build.py CANDIDATES); the .py
+# stays the source. BatchedTables becomes an extension type whose per-table state is typed memoryviews
+# over its numpy arrays, and whose rule steps are C methods.
+cimport cython
+
+cdef long long _RIVER, _SHOWDOWN, _RANK_MASK, _FLUSH_ADD, _FLUSH_TEST
+cdef Py_ssize_t _POOL
+
+cdef class BatchedTables:
+    cdef public Py_ssize_t num_tables
+    cdef public Py_ssize_t num_players
+    cdef public long long small_blind
+    cdef public long long big_blind
+    cdef public long long ante
+    cdef public bint random_opponents
+    cdef public Py_ssize_t learner_seat
+    cdef public bint record
+    cdef public list trace
+    cdef public object decisions
+    # the numpy arrays (public) ...
+    cdef public object starting, stacks, bets, contrib, folded, all_in, acted, faced
+    cdef public object hole, board, deck, street, actor, button, current_bet, last_full_raise
+    cdef public object n_live, n_active, board_len, pos, legal_fold, legal_call, min_raise_to, max_raise_to
+    cdef public object rewards, terminated, hands_played
+    cdef public object _deck_rng, _opp_rng, _deck_pool, _uniforms, _table_rngs
+    cdef bint _engine_deal
+    cdef Py_ssize_t _pool_next, _uni_next, _n_decisions
+    # ... and typed views of the same memory
+    cdef long long[:, ::1] _starting, _stacks, _bets, _contrib, _faced, _rewards
+    cdef signed char[:, ::1] _folded, _all_in, _acted
+    cdef long long[:, ::1] _hole, _board, _deck, _pool
+    cdef long long[::1] _street, _actor, _button, _cb, _lfr, _n_live, _n_active, _board_len, _pos
+    cdef long long[::1] _call, _lo, _hi, _terminated, _hands
+    cdef signed char[::1] _fold
+    cdef double[::1] _uni
+    cdef long long[::1] _scratch
+    cdef const long long[::1] _card_keys
+    cdef const short[::1] _plain7, _flush_table
+
+    @cython.locals(n=Py_ssize_t, s=Py_ssize_t, j=Py_ssize_t, b=Py_ssize_t, sb=Py_ssize_t, bb=Py_ssize_t, x=cython.longlong, p=Py_ssize_t)
+    cdef int _new_hand(self, Py_ssize_t t) except -1
+    cdef void _mark_all_in(self, Py_ssize_t t, Py_ssize_t s) noexcept
+    @cython.locals(n=Py_ssize_t, k=Py_ssize_t, s=Py_ssize_t, cb=cython.longlong)
+    cdef int _next_actor_from(self, Py_ssize_t t, Py_ssize_t seat) except -1
+    @cython.locals(n=Py_ssize_t, s=Py_ssize_t, run_out=bint)
+    cdef int _end_street(self, Py_ssize_t t) except -1
+    @cython.locals(p=Py_ssize_t, k=Py_ssize_t, i=Py_ssize_t, bl=Py_ssize_t)
+    cdef void _deal_street(self, Py_ssize_t t) noexcept
+    cdef void _give_back(self, Py_ssize_t t, Py_ssize_t s, long long amount) noexcept
+    @cython.locals(n=Py_ssize_t, s=Py_ssize_t, top=cython.longlong, second=cython.longlong, seat=Py_ssize_t, c=cython.longlong, reach=cython.longlong)
+    cdef void _return_uncalled(self, Py_ssize_t t) noexcept
+    @cython.locals(i=Py_ssize_t, key=cython.longlong, flush=cython.longlong, suit=cython.longlong, mask=cython.longlong, c=cython.longlong)
+    cdef long long _strength(self, Py_ssize_t t, Py_ssize_t s) noexcept
+    @cython.locals(n=Py_ssize_t, s=Py_ssize_t, k=Py_ssize_t, w=Py_ssize_t, top=cython.longlong, prev=cython.longlong, level=cython.longlong, amount=cython.longlong, c=cython.longlong, best=cython.longlong, nwin=cython.longlong, share=cython.longlong, odd=cython.longlong, total=cython.longlong)
+    cdef void _award(self, Py_ssize_t t, bint showdown) noexcept
+    @cython.locals(n=Py_ssize_t, s=Py_ssize_t)
+    cdef int _finish(self, Py_ssize_t t, bint showdown) except -1
+    @cython.locals(s=Py_ssize_t, bet=cython.longlong, stack=cython.longlong, cb=cython.longlong, owed=cython.longlong, allin_to=cython.longlong, lo=cython.longlong)
+    cdef void _legal(self, Py_ssize_t t) noexcept
+    @cython.locals(lo=cython.longlong)
+    cdef bint _is_legal(self, Py_ssize_t t, long long a) noexcept
+    @cython.locals(s=Py_ssize_t, cb=cython.longlong, put=cython.longlong, stack=cython.longlong, amount=cython.longlong, increment=cython.longlong)
+    cdef int _apply(self, Py_ssize_t t, long long a) except -1
+    @cython.locals(u=cython.double, v=cython.double, k=cython.longlong, r=cython.longlong, fold=bint, raises=cython.longlong)
+    cdef long long _random_action(self, Py_ssize_t t) except -1
+    @cython.locals(t=Py_ssize_t)
+    cdef Py_ssize_t _first_illegal(self, long long[::1] acts) except -2
+    @cython.locals(t=Py_ssize_t)
+    cdef int _step_all(self, long long[::1] acts) except -1
+    @cython.locals(t=Py_ssize_t)
+    cdef int _fill_random(self, long long[::1] out) except -1
+    @cython.locals(a=cython.longlong)
+    cdef int _run_opponents(self, Py_ssize_t t) except -1

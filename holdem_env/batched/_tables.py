@@ -1,0 +1,558 @@
+# cython: boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+"""Many no-limit hold'em tables held as arrays (one row per table) and stepped together in one compiled call.
+
+The rules are the engine's (``docs/RULES.md``, :class:`~holdem_env.engine.state.HandState`), for tables
+where every seat plays every hand from the same starting stacks (the default "every hand is its own
+buy-in" table; optional equal antes): forced bets, dealing order and burns, the minimum raise and the
+short all-in that does not reopen the betting, the uncalled bet, side pots, split pots with odd chips
+from the first seat left of the button, and the run-out when nobody can bet any more. Hands are dealt
+from decks drawn in batches from a seeded numpy generator (``deck`` holds each table's current one, so
+any hand can be replayed by a ``HandState`` given the same deck and button), or, with ``table_seeds``,
+each table's buttons and decks are those of ``Table(config, seed=s)`` (and so of
+``nlhe_v1.env(...).reset(seed=s)`` followed by plain resets), at some cost in speed. Compiled (``_tables.pxd``)
+the whole step is C; the ``.py`` runs the same rules slowly.
+
+Actions are nlhe_v1's exact ids: 0 fold, 1 check or call (an all-in call when short), ``k + 1`` bet or
+raise to ``k`` chips (the street total).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from holdem_env.engine.errors import ConfigError, IllegalActionError
+from holdem_env.engine.evaluator import _CARD_KEYS, _FLUSH_TABLE, _dense_table
+
+__all__ = ["BatchedTables"]
+
+_RIVER, _SHOWDOWN = 3, 4
+_RANK_MASK = (1 << 32) - 1
+_FLUSH_ADD = 0x3333 << 32
+_FLUSH_TEST = 0x8888 << 32
+_POOL = 4096  # decks and uniforms drawn per numpy call
+
+
+def _positive_int(name: str, value: object, lo: int, hi: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo or (hi is not None and value > hi):
+        allowed = f"an integer >= {lo}" if hi is None else f"an integer in {lo}..{hi}"
+        raise ConfigError(name, value, f"must be {allowed}")
+    return int(value)
+
+
+class BatchedTables:
+    """``num_tables`` tables of ``num_players`` seats, stepped together.
+
+    Every array has one row per table; after construction and after every :meth:`step`, every
+    table has a seat to act (``actor``) and its legal set written: ``legal_fold`` (0/1),
+    ``legal_call`` (chips a call puts in; 0 means check), ``min_raise_to``/``max_raise_to`` (0 when no
+    bet or raise is allowed). A finished hand adds each seat's payoff to ``rewards`` and 1 to
+    ``terminated`` (both cleared at the start of each step), and the table deals its next hand with the
+    button one seat on. With ``random_opponents``, every seat but ``learner_seat`` plays a uniform
+    legal policy (a uniform legal kind among fold, check/call, bet/raise, then a uniform size) inside
+    :meth:`step`, until the learner is to act again at every table.
+    """
+
+    def __init__(
+        self,
+        num_tables: int,
+        num_players: int = 6,
+        small_blind: int = 5,
+        big_blind: int = 10,
+        buy_in: int = 1000,
+        seed: int = 0,
+        *,
+        ante: int = 0,
+        stacks: object = None,
+        random_opponents: bool = False,
+        learner_seat: int = 0,
+        record: bool = False,
+        table_seeds: object = None,
+    ) -> None:
+        nt = _positive_int("num_tables", num_tables, 1)
+        n = _positive_int("num_players", num_players, 2, 10)
+        bb = _positive_int("big_blind", big_blind, 1)
+        sb = _positive_int("small_blind", small_blind, 0, bb)
+        _positive_int("buy_in", buy_in, 1)
+        an = _positive_int("ante", ante, 0)
+        _positive_int("seed", seed, 0)
+        seat = _positive_int("learner_seat", learner_seat, 0, n - 1)
+        if stacks is None:
+            start = np.full((nt, n), int(buy_in), dtype=np.int64)
+        else:
+            given = np.asarray(stacks)
+            if given.dtype.kind not in "iu" or given.shape not in ((n,), (nt, n)) or (given < 1).any():
+                raise ConfigError("stacks", stacks, f"must be integers >= 1, shaped ({n},) or ({nt}, {n})")
+            start = np.ascontiguousarray(np.broadcast_to(given, (nt, n)), dtype=np.int64).copy()
+        if (start <= an + bb).any():
+            # so that no seat is all-in from the forced bets and every hand has a first decision
+            raise ConfigError("stacks" if stacks is not None else "buy_in", stacks if stacks is not None else buy_in,
+                              f"every starting stack must exceed the ante plus the big blind ({an + bb})")
+        self.num_tables, self.num_players = nt, n
+        self.small_blind, self.big_blind, self.ante = sb, bb, an
+        self.random_opponents, self.learner_seat = bool(random_opponents), seat
+        self.record = bool(record)
+        self.trace: list[tuple[int, int, Any]] = []  # when ``record``: (table, seat, action id) per decision, (table, -1, (button, deck)) per deal
+        self.decisions = 0
+        deck_seq, opp_seq = np.random.SeedSequence(int(seed)).spawn(2)
+        self._deck_rng = np.random.default_rng(deck_seq)
+        self._opp_rng = np.random.default_rng(opp_seq)
+
+        def z(*shape: int, dtype: type = np.int64) -> np.ndarray:
+            return np.zeros(shape, dtype=dtype)
+
+        self.starting = start
+        self.stacks, self.bets, self.contrib, self.faced, self.rewards = z(nt, n), z(nt, n), z(nt, n), z(nt, n), z(nt, n)
+        self.folded, self.all_in, self.acted = z(nt, n, dtype=np.int8), z(nt, n, dtype=np.int8), z(nt, n, dtype=np.int8)
+        self.hole, self.board, self.deck = z(nt, 2 * n), z(nt, 5), z(nt, 52)
+        self.street, self.actor, self.current_bet, self.last_full_raise = z(nt), z(nt), z(nt), z(nt)
+        self.n_live, self.n_active, self.board_len, self.pos = z(nt), z(nt), z(nt), z(nt)
+        self.legal_fold = z(nt, dtype=np.int8)
+        self.legal_call, self.min_raise_to, self.max_raise_to = z(nt), z(nt), z(nt)
+        self.terminated, self.hands_played = z(nt), z(nt)
+        self._engine_deal = table_seeds is not None
+        if table_seeds is None:
+            self._table_rngs = []
+            self.button = self._deck_rng.integers(n, size=nt).astype(np.int64)
+        else:
+            seeds = list(table_seeds)  # type: ignore[call-overload]
+            if len(seeds) != nt or not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) and x >= 0 for x in seeds):
+                raise ConfigError("table_seeds", table_seeds, f"must be {nt} non-negative integers (one per table)")
+            # each table draws its first button and shuffles each deck exactly as Table(config, seed=s) does
+            self._table_rngs = [np.random.default_rng(int(x)) for x in seeds]
+            self.button = np.array([int(g.integers(n)) for g in self._table_rngs], dtype=np.int64)
+        self._starting, self._stacks, self._bets, self._contrib = self.starting, self.stacks, self.bets, self.contrib
+        self._faced, self._rewards = self.faced, self.rewards
+        self._folded, self._all_in, self._acted = self.folded, self.all_in, self.acted
+        self._hole, self._board, self._deck = self.hole, self.board, self.deck
+        self._street, self._actor, self._button = self.street, self.actor, self.button
+        self._cb, self._lfr, self._n_live, self._n_active = self.current_bet, self.last_full_raise, self.n_live, self.n_active
+        self._board_len, self._pos = self.board_len, self.pos
+        self._fold, self._call, self._lo, self._hi = self.legal_fold, self.legal_call, self.min_raise_to, self.max_raise_to
+        self._terminated, self._hands = self.terminated, self.hands_played
+        self._card_keys = _CARD_KEYS
+        self._plain7 = _dense_table(7)
+        self._flush_table = _FLUSH_TABLE
+        self._scratch = z(n)
+        self._pool_next = _POOL
+        self._uni_next = _POOL
+        self._n_decisions = 0
+        self._deck_pool = self._pool = z(1, 52)
+        self._uniforms = self._uni = np.zeros(1)
+        for t in range(nt):
+            self._new_hand(t)
+        self._settle_all()
+
+    # ------------------------------------------------------------------ Python-level helpers
+
+    def _refill_decks(self) -> None:
+        """The next ``_POOL`` shuffled decks (one numpy call)."""
+        base = np.broadcast_to(np.arange(52, dtype=np.int64), (_POOL, 52))
+        self._deck_pool = self._pool = np.ascontiguousarray(self._deck_rng.permuted(base, axis=1))
+        self._pool_next = 0
+
+    def _engine_deck(self, t: int) -> None:
+        """Table ``t``'s next deck shuffled as ``HandState`` shuffles it (``table_seeds`` mode)."""
+        deck = list(range(52))
+        self._table_rngs[t].shuffle(deck)
+        self.deck[t] = deck
+
+    def _refill_uniforms(self) -> None:
+        """The next ``_POOL`` uniforms in [0, 1) for the random opponents (one numpy call)."""
+        self._uniforms = self._uni = self._opp_rng.random(_POOL)
+        self._uni_next = 0
+
+    def _settle_all(self) -> None:
+        """Run the opponents (if any) and write every table's legal set."""
+        for t in range(self.num_tables):
+            if self.random_opponents:
+                self._run_opponents(t)
+            self._legal(t)
+        self.decisions = self._n_decisions
+
+    def step(self, actions: object) -> None:
+        """Apply one exact action id per table for the seat to act (then the opponents' actions).
+
+        ``actions``: integers, one per table. Every action is checked first: an illegal one raises
+        :class:`~holdem_env.engine.errors.IllegalActionError` naming the table and its legal set, and
+        nothing changes.
+        """
+        a = np.asarray(actions)
+        if a.shape != (self.num_tables,) or a.dtype.kind not in "iu":
+            raise IllegalActionError(
+                f"actions must be {self.num_tables} integer action ids (one per table), got shape {a.shape} dtype {a.dtype}"
+            )
+        acts = np.ascontiguousarray(a, dtype=np.int64)
+        t = self._first_illegal(acts)
+        if t >= 0:
+            raise IllegalActionError(f"table {t}: action {int(acts[t])} is not legal ({self.describe_legal(t)})")
+        self.rewards[:] = 0
+        self.terminated[:] = 0
+        self._step_all(acts)
+        self.decisions = self._n_decisions
+
+    def _first_illegal(self, acts: np.ndarray) -> int:
+        for t in range(self.num_tables):
+            if not self._is_legal(t, acts[t]):
+                return t
+        return -1
+
+    def _step_all(self, acts: np.ndarray) -> int:
+        for t in range(self.num_tables):
+            self._apply(t, acts[t])
+            if self.random_opponents:
+                self._run_opponents(t)
+            self._legal(t)
+        return 0
+
+    def describe_legal(self, t: int) -> str:
+        """Table ``t``'s legal exact ids in words."""
+        parts = ["0 fold"] if self.legal_fold[t] else []
+        call = int(self.legal_call[t])
+        parts.append(f"1 call {call}" if call else "1 check")
+        lo, hi = int(self.min_raise_to[t]), int(self.max_raise_to[t])
+        if lo:
+            parts.append(f"{lo + 1}..{hi + 1} raise to {lo}..{hi}")
+        return ", ".join(parts)
+
+    def legal_mask(self, width: int) -> np.ndarray:
+        """The exact-id legal mask of every table, ``(num_tables, width)`` int8 (raise ids past ``width`` cut)."""
+        ids = np.arange(width)
+        lo, hi = self.min_raise_to[:, None], self.max_raise_to[:, None]
+        mask = ((ids >= lo + 1) & (ids <= hi + 1) & (lo > 0)).astype(np.int8)
+        mask[:, 0] = self.legal_fold
+        mask[:, 1] = 1
+        return mask
+
+    def random_actions(self) -> np.ndarray:
+        """One action id per table from the random opponents' policy (the same generator)."""
+        out = np.empty(self.num_tables, dtype=np.int64)
+        self._fill_random(out)
+        return out
+
+    def _fill_random(self, out: np.ndarray) -> int:
+        for t in range(self.num_tables):
+            out[t] = self._random_action(t)
+        return 0
+
+    # ------------------------------------------------------------------ the rules (C methods compiled)
+
+    def _new_hand(self, t: int) -> int:
+        n = self.num_players
+        if self._engine_deal:
+            self._engine_deck(t)
+        else:
+            if self._pool_next >= _POOL:
+                self._refill_decks()
+            p = self._pool_next
+            self._pool_next = p + 1
+            for j in range(52):
+                self._deck[t, j] = self._pool[p, j]
+        for s in range(n):
+            self._stacks[t, s] = self._starting[t, s]
+            self._bets[t, s] = 0
+            self._contrib[t, s] = 0
+            self._folded[t, s] = 0
+            self._all_in[t, s] = 0
+            self._acted[t, s] = 0
+            self._faced[t, s] = 0
+        self._n_live[t] = n
+        self._n_active[t] = n
+        self._street[t] = 0
+        self._board_len[t] = 0
+        self._cb[t] = self.big_blind
+        self._lfr[t] = self.big_blind
+        b = self._button[t]
+        if n == 2:
+            sb = b
+            bb = (b + 1) % n
+        else:
+            sb = (b + 1) % n
+            bb = (b + 2) % n
+        if self.ante:
+            for s in range(n):
+                x = self.ante if self.ante < self._stacks[t, s] else self._stacks[t, s]
+                self._stacks[t, s] -= x
+                self._contrib[t, s] += x
+                if self._stacks[t, s] == 0:
+                    self._mark_all_in(t, s)
+        for j in range(2):
+            s = sb if j == 0 else bb
+            x = self.small_blind if j == 0 else self.big_blind
+            if x > self._stacks[t, s]:
+                x = self._stacks[t, s]
+            if x:
+                self._stacks[t, s] -= x
+                self._bets[t, s] += x
+                self._contrib[t, s] += x
+                if self._stacks[t, s] == 0:
+                    self._mark_all_in(t, s)
+        for j in range(n):  # one card at a time from the first seat left of the button
+            s = (b + 1 + j) % n
+            self._hole[t, 2 * s] = self._deck[t, j]
+            self._hole[t, 2 * s + 1] = self._deck[t, j + n]
+        self._pos[t] = 2 * n
+        if self.record:
+            self.trace.append((t, -1, (int(b), tuple(self.deck[t].tolist()))))
+        self._next_actor_from(t, bb)
+        return 0
+
+    def _mark_all_in(self, t: int, s: int) -> None:
+        if not self._folded[t, s] and not self._all_in[t, s]:
+            self._all_in[t, s] = 1
+            self._n_active[t] -= 1
+
+    def _next_actor_from(self, t: int, seat: int) -> int:
+        """Hand the turn to the next seat after ``seat`` that must act, or close the betting round."""
+        n = self.num_players
+        cb = self._cb[t]
+        for k in range(1, n + 1):
+            s = (seat + k) % n
+            if self._folded[t, s] or self._all_in[t, s]:
+                continue
+            if self._bets[t, s] < cb or (self._n_active[t] > 1 and not self._acted[t, s]):
+                self._actor[t] = s
+                return 0
+        self._actor[t] = -1
+        self._end_street(t)
+        return 0
+
+    def _end_street(self, t: int) -> int:
+        if self._street[t] == _RIVER:
+            self._finish(t, True)
+            return 0
+        n = self.num_players
+        run_out = self._n_active[t] <= 1
+        if run_out:
+            self._return_uncalled(t)
+        for s in range(n):
+            self._bets[t, s] = 0
+            self._acted[t, s] = 0
+            self._faced[t, s] = 0
+        self._cb[t] = 0
+        self._lfr[t] = self.big_blind
+        if run_out:
+            while self._street[t] < _RIVER:
+                self._deal_street(t)
+            self._finish(t, True)
+            return 0
+        self._deal_street(t)
+        self._next_actor_from(t, self._button[t])
+        return 0
+
+    def _deal_street(self, t: int) -> None:
+        self._street[t] += 1
+        p = self._pos[t] + 1  # one burnt card
+        k = 3 if self._street[t] == 1 else 1
+        bl = self._board_len[t]
+        for i in range(k):
+            self._board[t, bl + i] = self._deck[t, p + i]
+        self._board_len[t] = bl + k
+        self._pos[t] = p + k
+
+    def _give_back(self, t: int, s: int, amount: int) -> None:
+        self._contrib[t, s] -= amount
+        self._stacks[t, s] += amount
+        self._bets[t, s] = self._bets[t, s] - amount if self._bets[t, s] > amount else 0
+
+    def _return_uncalled(self, t: int) -> None:
+        """The unmatched part of the largest contribution goes back, then anything above what every player
+        still in the hand put in (engine ``_return_uncalled``)."""
+        n = self.num_players
+        top = -1
+        second = -1
+        seat = -1
+        for s in range(n):
+            c = self._contrib[t, s]
+            if c > top:
+                second = top
+                top = c
+                seat = s
+            elif c > second:
+                second = c
+        if second < 0:
+            second = 0
+        if seat >= 0 and top > second:
+            self._give_back(t, seat, top - second)
+        reach = -1
+        for s in range(n):
+            if not self._folded[t, s] and self._contrib[t, s] > reach:
+                reach = self._contrib[t, s]
+        for s in range(n):
+            c = self._contrib[t, s]
+            if c > reach:
+                self._give_back(t, s, c - reach)
+
+    def _strength(self, t: int, s: int) -> int:
+        """The evaluator's value (1..7462) of seat ``s``'s two cards with the five-card board."""
+        key = self._card_keys[self._hole[t, 2 * s]] + self._card_keys[self._hole[t, 2 * s + 1]]
+        for i in range(5):
+            key += self._card_keys[self._board[t, i]]
+        flush = (key + _FLUSH_ADD) & _FLUSH_TEST
+        if not flush:
+            return self._plain7[key & _RANK_MASK]
+        suit = 0
+        while not (flush >> (35 + 4 * suit)) & 1:
+            suit += 1
+        mask = 0
+        for i in range(7):
+            c = self._hole[t, 2 * s + i] if i < 2 else self._board[t, i - 2]
+            if c & 3 == suit:
+                mask |= 1 << (c >> 2)
+        return self._flush_table[mask]
+
+    def _award(self, t: int, showdown: bool) -> None:
+        """Split the pot layers (main pot, then each side pot) among the best eligible hands."""
+        n = self.num_players
+        top = 0
+        for s in range(n):
+            if self._folded[t, s]:
+                self._scratch[s] = -1
+            else:
+                self._scratch[s] = self._strength(t, s) if showdown else 0
+            if self._contrib[t, s] > top:
+                top = self._contrib[t, s]
+        prev = 0
+        while prev < top:
+            level = top  # the next layer boundary: the smallest all-in contribution above prev
+            for s in range(n):
+                c = self._contrib[t, s]
+                if self._all_in[t, s] and not self._folded[t, s] and prev < c < level:
+                    level = c
+            amount = 0
+            best = -1
+            for s in range(n):
+                c = self._contrib[t, s]
+                if c > prev:
+                    amount += (c if c < level else level) - prev
+                if not self._folded[t, s] and c >= level and self._scratch[s] > best:
+                    best = self._scratch[s]
+            nwin = 0
+            for s in range(n):
+                if not self._folded[t, s] and self._contrib[t, s] >= level and self._scratch[s] == best:
+                    nwin += 1
+            if nwin == 0:  # unreachable after _return_uncalled (kept: no division by zero in C)
+                break
+            share = amount // nwin
+            odd = amount - share * nwin
+            for k in range(1, n + 1):  # odd chips one at a time from the first seat left of the button
+                w = (self._button[t] + k) % n
+                if not self._folded[t, w] and self._contrib[t, w] >= level and self._scratch[w] == best:
+                    self._stacks[t, w] += share + (1 if odd > 0 else 0)
+                    odd -= 1
+            prev = level
+
+    def _finish(self, t: int, showdown: bool) -> int:
+        """Settle the hand, write the payoffs, and deal the next hand with the button moved on."""
+        n = self.num_players
+        self._return_uncalled(t)
+        self._award(t, showdown)
+        for s in range(n):
+            self._rewards[t, s] += self._stacks[t, s] - self._starting[t, s]
+        self._terminated[t] += 1
+        self._hands[t] += 1
+        self._street[t] = _SHOWDOWN
+        self._button[t] = (self._button[t] + 1) % n
+        self._new_hand(t)
+        return 0
+
+    def _legal(self, t: int) -> None:
+        """Write table ``t``'s legal set (engine ``HandState._legal``, no-limit)."""
+        s = self._actor[t]
+        bet = self._bets[t, s]
+        stack = self._stacks[t, s]
+        cb = self._cb[t]
+        owed = cb - bet
+        if owed > 0:
+            self._call[t] = owed if owed < stack else stack
+            self._fold[t] = 1
+        else:
+            self._call[t] = 0
+            self._fold[t] = 0
+        self._lo[t] = 0
+        self._hi[t] = 0
+        if stack <= owed or self._n_active[t] <= 1 or (self._acted[t, s] and cb - self._faced[t, s] < self._lfr[t]):
+            return
+        allin_to = bet + stack
+        lo = cb + self._lfr[t]
+        self._lo[t] = lo if lo < allin_to else allin_to
+        self._hi[t] = allin_to
+
+    def _is_legal(self, t: int, a: int) -> bool:
+        if a == 1:
+            return True
+        if a == 0:
+            return self._fold[t] != 0
+        lo = self._lo[t]
+        return lo > 0 and lo + 1 <= a <= self._hi[t] + 1
+
+    def _apply(self, t: int, a: int) -> int:
+        """Apply the legal action id ``a`` for the seat to act."""
+        s = self._actor[t]
+        cb = self._cb[t]
+        self._n_decisions += 1
+        if self.record:
+            self.trace.append((t, s, a))
+        if a == 0:
+            self._folded[t, s] = 1
+            self._n_live[t] -= 1
+            self._n_active[t] -= 1
+        elif a == 1:
+            put = self._call[t]
+            if put:
+                stack = self._stacks[t, s] - put
+                self._stacks[t, s] = stack
+                self._bets[t, s] += put
+                self._contrib[t, s] += put
+                if stack == 0:
+                    self._mark_all_in(t, s)
+            self._acted[t, s] = 1
+            self._faced[t, s] = cb
+        else:
+            amount = a - 1
+            put = amount - self._bets[t, s]
+            stack = self._stacks[t, s] - put
+            self._stacks[t, s] = stack
+            self._bets[t, s] = amount
+            self._contrib[t, s] += put
+            increment = amount - cb
+            if increment >= self._lfr[t]:
+                self._lfr[t] = increment
+            self._cb[t] = amount
+            self._acted[t, s] = 1
+            self._faced[t, s] = amount
+            if stack == 0:
+                self._mark_all_in(t, s)
+        if self._n_live[t] == 1:
+            self._finish(t, False)
+        else:
+            self._next_actor_from(t, s)
+        return 0
+
+    def _random_action(self, t: int) -> int:
+        """A uniform legal kind (fold, check/call, bet/raise), then a uniform legal size."""
+        self._legal(t)
+        if self._uni_next + 2 > _POOL:
+            self._refill_uniforms()
+        u = self._uni[self._uni_next]
+        v = self._uni[self._uni_next + 1]
+        self._uni_next += 2
+        fold = self._fold[t] != 0
+        raises = self._hi[t] - self._lo[t] + 1 if self._lo[t] else 0
+        k = fold + 1 + (raises > 0)
+        r = int(u * k)
+        if fold:
+            if r == 0:
+                return 0
+            r -= 1
+        if r == 0:
+            return 1
+        return self._lo[t] + 1 + int(v * raises)
+
+    def _run_opponents(self, t: int) -> int:
+        """Play the random opponents at table ``t`` until the learner is to act."""
+        while self._actor[t] != self.learner_seat:
+            a = self._random_action(t)
+            self._apply(t, a)
+        return 0
