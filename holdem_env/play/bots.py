@@ -10,7 +10,7 @@ other players' cards only when the engine shows them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -72,19 +72,39 @@ class BotSeats:
             )
         return self._env
 
-    def start_hand(self, hand: HandState, rngs: Sequence[np.random.Generator]) -> None:
-        """Deal the mirror of ``hand`` and give each bot its generator and its seat's first info."""
+    def _hook(self, seat: int, name: str, *args: Any) -> str | None:
+        """Call the optional hook ``name`` of the bot at ``seat``; a failure is caught and described.
+
+        A researcher's bot may raise in any hook: the table goes on, and the returned
+        sentence (for the hand log) says which bot failed where.
+        """
+        agent = self.agents[seat]
+        hook = getattr(agent, name, None) if agent is not None else None
+        if hook is None:
+            return None
+        try:
+            hook(*args)
+        except Exception as exc:  # any error of foreign code: the table must not stop
+            spec = self.specs[seat] or repr(agent)
+            return f"the bot {spec!r} at seat {seat} failed in {name} ({type(exc).__name__}: {exc}); the table goes on"
+        return None
+
+    def start_hand(self, hand: HandState, rngs: Sequence[np.random.Generator]) -> list[str]:
+        """Deal the mirror of ``hand``, give each bot its generator and its seat's first info.
+
+        Returns a sentence for each bot hook that failed (the table goes on without it).
+        """
         env = self._env_for(hand.starting_stacks)
         env.reset(options={"deck": list(hand.deck), "button": hand.button, "stacks": list(hand.starting_stacks)})
+        problems = []
         for seat, agent in enumerate(self.agents):
             if agent is None:
                 continue
-            set_rng = getattr(agent, "set_rng", None)
-            if set_rng is not None:
-                set_rng(rngs[seat])
-            hook = getattr(agent, "start_hand", None)
-            if hook is not None:
-                hook(env.infos[env.possible_agents[seat]])
+            for problem in (self._hook(seat, "set_rng", rngs[seat]),
+                            self._hook(seat, "start_hand", env.infos[env.possible_agents[seat]])):
+                if problem is not None:
+                    problems.append(problem)
+        return problems
 
     def decide(self, seat: int) -> Action:
         """Ask the bot on turn at ``seat`` for its action, as an engine :class:`Action`.
@@ -131,13 +151,21 @@ class BotSeats:
             a = event.to + 1
         self._env.step(a)
 
-    def end_hand(self, hand: HandState) -> None:
-        """Tell every bot the result of the finished ``hand`` (its ``end_hand`` hook)."""
+    def end_hand(self, hand: HandState, shown: Mapping[int, Sequence[int]] | None = None) -> list[str]:
+        """Tell every bot the result of the finished ``hand`` (its ``end_hand`` hook).
+
+        ``shown``: the hands shown at the table (seat -> cards), everybody's to see; default
+        the engine's. Returns a sentence for each hook that failed.
+        """
         payoffs = hand.payoffs
         assert payoffs is not None
         board = tuple(card_str(c) for c in hand.board)
-        shown = {int(s): tuple(card_str(c) for c in cards) for s, cards in hand.shown.items()}
-        for seat, agent in enumerate(self.agents):
-            hook = getattr(agent, "end_hand", None) if agent is not None else None
-            if hook is not None:
-                hook({"seat": seat, "payoff": int(payoffs[seat]), "board": board, "shown": shown})
+        visible = hand.shown if shown is None else shown
+        cards_shown = {int(s): tuple(card_str(c) for c in cards) for s, cards in visible.items()}
+        problems = []
+        for seat in range(self.n):
+            result = {"seat": seat, "payoff": int(payoffs[seat]), "board": board, "shown": dict(cards_shown)}
+            problem = self._hook(seat, "end_hand", result)
+            if problem is not None:
+                problems.append(problem)
+        return problems
