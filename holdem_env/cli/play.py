@@ -20,6 +20,7 @@ import sys
 import webbrowser
 
 from holdem_env.engine.errors import HoldemError
+from holdem_env.play.roster import LEARNED_BOTS
 
 __all__ = ["configure_parser", "run", "INSTALL_HINT", "lan_warning"]
 
@@ -54,7 +55,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--opponents", nargs="+", metavar="SPEC", default=None,
         help="one agent spec per bot seat (players - 1), e.g. tag lag calling-station tight-passive cfr-lite "
-        "or mybots:MyBot; default: those five, seated in an order you are not told",
+        "or mybots:MyBot; default: five styles, seated in an order you are not told. Learned bots: "
+        + ", ".join(f"{name} ({'/'.join(map(str, bot.players))} seats)" for name, bot in LEARNED_BOTS.items()),
     )
     parser.add_argument("--clock", type=float, default=30.0, help="seconds per decision (default 30; 0: no clock)")
     parser.add_argument("--bot-delay", type=float, default=0.8, help="seconds a bot waits before acting (default 0.8)")

@@ -6,6 +6,11 @@ The hand itself is played on the engine (:mod:`holdem_env.play.session`). Bots a
 which every action taken at the table is stepped. So a bot gets exactly the observation,
 action mask and ``info`` the arena gives it: its own hole cards, the public actions, and
 other players' cards only when the engine shows them.
+
+A bot trained in the env's *discrete* action mode (a ``ppo`` agent: its ``policy.config``
+names ``bet_sizes`` and ``num_actions``; or any agent with ``action_mode = "discrete"`` and
+``bet_sizes``) gets the same observation with the discrete mask of its bet sizes, and its
+discrete id is played as the raise-to amount that id stands for.
 """
 
 from __future__ import annotations
@@ -20,9 +25,22 @@ from holdem_env.engine.actions import Action, ActionKind
 from holdem_env.engine.cards import card_str
 from holdem_env.engine.record import ActionEvent
 from holdem_env.engine.state import HandState
-from holdem_env.env.nlhe_v1 import raw_env
+from holdem_env.env.nlhe_v1 import discrete_raise_amounts, raw_env
+from holdem_env.play.roster import DEFAULT_OPPONENTS, LEARNED_BOTS, LearnedBot, learned_bots_for
 
-__all__ = ["BotSeats"]
+__all__ = ["BotSeats", "DEFAULT_OPPONENTS", "LEARNED_BOTS", "LearnedBot", "learned_bots_for"]
+
+def _discrete_sizes(agent: Any) -> tuple[float, ...] | None:
+    """The bet sizes of an agent that plays the env's discrete action mode, None for exact-mode agents."""
+    if agent is None:
+        return None
+    config = getattr(getattr(agent, "policy", None), "config", None)  # a ppo agent's policy
+    sizes = getattr(config, "bet_sizes", None)
+    if getattr(config, "num_actions", None) is not None and sizes is not None:
+        return tuple(sizes)
+    if getattr(agent, "action_mode", None) == "discrete" and getattr(agent, "bet_sizes", None) is not None:
+        return tuple(agent.bet_sizes)
+    return None
 
 
 class BotSeats:
@@ -48,6 +66,8 @@ class BotSeats:
         if agents is None:
             agents = [None if spec is None else make_agent(spec) for spec in specs]
         self.agents = list(agents)
+        self._discrete = [_discrete_sizes(a) for a in self.agents]
+        self._hand: HandState | None = None
         self._env: Any = None
         self._max_stack = 0
 
@@ -95,6 +115,7 @@ class BotSeats:
         Returns a sentence for each bot hook that failed (the table goes on without it).
         """
         env = self._env_for(hand.starting_stacks)
+        self._hand = hand
         env.reset(options={"deck": list(hand.deck), "button": hand.button, "stacks": list(hand.starting_stacks)})
         problems = []
         for seat, agent in enumerate(self.agents):
@@ -119,6 +140,17 @@ class BotSeats:
         info = env.infos[name]
         mask = observation["action_mask"]
         spec = self.specs[seat] or repr(self.agents[seat])
+        sizes = self._discrete[seat]
+        amounts: list[int | None] = []
+        if sizes is not None:  # the same observation with the discrete mask of its bet sizes
+            hand = self._hand
+            assert hand is not None
+            amounts = discrete_raise_amounts(
+                hand.legal_actions(), pot=hand.pot, current_bet=hand.current_bet,
+                all_in_to=hand.street_bets[seat] + hand.stacks[seat], bet_sizes=sizes,
+            )
+            mask = np.array([mask[0], mask[1], *(a is not None for a in amounts)], dtype=mask.dtype)
+            observation = {**observation, "action_mask": mask}
         try:
             action = self.agents[seat].act(observation, info)
         except Exception as exc:
@@ -138,6 +170,10 @@ class BotSeats:
             return Action.fold()
         if a == 1:
             return Action.check() if info["legal"]["check"] else Action.call()
+        if sizes is not None:
+            to = amounts[a - 2]
+            assert to is not None  # the mask allowed it
+            return Action.raise_to(to)
         return Action.raise_to(a - 1)
 
     def mirror(self, event: ActionEvent) -> None:

@@ -37,12 +37,10 @@ from holdem_env.engine.record import (
 from holdem_env.engine.state import HandState
 from holdem_env.engine.table import Table
 from holdem_env.formats.phh import dumps_all, from_record
-from holdem_env.play.bots import BotSeats
+from holdem_env.play.bots import DEFAULT_OPPONENTS, BotSeats
 
 __all__ = ["DEFAULT_OPPONENTS", "BOT_NAMES", "HUMAN_SEAT", "PlayConfig", "PlaySession", "redacted_record"]
 
-#: The five opponents of the default table (seated in an order drawn from the seed).
-DEFAULT_OPPONENTS = ("tag", "lag", "calling-station", "tight-passive", "cfr-lite")
 #: Seat names of the bots: they say nothing about who plays how.
 BOT_NAMES = ("Ada", "Bea", "Cal", "Dot", "Eli", "Fay", "Gus", "Hal", "Ivy")
 #: The person always sits in seat 0 (drawn at the bottom of the table).
@@ -71,7 +69,7 @@ class PlayConfig:
     seeds the deck, the seating of the bots and their generators.
 
     >>> PlayConfig().opponents
-    ('tag', 'lag', 'calling-station', 'tight-passive', 'cfr-lite')
+    ('tag(tightness=0.75)', 'lag', 'calling-station', 'tight-passive(play=0.24)', 'cfr-lite')
     >>> PlayConfig(players=3, opponents=("tag",))
     Traceback (most recent call last):
     ...
