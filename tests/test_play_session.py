@@ -353,3 +353,27 @@ def test_bots_see_only_their_own_seat() -> None:
             else:
                 session.act("check" if session.view()["legal"]["check"] else "call")
     assert sum(len(s.seen) for s in spies) > 30
+
+
+def test_the_log_speaks_correct_english_and_names_split_pots() -> None:
+    session = call_session(players=3, seed=4, clock=0)
+    firsts = []
+    for _ in range(3):
+        session.start_hand()
+        firsts.append(session.logs[-1][0])
+        finish_hand(session)
+    assert sum(line.endswith(": You have the button") for line in firsts) == 1
+    assert all(line.endswith(" has the button") for line in firsts if "You" not in line)
+    # A board that plays for everyone: the three hands split the pot, said in words.
+    button = (session.hand.button + 1) % 3  # type: ignore[union-attr]
+    order = [(button + k) % 3 for k in range(1, 4)]
+    holes = dict(zip(order, ["2c3d", "2d3h", "2h3c"], strict=True))
+    session.start_hand(deck=stacked_deck(3, button, holes, board="AsKsQsJsTs"))
+    while session.hand_running:
+        if session.bot_on_turn():
+            session.bot_act()
+        else:
+            session.act("check" if session.view()["legal"]["check"] else "call")
+    lines = session.logs[-1]
+    assert "You, Ada and Bea split the pot (30: 10, 10 and 10) with a royal flush" in lines, lines
+    assert sum(1 for line in lines if " shows " in line or line.startswith("You show ")) == 3

@@ -63,7 +63,8 @@
   function seatPosition(i, n) {
     // Seat 0 (you) at the bottom; the others clockwise around the oval.
     const angle = Math.PI / 2 + (2 * Math.PI * i) / n;
-    return { x: 50 + 41 * Math.cos(angle), y: 50 + 37 * Math.sin(angle) };
+    const phone = window.innerWidth <= 640;  // a narrower oval: the seats stay on screen
+    return { x: 50 + 41 * Math.cos(angle), y: (phone ? 51.5 : 50) + (phone ? 35 : 37) * Math.sin(angle) };
   }
 
   function fmt(n) { return Number(n).toLocaleString("en-US"); }
