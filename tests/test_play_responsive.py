@@ -126,7 +126,7 @@ def _reachable(d: Any, name: str) -> None:
     for element_id, left, right, width, height in rects:
         assert left >= 0 and right <= inner, (element_id, left, right, inner)
         if name == "phone":
-            assert width >= 40 and height >= 40, (element_id, width, height)  # a fingertip
+            assert width >= 44 and height >= 44, (element_id, width, height)  # a fingertip (44 px)
 
 
 def _shot(d: Any, name: str, what: str) -> None:

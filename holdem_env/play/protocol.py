@@ -20,6 +20,14 @@ repeated or stale action is never applied to a later decision. A message may be 
 (:meth:`holdem_env.play.session.PlaySession.view`, to every open tab after each change),
 ``{"type": "history", "hands": [[line, ...], ...]}`` (every hand's log, once on connect)
 and ``{"type": "error", "message": "..."}`` (a refused message: nothing changed).
+
+Fields of a state the page relies on beyond the table itself: ``decision`` (the number of
+the person's open decision, else null: echo it in the action), ``clock_left`` and
+``clock_paused`` (the clock pauses while no page is connected), ``seats[i].last_action``
+(``"Call 20"``, ``"Raise to 60"``, ... this street), ``results.shown[seat]`` with ``cards``,
+``hand`` (the hand in words, e.g. ``"two pair, kings and nines, ace kicker"``) and ``best``
+(its five cards) for every player still in at a showdown, and ``session.chart`` (the
+person's net result after each finished hand, 0 first).
 """
 
 from __future__ import annotations
