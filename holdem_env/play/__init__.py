@@ -16,6 +16,7 @@ __all__ = ["DEFAULT_OPPONENTS", "PlayConfig", "PlaySession"]
 def __getattr__(name: str) -> Any:
     """Import the session lazily: ``holdem play --help`` reads :mod:`holdem_env.play.roster` alone."""
     if name in __all__:
+        # late import: the session pulls in the env; `holdem play --help` needs only the roster
         from holdem_env.play import session
 
         return getattr(session, name)

@@ -41,6 +41,7 @@ LEARNED_BOTS: dict[str, LearnedBot] = {
 
 def learned_bots_for(players: int) -> list[str]:
     """The names of the learned bots trained for a table of ``players`` seats that are registered agents."""
+    # late import: the agent registry is not needed to print `holdem play --help`
     from holdem_env.agents.base import registered_agents
 
     names = set(registered_agents())
