@@ -64,3 +64,25 @@ def test_holdem_play_serves_the_table_on_localhost() -> None:
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=20)
+
+
+def test_binding_beyond_localhost_warns_and_names_the_ssh_tunnel() -> None:
+    pytest.importorskip("starlette")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "holdem_env.cli", "play", "--no-browser", "--port", "0", "--host", "0.0.0.0",
+         "--seed", "1", "--opponents", "random", "random", "random", "random", "random"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        err = proc.stderr.readline()  # type: ignore[union-attr]
+        assert err.startswith("holdem play: WARNING: listening on 0.0.0.0, beyond this machine")
+        assert "plain HTTP" in err and "ssh -L" in err
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=20)
+
+
+def test_the_warning_names_the_tunnel_for_the_port() -> None:
+    from holdem_env.cli.play import lan_warning
+
+    assert "ssh -L 8765:127.0.0.1:8765" in lan_warning("0.0.0.0", 8765)

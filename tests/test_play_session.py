@@ -84,8 +84,9 @@ def test_side_pots_showdown_and_bust_then_top_up() -> None:
         e.amount for e in session.hand.events if type(e).__name__ == "UncalledBetReturned"  # type: ignore[union-attr]
     )
     shown = view["results"]["shown"]
-    assert set(map(int, shown)) == set(range(6)) and view["results"]["mucked"] == []
-    assert shown[str(winner)]["hand"] == "three of a kind"  # AsAh on Ad Kd 9s 5h 2c
+    assert set(map(int, shown)) == set(range(6))
+    assert shown[str(winner)]["hand"] == "three of a kind, aces, kickers king, nine"  # AsAh on Ad Kd 9s 5h 2c
+    assert sorted(shown[str(winner)]["best"]) == sorted(["As", "Ah", "Ad", "Kd", "9s"])
     assert any(line.startswith(f"{session.names[winner]} wins the main pot") for line in view["log"])
     assert session.stacks[HUMAN_SEAT] == 0
     net_before = session.net
@@ -167,7 +168,7 @@ def test_the_view_never_holds_a_card_the_person_may_not_see() -> None:
         assert hand is not None
         while True:
             visible = {card_str(c) for c in hand.board} | {card_str(c) for c in hand.hole_cards[HUMAN_SEAT]}
-            for cards in hand.shown.values():
+            for cards in session.table_shown(hand).values():
                 visible |= {card_str(c) for c in cards}
             if not session.hand_running:
                 seen |= visible
@@ -225,7 +226,9 @@ def test_session_result_in_chips_and_bb_per_100() -> None:
     expected = session.stacks[0] - 1000
     assert session.net == expected
     assert session.bb_per_100 == pytest.approx(expected / 10 / 2 * 100)
-    assert session.view()["session"] == {"hands": 2, "net": expected, "bb_per_100": round(expected / 10 / 2 * 100, 1)}
+    shown = session.view()["session"]
+    assert shown["hands"] == 2 and shown["net"] == expected and shown["bb_per_100"] == round(expected / 10 / 2 * 100, 1)
+    assert shown["chart"] == session.net_history and len(shown["chart"]) == 3 and shown["chart"][-1] == expected
 
 
 def test_hand_history_download_replays_and_hides_unshown_cards(tmp_path, capsys) -> None:
@@ -237,7 +240,7 @@ def test_hand_history_download_replays_and_hides_unshown_cards(tmp_path, capsys)
     hand1 = session.records[0]
     for s in range(6):
         cards = "".join(card_str(c) for c in hand1.hole_cards[s])
-        assert (cards in first) == (s == HUMAN_SEAT or s in hand1.shown)
+        assert (cards in first) == (s == HUMAN_SEAT or s in hand1.shown or s in hand1.mucked)
     assert "seed" not in text
     path = tmp_path / "session.phhs"
     path.write_text(text)
@@ -245,9 +248,10 @@ def test_hand_history_download_replays_and_hides_unshown_cards(tmp_path, capsys)
     assert capsys.readouterr().out.endswith("2 hands, 2 match, 0 differ, 0 errors\n")
 
 
-def test_a_long_session_with_mucked_hands_replays_from_the_download(tmp_path, capsys) -> None:
-    # Real bots: hands are mucked unseen at showdown; the download names no mucked card and
-    # still replays to the same stacks (a mucked hand wins nothing, whatever it held).
+def test_at_this_table_every_hand_still_in_is_shown_and_the_download_replays(tmp_path, capsys) -> None:
+    # Real bots: hands the engine's showing order would muck are shown at this table (the
+    # game description: "the players still in show their cards"), in the log, the view
+    # and the download, which still replays to the same stacks. Folded hands stay hidden.
     session = PlaySession(PlayConfig(seed=12, bot_delay=0))
     for _ in range(30):
         session.start_hand()
@@ -261,8 +265,15 @@ def test_a_long_session_with_mucked_hands_replays_from_the_download(tmp_path, ca
     text = session.hand_history_phhs()
     for i, s in mucked:
         section = text.split(f"[hand-{i}]")[1].split("[hand-")[0]
-        cards = "".join(card_str(c) for c in session.records[i - 1].hole_cards[s])
-        assert cards not in section and "????" in section
+        cards = session.records[i - 1].hole_cards[s]
+        assert "".join(card_str(c) for c in cards) in section
+        said = f"{session.names[s]} shows {card_str(cards[0])} {card_str(cards[1])}: "
+        assert any(line.startswith(said) for line in session.logs[i - 1])
+    for i, r in enumerate(session.records, start=1):
+        section = text.split(f"[hand-{i}]")[1].split("[hand-")[0]
+        for s, cards in enumerate(r.hole_cards):
+            if s != HUMAN_SEAT and s not in r.shown and s not in r.mucked:  # folded: never shown
+                assert "".join(card_str(c) for c in cards) not in section
     path = tmp_path / "session.phhs"
     path.write_text(text)
     assert holdem_main(["replay", "--check", str(path)]) == 0
@@ -342,3 +353,27 @@ def test_bots_see_only_their_own_seat() -> None:
             else:
                 session.act("check" if session.view()["legal"]["check"] else "call")
     assert sum(len(s.seen) for s in spies) > 30
+
+
+def test_the_log_speaks_correct_english_and_names_split_pots() -> None:
+    session = call_session(players=3, seed=4, clock=0)
+    firsts = []
+    for _ in range(3):
+        session.start_hand()
+        firsts.append(session.logs[-1][0])
+        finish_hand(session)
+    assert sum(line.endswith(": You have the button") for line in firsts) == 1
+    assert all(line.endswith(" has the button") for line in firsts if "You" not in line)
+    # A board that plays for everyone: the three hands split the pot, said in words.
+    button = (session.hand.button + 1) % 3  # type: ignore[union-attr]
+    order = [(button + k) % 3 for k in range(1, 4)]
+    holes = dict(zip(order, ["2c3d", "2d3h", "2h3c"], strict=True))
+    session.start_hand(deck=stacked_deck(3, button, holes, board="AsKsQsJsTs"))
+    while session.hand_running:
+        if session.bot_on_turn():
+            session.bot_act()
+        else:
+            session.act("check" if session.view()["legal"]["check"] else "call")
+    lines = session.logs[-1]
+    assert "You, Ada and Bea split the pot (30: 10, 10 and 10) with a royal flush" in lines, lines
+    assert sum(1 for line in lines if " shows " in line or line.startswith("You show ")) == 3

@@ -8,6 +8,16 @@ the WebSocket. The server needs the ``play`` extra: ``pip install 'holdem-env[pl
 
 from __future__ import annotations
 
-from holdem_env.play.session import DEFAULT_OPPONENTS, PlayConfig, PlaySession
+from typing import Any
 
 __all__ = ["DEFAULT_OPPONENTS", "PlayConfig", "PlaySession"]
+
+
+def __getattr__(name: str) -> Any:
+    """Import the session lazily: ``holdem play --help`` reads :mod:`holdem_env.play.roster` alone."""
+    if name in __all__:
+        # late import: the session pulls in the env; `holdem play --help` needs only the roster
+        from holdem_env.play import session
+
+        return getattr(session, name)
+    raise AttributeError(f"module 'holdem_env.play' has no attribute {name!r}")

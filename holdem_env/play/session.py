@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +24,7 @@ from holdem_env.engine.actions import ActionKind, Street, pot_fraction_raise_to
 from holdem_env.engine.cards import card_str
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError, HandOverError, IllegalActionError
-from holdem_env.engine.evaluator import evaluate
+from holdem_env.engine.handname import HandDescription, describe_hand
 from holdem_env.engine.pots import build_pots
 from holdem_env.engine.record import (
     ActionEvent,
@@ -37,16 +37,16 @@ from holdem_env.engine.record import (
 from holdem_env.engine.state import HandState
 from holdem_env.engine.table import Table
 from holdem_env.formats.phh import dumps_all, from_record
-from holdem_env.play.bots import BotSeats
+from holdem_env.play.bots import DEFAULT_OPPONENTS, BotSeats
 
 __all__ = ["DEFAULT_OPPONENTS", "BOT_NAMES", "HUMAN_SEAT", "PlayConfig", "PlaySession", "redacted_record"]
 
-#: The five opponents of the default table (seated in an order drawn from the seed).
-DEFAULT_OPPONENTS = ("tag", "lag", "calling-station", "tight-passive", "cfr-lite")
 #: Seat names of the bots: they say nothing about who plays how.
 BOT_NAMES = ("Ada", "Bea", "Cal", "Dot", "Eli", "Fay", "Gus", "Hal", "Ivy")
 #: The person always sits in seat 0 (drawn at the bottom of the table).
 HUMAN_SEAT = 0
+#: The session chart sends at most this many points (the latest).
+_CHART_POINTS = 2000
 #: The largest amount of chips the session accepts in an action (far above any stack).
 MAX_CHIPS = 10**12
 
@@ -69,7 +69,7 @@ class PlayConfig:
     seeds the deck, the seating of the bots and their generators.
 
     >>> PlayConfig().opponents
-    ('tag', 'lag', 'calling-station', 'tight-passive', 'cfr-lite')
+    ('tag(tightness=0.75)', 'lag', 'calling-station', 'tight-passive(play=0.24)', 'cfr-lite')
     >>> PlayConfig(players=3, opponents=("tag",))
     Traceback (most recent call last):
     ...
@@ -118,15 +118,17 @@ class PlayConfig:
         )
 
 
-def redacted_record(record: HandRecord, seat: int) -> HandRecord:
+def redacted_record(record: HandRecord, seat: int, shown: Collection[int] | None = None) -> HandRecord:
     """``record`` as ``seat`` may see it: other players' hole cards only where shown; no seed.
 
     The deck order is replaced by the public cards alone being known: the hole cards
-    of the others become ``None`` unless shown at showdown, and the deck and seed (which
-    would give every card away) are dropped.
+    of the others become ``None`` unless shown at showdown (``shown``: the seats shown at
+    the table, default the engine's ``record.shown``), and the deck and seed (which would
+    give every card away) are dropped.
     """
+    visible = record.shown if shown is None else shown
     hole = tuple(
-        cards if (s == seat or s in record.shown) else None for s, cards in enumerate(record.hole_cards)
+        cards if (s == seat or s in visible) else None for s, cards in enumerate(record.hole_cards)
     )
     return dataclasses.replace(record, hole_cards=hole, seed=None, deck=())
 
@@ -181,6 +183,13 @@ class PlaySession:
         self._deadline: float | None = None
         self._seen_events = 0
         self._hand: HandState | None = None
+        self._paused = False
+        self._paused_left: float | None = None
+        self._decision = 0
+        self.last_actions: list[str | None] = [None] * n
+        #: The person's net result after each finished hand (the session chart), 0 first.
+        self.net_history: list[int] = [0]
+        self._shown_log: list[tuple[int, ...]] = []
 
     # ------------------------------------------------------------------ reading
     @property
@@ -230,10 +239,36 @@ class PlaySession:
         return self.net / self.config.big_blind / len(self.records) * 100.0
 
     def clock_left(self) -> float | None:
-        """Seconds left on the person's clock (None when no clock runs)."""
+        """Seconds left on the person's clock (None when no clock runs; frozen while paused)."""
+        if self._paused_left is not None:
+            return self._paused_left
         if self._deadline is None:
             return None
         return max(0.0, self._deadline - self._clock())
+
+    @property
+    def clock_paused(self) -> bool:
+        """Whether the person's clock is paused (no page is connected): it cannot run out."""
+        return self._paused
+
+    def pause_clock(self) -> None:
+        """Stop the person's clock where it is, now and for later turns, until :meth:`resume_clock`."""
+        self._paused = True
+        if self._deadline is not None:
+            self._paused_left = max(0.0, self._deadline - self._clock())
+            self._deadline = None
+
+    def resume_clock(self) -> None:
+        """Run the person's clock on from where it was paused; idempotent."""
+        self._paused = False
+        if self._paused_left is not None:
+            self._deadline = self._clock() + self._paused_left
+            self._paused_left = None
+
+    @property
+    def decision(self) -> int:
+        """The number of the person's current decision (it grows by one with each new turn; 0 before any)."""
+        return self._decision
 
     # ------------------------------------------------------------------ playing
     def start_hand(self, deck: Sequence[int | str] | None = None) -> HandState:
@@ -250,15 +285,17 @@ class PlaySession:
             stacks[s] = self.config.buy_in
         hand = self.table.start_hand(deck=deck, stacks=stacks)  # raises before anything changes
         self.logs.append(lines)
-        lines.append(f"Hand #{self.hand_number}: {self.names[hand.button]} has the button")
+        lines.append(f"Hand #{self.hand_number}: {self.names[hand.button]} {_verb(hand.button, 'have', 'has')} the button")
         for s in pending_topups:
             self.topups[s] += self.config.buy_in
             lines.append(f"{self.names[s]} {'are' if s == HUMAN_SEAT else 'is'} topped up to {self.config.buy_in:,}")
         self.stacks = stacks
         self._hand = hand
         self._seen_events = 0
+        self.last_actions = [None] * len(stacks)
         rngs = [np.random.default_rng(s) for s in self._bot_seq.spawn(len(self.stacks))]
-        self.bots.start_hand(hand, rngs)
+        for problem in self.bots.start_hand(hand, rngs):
+            lines.append(problem)
         for s, tag in ((hand.small_blind_seat, "small blind"), (hand.big_blind_seat, "big blind")):
             posted = hand.blinds[s]
             if posted:
@@ -281,12 +318,21 @@ class PlaySession:
             raise IllegalActionError(f"it is not {whose} turn: {actor} to act")
         return hand
 
-    def act(self, kind: str, amount: int | None = None, *, seat: int = HUMAN_SEAT) -> ActionEvent:
+    def act(
+        self, kind: str, amount: int | None = None, *, seat: int = HUMAN_SEAT, decision: int | None = None,
+    ) -> ActionEvent:
         """Play ``kind`` (``fold``, ``check``, ``call``, ``raise`` to ``amount``, ``allin``) for ``seat``.
 
-        The engine checks the action; anything illegal raises
+        ``decision``: the person's decision this action answers (:attr:`decision`, sent in
+        the view); an action for a decision that is over (a stale or repeated click) is
+        refused. The engine checks the action; anything illegal raises
         :class:`IllegalActionError` with the engine's reason and changes nothing.
         """
+        if decision is not None and seat == HUMAN_SEAT and (decision != self._decision or not self.human_on_turn()):
+            now = f"decision #{self._decision} is on" if self.human_on_turn() else "it is not your turn now"
+            raise IllegalActionError(
+                f"that action was for decision #{decision}, which is over ({now}): it was not applied"
+            )
         hand = self._check_turn(seat)
         if kind == "raise":
             if isinstance(amount, bool) or not isinstance(amount, int) or not 0 <= amount <= MAX_CHIPS:
@@ -317,7 +363,7 @@ class PlaySession:
     def expire_clock(self) -> ActionEvent | None:
         """Apply :meth:`timeout` if the person's clock has run out; return its event, else None."""
         left = self.clock_left()
-        if left is None or left > 0 or not self.human_on_turn():
+        if self._paused or left is None or left > 0 or not self.human_on_turn():
             return None
         return self.timeout()
 
@@ -351,32 +397,61 @@ class PlaySession:
             lines.append(self._describe(ev, hand))
         self._seen_events = hand.num_events
         if hand.is_over:
-            self._deadline = None
+            self._deadline = self._paused_left = None
             self._settle(hand, lines)
-        elif hand.actor == HUMAN_SEAT and self.config.clock > 0:
-            self._deadline = self._clock() + self.config.clock
+        elif hand.actor == HUMAN_SEAT:
+            self._decision += 1
+            self._deadline = self._paused_left = None
+            if self.config.clock > 0:
+                if self._paused:
+                    self._paused_left = self.config.clock
+                else:
+                    self._deadline = self._clock() + self.config.clock
         else:
-            self._deadline = None
+            self._deadline = self._paused_left = None
 
     def _settle(self, hand: HandState, lines: list[str]) -> None:
         final = hand.final_stacks
         assert final is not None
         for i, pot in enumerate(hand.pots):
             label = _pot_label(i, len(hand.pots))
-            names = " and ".join(self.names[w] for w in pot.winners)
-            what = "" if not hand.shown else f" with {self._hand_name(hand, pot.winners[0])}"
-            split = "" if len(pot.winners) == 1 else " (split " + ", ".join(str(x) for x in pot.shares) + ")"
-            verb = "win" if pot.winners == (HUMAN_SEAT,) else "wins"
-            lines.append(f"{names} {verb} the {label} ({pot.amount:,}){what}{split}")
+            names = _join([self.names[w] for w in pot.winners])
+            what = "" if not hand.shown else f" with {self._describe_seat(hand, pot.winners[0]).name}"
+            if len(pot.winners) == 1:
+                verb = _verb(pot.winners[0], "win", "wins")
+                lines.append(f"{names} {verb} the {label} ({pot.amount:,}){what}")
+            else:
+                shares = _join([f"{x:,}" for x in pot.shares])
+                lines.append(f"{names} split the {label} ({pot.amount:,}: {shares}){what}")
         self.stacks = list(final)
         self.records.append(hand.record())
-        self.bots.end_hand(hand)
+        self._shown_log.append(tuple(self.table_shown(hand)))
+        self.net_history.append(self.net)
+        for problem in self.bots.end_hand(hand, self.table_shown(hand)):
+            lines.append(problem)
 
     @staticmethod
-    def _hand_name(hand: HandState, seat: int) -> str:
+    def table_shown(hand: HandState) -> dict[int, tuple[int, ...]]:
+        """The hands shown at this table: at a showdown, every player still in shows.
+
+        The game description of the free-play table says "the players still in show their
+        cards"; the engine's showing order (docs/RULES.md) decides who shows first, and
+        here the hands it would muck are turned up too. No showdown (everyone else folded):
+        nothing is shown.
+        """
+        if not hand.is_over or not hand.shown:
+            return {}
+        shown = dict(hand.shown)
+        for s in hand.mucked:
+            cards = hand.hole_cards[s]
+            if cards is not None:
+                shown[s] = tuple(cards)
+        return shown
+
+    def _describe_seat(self, hand: HandState, seat: int) -> HandDescription:
         hole = hand.hole_cards[seat]
         assert hole is not None
-        return _article(evaluate([*hole, *hand.board]).category_name)
+        return describe_hand([*hole, *hand.board])
 
     def _describe(self, ev: object, hand: HandState) -> str:
         if isinstance(ev, ActionEvent):
@@ -384,37 +459,44 @@ class PlaySession:
             name = self.names[ev.seat]
             kind = ActionKind(ev.kind)
             if kind is ActionKind.FOLD:
-                text = "fold" if you else "folds"
+                text, short = ("fold" if you else "folds"), "Fold"
             elif kind is ActionKind.CHECK:
-                text = "check" if you else "checks"
+                text, short = ("check" if you else "checks"), "Check"
             elif kind is ActionKind.CALL:
-                text = f"{'call' if you else 'calls'} {ev.amount:,}"
+                text, short = f"{'call' if you else 'calls'} {ev.amount:,}", f"Call {ev.amount:,}"
             elif kind is ActionKind.BET:
-                text = f"{'bet' if you else 'bets'} {ev.to:,}"
+                text, short = f"{'bet' if you else 'bets'} {ev.to:,}", f"Bet {ev.to:,}"
             else:
-                text = f"{'raise' if you else 'raises'} to {ev.to:,}"
+                text, short = f"{'raise' if you else 'raises'} to {ev.to:,}", f"Raise to {ev.to:,}"
             if ev.all_in:
                 text += " (all in)"
+                short = f"All in {ev.to:,}" if kind is not ActionKind.CALL else f"All in (call {ev.amount:,})"
+            if ev.timeout:
+                short += " (time)"
+            self.last_actions[ev.seat] = short
             if ev.timeout:
                 text += " (time ran out)"
             return f"{name} {text}"
         if isinstance(ev, DealEvent):
+            for s in range(len(self.last_actions)):  # a new street: the seats still to act start afresh
+                if not hand.folded[s] and not hand.is_all_in[s]:
+                    self.last_actions[s] = None
             street = {Street.FLOP: "Flop", Street.TURN: "Turn", Street.RIVER: "River"}.get(Street(ev.street), "Board")
             return f"{street}: " + " ".join(card_str(c) for c in ev.cards)
         if isinstance(ev, UncalledBetReturned):
             return f"Uncalled {ev.amount:,} returned to {self.names[ev.seat]}"
-        if isinstance(ev, ShowEvent):
-            verb = "show" if ev.seat == HUMAN_SEAT else "shows"
-            cards = " ".join(card_str(c) for c in ev.cards)
-            return f"{self.names[ev.seat]} {verb} {cards}: {self._hand_name(hand, ev.seat)}"
-        if isinstance(ev, MuckEvent):
-            return f"{self.names[ev.seat]} {'muck' if ev.seat == HUMAN_SEAT else 'mucks'}"
+        if isinstance(ev, (ShowEvent, MuckEvent)):  # at this table every player still in shows
+            hole = hand.hole_cards[ev.seat]
+            assert hole is not None
+            cards = " ".join(card_str(c) for c in hole)
+            verb = _verb(ev.seat, "show", "shows")
+            return f"{self.names[ev.seat]} {verb} {cards}: {self._describe_seat(hand, ev.seat).name}"
         return repr(ev)  # pragma: no cover - the engine has no other events
 
     # ------------------------------------------------------------------ the person's view
     def _visible_cards(self, hand: HandState, seat: int, viewer: int) -> list[str] | None:
         """The cards of ``seat`` that ``viewer`` may see: its own, or cards shown at showdown."""
-        if seat == viewer or seat in hand.shown:
+        if seat == viewer or seat in self.table_shown(hand):
             cards = hand.hole_cards[seat]
             return None if cards is None else [card_str(c) for c in cards]
         return None
@@ -469,6 +551,8 @@ class PlaySession:
             "legal": None,
             "clock": cfg.clock,
             "clock_left": None,
+            "clock_paused": self._paused,
+            "decision": None,
             "hand_over": hand is None or hand.is_over,
             "results": None,
             "log": list(self.logs[-1]) if self.logs else [],
@@ -476,14 +560,18 @@ class PlaySession:
                 "hands": self.hands_played,
                 "net": self.net,
                 "bb_per_100": None if self.bb_per_100 is None else round(self.bb_per_100, 1),
+                "chart": self.net_history[-_CHART_POINTS:],
+                "chart_first_hand": max(0, len(self.net_history) - _CHART_POINTS),
             },
         }
         if hand is None:
             for s in range(n):
                 seats.append({"name": self.names[s], "stack": self.stacks[s], "bet": 0, "folded": False,
-                              "all_in": False, "in_hand": False, "has_cards": False, "cards": None, "tags": []})
+                              "all_in": False, "in_hand": False, "has_cards": False, "cards": None, "tags": [],
+                              "last_action": None})
             return out
         over = hand.is_over
+        shown = self.table_shown(hand)
         for s in range(n):
             tags = []
             if s == hand.button:
@@ -500,9 +588,10 @@ class PlaySession:
                 "folded": dealt and hand.folded[s],
                 "all_in": dealt and hand.is_all_in[s],
                 "in_hand": dealt,
-                "has_cards": dealt and not hand.folded[s] and not (over and s in hand.mucked),
+                "has_cards": dealt and not hand.folded[s],
                 "cards": self._visible_cards(hand, s, viewer) if dealt else None,
                 "tags": tags,
+                "last_action": self.last_actions[s],
             })
         out["board"] = [card_str(c) for c in hand.board]
         out["button"] = hand.button
@@ -513,12 +602,12 @@ class PlaySession:
                 for i, p in enumerate(hand.pots)
             ]
             out["pot_total"] = sum(p.amount for p in hand.pots)
-            out["results"] = {
-                "payoffs": list(hand.payoffs or ()),
-                "shown": {str(s): {"cards": [card_str(c) for c in cards], "hand": self._hand_name(hand, s)}
-                          for s, cards in hand.shown.items()},
-                "mucked": list(hand.mucked),
-            }
+            results_shown: dict[str, Any] = {}
+            for s, cards in shown.items():
+                described = self._describe_seat(hand, s)
+                results_shown[str(s)] = {"cards": [card_str(c) for c in cards], "hand": described.name,
+                                         "best": list(described.card_strs)}
+            out["results"] = {"payoffs": list(hand.payoffs or ()), "shown": results_shown}
         else:
             behind = [c - b for c, b in zip(hand.contributions, hand.street_bets, strict=True)]
             in_hand = [d and not f for d, f in zip(hand.dealt_in, hand.folded, strict=True)]
@@ -533,6 +622,7 @@ class PlaySession:
             out["current_bet"] = hand.current_bet
             if hand.actor == viewer:
                 out["legal"] = self._legal_view(hand)
+                out["decision"] = self._decision
                 left = self.clock_left()
                 out["clock_left"] = None if left is None else round(left, 2)
         return out
@@ -548,7 +638,8 @@ class PlaySession:
         for i, record in enumerate(self.records, start=1):
             order = [(record.button + k) % n for k in range(1, n + 1)]
             players = [self.names[s] for s in order if record.dealt_in[s]]
-            hands.append(from_record(redacted_record(record, viewer), players=players, name=f"hand-{i}"))
+            shown = set(record.shown) | (set(self._shown_log[i - 1]) if i - 1 < len(self._shown_log) else set())
+            hands.append(from_record(redacted_record(record, viewer, shown), players=players, name=f"hand-{i}"))
         return dumps_all(hands)
 
 
@@ -558,6 +649,11 @@ def _pot_label(index: int, count: int) -> str:
     return f"side pot {index}" if count > 2 else "side pot"
 
 
-def _article(name: str) -> str:
-    """``"a flush"``, ``"a full house"``, but ``"two pair"``, ``"high card"``."""
-    return "a " + name if name in ("straight", "flush", "full house", "straight flush") else name
+def _verb(seat: int, you: str, other: str) -> str:
+    """The verb for ``seat``: ``you`` for the person ("You have"), ``other`` for a bot ("Ada has")."""
+    return you if seat == HUMAN_SEAT else other
+
+
+def _join(words: Sequence[str]) -> str:
+    """``["You"]`` -> ``"You"``; ``["You", "Ada", "Bea"]`` -> ``"You, Ada and Bea"``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

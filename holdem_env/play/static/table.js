@@ -16,6 +16,7 @@
     received: [],       // every message received (only with ?record=1, for tests)
     ws: null,
     deadline: null,     // performance.now() time the clock runs out
+    sent: null,         // the decision number already answered
   };
   window.holdem = app;
 
@@ -36,12 +37,15 @@
       const msg = JSON.parse(ev.data);
       if (msg.type === "state") onState(msg);
       else if (msg.type === "history") { app.hands = msg.hands.slice(); renderLog(); }
-      else if (msg.type === "error") say(msg.message, true);
+      else if (msg.type === "error") { app.sent = null; say(msg.message, true); }
     };
   }
 
   function send(obj) {
-    if (app.ws && app.ws.readyState === WebSocket.OPEN) app.ws.send(JSON.stringify(obj));
+    if (app.ws && app.ws.readyState === WebSocket.OPEN) {
+      app.ws.send(JSON.stringify(obj));
+      if (obj.decision != null) app.sent = obj.decision;
+    }
   }
 
   // ------------------------------------------------------------------ drawing
@@ -59,10 +63,21 @@
   function seatPosition(i, n) {
     // Seat 0 (you) at the bottom; the others clockwise around the oval.
     const angle = Math.PI / 2 + (2 * Math.PI * i) / n;
-    return { x: 50 + 41 * Math.cos(angle), y: 50 + 37 * Math.sin(angle) };
+    const phone = window.innerWidth <= 640;  // a narrower oval: the seats stay on screen
+    return { x: 50 + 41 * Math.cos(angle), y: (phone ? 51.5 : 50) + (phone ? 35 : 37) * Math.sin(angle) };
   }
 
   function fmt(n) { return Number(n).toLocaleString("en-US"); }
+
+  // ["You"] -> "You"; ["You", "Ada", "Bea"] -> "You, Ada and Bea" (as the server's log says it).
+  function joinNames(names) {
+    return names.length === 1 ? names[0] : names.slice(0, -1).join(", ") + " and " + names[names.length - 1];
+  }
+
+  function actionClass(text) {
+    const word = (text || "").split(" ")[0].toLowerCase();
+    return word ? " act-" + word : "";
+  }
 
   function onState(s) {
     const prevHand = app.state ? app.state.hand : null;
@@ -114,16 +129,26 @@
     const results = $("results");
     results.innerHTML = "";
     const winners = new Set();
+    const best = new Set();  // the winning five cards of every pot's first winner
     if (s.results) {
       for (const p of s.pots) {
-        const names = p.winners.map((w) => s.seats[w].name).join(" and ");
+        const names = joinNames(p.winners.map((w) => s.seats[w].name));
         p.winners.forEach((w) => winners.add(w));
         const shown = s.results.shown[String(p.winners[0])];
+        p.winners.forEach((w) => { const sh = s.results.shown[String(w)]; if (sh) sh.best.forEach((c) => best.add(c)); });
         const el = document.createElement("div");
-        const verb = p.winners.length === 1 && p.winners[0] === s.you ? " win " : " wins ";
-        el.textContent = names + verb + "the " + p.label + " (" + fmt(p.amount) + ")" + (shown ? " with " + shown.hand : "");
+        const what = shown ? " with " + shown.hand : "";
+        if (p.winners.length === 1) {
+          const verb = p.winners[0] === s.you ? " win " : " wins ";
+          el.textContent = names + verb + "the " + p.label + " (" + fmt(p.amount) + ")" + what;
+        } else {
+          el.textContent = names + " split the " + p.label + " (" + fmt(p.amount) + ": " + joinNames(p.shares.map(fmt)) + ")" + what;
+        }
         results.appendChild(el);
       }
+    }
+    if (best.size) {
+      board.querySelectorAll(".card[data-card]").forEach((c) => c.classList.add(best.has(c.dataset.card) ? "best" : "dim"));
     }
 
     const seats = $("seats");
@@ -138,7 +163,13 @@
       el.style.top = pos.y + "%";
       const cards = document.createElement("div");
       cards.className = "cards";
-      if (seat.cards) seat.cards.forEach((c) => cards.appendChild(cardEl(c)));
+      if (seat.cards) {
+        seat.cards.forEach((c) => {
+          const el = cardEl(c);
+          if (best.size && winners.has(i)) el.classList.add(best.has(c) ? "best" : "dim");
+          cards.appendChild(el);
+        });
+      }
       else if (seat.has_cards) { cards.appendChild(cardEl(null)); cards.appendChild(cardEl(null)); }
       el.appendChild(cards);
       const box = document.createElement("div");
@@ -151,11 +182,13 @@
       box.insertAdjacentHTML("beforeend", "<div class=\"name\"></div><div class=\"stack\"></div><div class=\"status\"></div><div class=\"handname\"></div>");
       box.querySelector(".name").textContent = seat.name;
       box.querySelector(".stack").textContent = fmt(seat.stack) + " chips";
-      const status = seat.folded ? "folded" : (s.actor === i ? (i === s.you ? "your turn" : "thinking…") : "");
-      box.querySelector(".status").textContent = status;
+      // the seat's last action this street (a fold stays), or who is on turn
+      const status = s.actor === i ? (i === s.you ? "your turn" : "thinking…") : (seat.last_action || (seat.folded ? "Fold" : ""));
+      const st = box.querySelector(".status");
+      st.textContent = status;
+      st.className = "status" + (s.actor === i ? "" : actionClass(status));
       const shown = s.results && s.results.shown[String(i)];
       if (shown) box.querySelector(".handname").textContent = shown.hand;
-      else if (s.results && s.results.mucked.includes(i)) box.querySelector(".handname").textContent = "mucked";
       el.appendChild(box);
       seats.appendChild(el);
       if (seat.bet > 0) {
@@ -171,6 +204,25 @@
     });
     renderControls();
     renderLog();
+    renderChart(s.session);
+  }
+
+  // ------------------------------------------------------------------ the session chart
+  function renderChart(session) {
+    const svg = $("chart");
+    const pts = session.chart || [0];
+    const W = 300, H = 90, pad = 6;
+    let lo = Math.min(0, ...pts), hi = Math.max(0, ...pts);
+    if (hi === lo) { hi += 1; lo -= 1; }  // a flat line in the middle
+    const span = hi - lo;
+    const x = (i) => (pts.length === 1 ? W / 2 : (i * W) / (pts.length - 1));
+    const y = (v) => pad + ((hi - v) * (H - 2 * pad)) / span;
+    const line = pts.map((v, i) => x(i).toFixed(1) + "," + y(v).toFixed(1)).join(" ");
+    svg.innerHTML = "<line class=\"zero\" x1=\"0\" x2=\"" + W + "\" y1=\"" + y(0) + "\" y2=\"" + y(0) + "\"></line>" +
+      "<polyline class=\"line\" points=\"" + line + "\"></polyline>";
+    const last = pts[pts.length - 1];
+    $("chart-now").textContent = (last > 0 ? "+" : "") + fmt(last);
+    svg.dataset.points = pts.length;
   }
 
   function renderLog() {
@@ -258,11 +310,26 @@
     document.querySelectorAll(".chip, #presets button, #btn-undo").forEach((b) => { b.disabled = !(L && L.presets); });
     const pile = $("pile");
     pile.innerHTML = "";
+    const counts = new Map();  // value -> how many chips of it, in the order first added
     app.pile.forEach((c) => {
+      const key = typeof c === "number" ? c : "preset";
+      counts.set(key, (counts.get(key) || 0) + 1);
+    });
+    counts.forEach((count, key) => {
       const el = document.createElement("div");
-      el.className = "pchip " + (typeof c === "number" ? "c" + c : "preset");
+      if (key === "preset") {
+        const c = app.pile.find((x) => typeof x !== "number");
+        el.className = "pchip preset";
+        el.textContent = "+" + fmt(c.amount);
+      } else {
+        el.className = "pchip c" + key;
+        el.textContent = String(key);
+        if (count > 1) { const b = document.createElement("span"); b.className = "count"; b.textContent = "×" + count; el.appendChild(b); }
+      }
       pile.appendChild(el);
     });
+    if (!app.pile.length) { const e = document.createElement("span"); e.className = "empty"; e.textContent = "no chips"; pile.appendChild(e); }
+    pile.title = app.pile.length ? "chips on the raise: " + fmt(pileTotal()) : "chips on the raise";
     $("btn-next").disabled = !(s && s.hand_over);
   }
 
@@ -277,17 +344,18 @@
     const s = app.state;
     if (!s || !s.legal) { if (s && !s.hand_over) say("It is not your turn.", true); return; }
     const L = s.legal;
+    if (app.sent === s.decision) return;  // already answered: a second press sends nothing
     if (kind === "fold") {
       if (!L.fold) { say("Folding is not offered when you can check for free: press C.", true); return; }
-      send({ type: "action", action: "fold", hand: s.hand });
+      send({ type: "action", action: "fold", hand: s.hand, decision: s.decision });
     } else if (kind === "call") {
-      send({ type: "action", action: L.check ? "check" : "call", hand: s.hand });
+      send({ type: "action", action: L.check ? "check" : "call", hand: s.hand, decision: s.decision });
     } else if (kind === "raise") {
       const to = raiseTo();
       if (to == null) { say("You cannot raise now: you can only call or fold.", true); return; }
       const problem = raiseProblem(to);
       if (problem) { say(problem, true); return; }
-      send({ type: "action", action: "raise", amount: to, hand: s.hand });
+      send({ type: "action", action: "raise", amount: to, hand: s.hand, decision: s.decision });
     }
   }
 
