@@ -166,7 +166,7 @@ def connect_and_play(
     *,
     secret: str | None = None,
     timeout: float | None = None,
-    on_hand: Callable[[HandResult], None] | None = None,
+    on_hand: Callable[[HandResult], object] | None = None,
 ) -> list[HandResult]:
     """Connect, shake hands (``VERSION:2.0.0``, then ``SECRET:...`` if given), play until the dealer closes."""
     sock = socket.create_connection((host, port), timeout=timeout)

@@ -47,7 +47,8 @@ def table_for(game: GameDef) -> tuple[TableConfig, tuple[int, ...]]:
         )
     if n == 2:
         bb, sb = game.blind
-        want_blind, want_first = (bb, sb), (1, 0, 0, 0)
+        want_blind: tuple[int, ...] = (bb, sb)
+        want_first = (1, 0, 0, 0)
     else:
         sb, bb = game.blind[0], game.blind[1]
         want_blind, want_first = (sb, bb) + (0,) * (n - 2), (2 % n, 0, 0, 0)
