@@ -30,11 +30,20 @@ from typing import IO, Any
 import numpy as np
 
 from holdem_env.acpc.game import AcpcHand, table_for
-from holdem_env.acpc.protocol import MAX_LINE, ACPCError, GameDef, format_value, parse_action, parse_gamedef
+from holdem_env.acpc.protocol import (
+    MAX_LINE,
+    NAMED_GAMES,
+    ACPCError,
+    GameDef,
+    format_value,
+    parse_action,
+    parse_gamedef,
+)
 from holdem_env.engine.cards import shuffled_deck
-from holdem_env.engine.errors import ConfigError
+from holdem_env.engine.errors import ConfigError, PHHError
+from holdem_env.formats.phh import dumps, from_record
 
-__all__ = ["DealerConfig", "Dealer", "MatchResult"]
+__all__ = ["DealerConfig", "Dealer", "MatchResult", "load_game", "run_match"]
 
 
 @dataclass
@@ -409,8 +418,6 @@ class Dealer:
         return result
 
     def _write_phh(self, out: IO[str], acpc: AcpcHand, names: list[str], h: int) -> None:
-        from holdem_env.formats.phh import PHHError, dumps, from_record
-
         try:
             text = dumps(from_record(acpc.hand.record(), players=names))
         except PHHError as exc:
@@ -421,8 +428,6 @@ class Dealer:
 
 def load_game(name_or_file: str) -> GameDef:
     """A game by name (:data:`~holdem_env.acpc.protocol.NAMED_GAMES`, ``.game`` optional) or from a file."""
-    from holdem_env.acpc.protocol import NAMED_GAMES
-
     key = name_or_file[:-5] if name_or_file.endswith(".game") else name_or_file
     if key in NAMED_GAMES and not Path(name_or_file).is_file():
         return parse_gamedef(NAMED_GAMES[key])
