@@ -367,9 +367,20 @@ def test_a_second_connection_to_a_taken_seat_is_refused() -> None:
     assert any(e.startswith("REFUSED seat 1") and "taken" in e for e in m.events)
 
 
+def _hold_until(m: _Match, prefix: str) -> Callable[[socket.socket, str, int], bool]:
+    """A seat that, from its second turn on, answers only once the dealer has logged ``prefix`` (no race with the end)."""
+
+    def hold(sock: socket.socket, line: str, turn: int) -> bool:
+        while turn >= 2 and not any(e.startswith(prefix) for e in m.events):
+            threading.Event().wait(0.01)
+        return False
+
+    return hold
+
+
 def test_a_seat_reconnects_with_its_secret_but_not_without_one() -> None:
-    m = _Match(hands=10, seed=9, secrets=("s1", "s2"))
-    _client(m.dealer.ports[0], secret="s1")
+    m = _Match(hands=10, seed=9, secrets=("s1", "s2"), t_response=60.0)
+    _RawBot(m.dealer.ports[0], _hold_until(m, "RECONNECTED seat 2"), hello=b"VERSION:2.0.0\r\nSECRET:s1\r\n")
     gone = threading.Event()
 
     def misbehave(sock: socket.socket, line: str, turn: int) -> bool:
@@ -392,8 +403,8 @@ def test_a_seat_reconnects_with_its_secret_but_not_without_one() -> None:
 
 
 def test_without_secrets_a_seat_that_left_cannot_come_back() -> None:
-    m = _Match(hands=6, seed=10)
-    _client(m.dealer.ports[0])
+    m = _Match(hands=6, seed=10, t_response=60.0)
+    _RawBot(m.dealer.ports[0], _hold_until(m, "REFUSED seat 2"))
 
     def misbehave(sock: socket.socket, line: str, turn: int) -> bool:
         if turn == 1:

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from holdem_env.acpc.game import AcpcHand, replay_matchstate, table_for
+from holdem_env.acpc.game import AcpcHand, deck_for, replay_matchstate, table_for
 from holdem_env.acpc.protocol import MAX_LINE, VERSION_LINE, ACPCError, GameDef, MatchState, parse_matchstate
 from holdem_env.engine.cards import card_str
 from holdem_env.env.nlhe_v1 import raw_env
@@ -62,6 +62,7 @@ class AcpcClient:
         )
         self._started: int | None = None
         self._broken: int | None = None
+        self._cache: tuple[int, AcpcHand, list[tuple[str, int]]] | None = None
 
     def _warn(self, text: str) -> None:
         if self.log is not None:
@@ -75,17 +76,31 @@ class AcpcClient:
         if self._broken == state.hand:  # whose turn is unknown: 'c' is valid whenever asked, ignored otherwise
             return f"{line}:c"
         try:
-            acpc = replay_matchstate(self.game, self.table, self.stacks, state)
+            acpc = self._advance(state)
+            if acpc.hand.is_over:  # scored on the true cards (the running hand's unseen cards are fillers)
+                self._finish(state, replay_matchstate(self.game, self.table, self.stacks, state), line)
+                return None
         except ACPCError as exc:
             self._broken = state.hand
+            self._cache = None
             self._warn(f"hand {state.hand}: cannot mirror the hand ({exc}); answering 'c' in it")
             return f"{line}:c"
-        if acpc.hand.is_over:
-            self._finish(state, acpc, line)
-            return None
         if acpc.actor != state.position:
             return None
         return f"{line}:{self._decide(state, acpc)}"
+
+    def _advance(self, state: MatchState) -> AcpcHand:
+        """The hand at ``state``: the previous state's hand with the new actions, or a fresh replay."""
+        actions = [a for r in state.betting for a in r]
+        cached = self._cache
+        if cached is not None and cached[0] == state.hand and actions[: len(cached[2])] == cached[2]:
+            acpc = cached[1]
+            for kind, size in actions[len(cached[2]):]:
+                acpc.apply(kind, size)
+        else:
+            acpc = replay_matchstate(self.game, self.table, self.stacks, state)
+        self._cache = (state.hand, acpc, actions)
+        return acpc
 
     def _finish(self, state: MatchState, acpc: AcpcHand, line: str) -> None:
         payoffs = acpc.hand.payoffs
@@ -104,7 +119,8 @@ class AcpcClient:
 
     def _decide(self, state: MatchState, acpc: AcpcHand) -> str:
         env = self.env
-        env.reset(options={"deck": list(acpc.hand.deck), "button": self.n - 1, "stacks": list(self.stacks)})
+        deck = deck_for(self.n, state.hole, [c for r in state.board for c in r])  # the cards seen so far
+        env.reset(options={"deck": list(deck), "button": self.n - 1, "stacks": list(self.stacks)})
         if self._started != state.hand:
             self._started = state.hand
             set_rng = getattr(self.agent, "set_rng", None)
