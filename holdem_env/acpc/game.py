@@ -16,6 +16,7 @@ Both differences only make the engine stricter, so every hand it deals is valid 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from holdem_env.acpc.protocol import ACPCError, GameDef, MatchState, format_action, format_value
 from holdem_env.engine.actions import Action
@@ -129,6 +130,15 @@ class AcpcHand:
             raise ACPCError("the hand is over: no action is expected")
         street = int(hand.street)
         legal = hand.legal_actions()
+        try:
+            action = self._engine_action(kind, size, seat, legal)
+            hand.act(action)
+        except HoldemError as exc:
+            raise ACPCError(f"action {format_action(kind, size, self.game.no_limit)!r} is not legal here: {exc}") from None
+        self._record(seat, street, kind, hand.contributions[seat] if kind == "r" else 0)
+
+    def _engine_action(self, kind: str, size: int, seat: int, legal: Any) -> Action:
+        hand = self.hand
         if kind == "f":
             action = Action.fold()
         elif kind == "c":
@@ -140,11 +150,7 @@ class AcpcHand:
             if legal.min_raise_to is None:
                 raise ACPCError("a raise is not allowed here (the cap is reached or nobody can respond)")
             action = Action.raise_to(legal.min_raise_to)
-        try:
-            hand.act(action)
-        except HoldemError as exc:
-            raise ACPCError(f"action {format_action(kind, size, self.game.no_limit)!r} is not legal here: {exc}") from None
-        self._record(seat, street, kind, hand.contributions[seat] if kind == "r" else 0)
+        return action
 
     def timeout(self) -> str:
         """The rules' timeout action (check if free, else fold); returns it as ACPC text."""
