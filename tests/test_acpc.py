@@ -301,6 +301,37 @@ def test_out_of_turn_lines_are_logged_and_ignored() -> None:
     assert result.timeouts == [0, 0]
 
 
+def test_a_flood_of_lines_leaves_a_bounded_log_and_the_match_goes_on() -> None:
+    m = _Match(hands=4, seed=11)
+    _client(m.dealer.ports[0])
+
+    def misbehave(sock: socket.socket, line: str, turn: int) -> bool:
+        sock.sendall(f"{line}:c\r\n".encode() + b"MATCHSTATE:9:9::|:c\r\n" * 200)  # the answer, then 200 junk lines
+        return True
+
+    _RawBot(m.dealer.ports[1], misbehave)
+    result = m.finish()
+    ignored = [e for e in m.events if e.startswith("IGNORED seat 2")]
+    assert 0 < len(ignored) <= 5 * result.hands, len(ignored)
+    assert any("not logged" in e for e in ignored)
+
+
+def test_a_connection_flood_is_refused_beyond_a_few_pending_handshakes() -> None:
+    m = _Match(hands=2, seed=12, t_handshake=30.0)
+    idle = [socket.create_connection(("127.0.0.1", m.dealer.ports[0]), timeout=30) for _ in range(6)]
+    while sum(e.startswith("REFUSED seat 1") for e in m.events) < 2:
+        threading.Event().wait(0.01)
+    for s in idle:
+        s.close()
+    while sum(e.startswith("DISCONNECTED connection for seat 1") for e in m.events) < 4:  # the pending ones are gone
+        threading.Event().wait(0.01)
+    _RawBot(m.dealer.ports[0])
+    _RawBot(m.dealer.ports[1])
+    m.finish()
+    refused = [e for e in m.events if e.startswith("REFUSED seat 1")]
+    assert any("already shaking hands" in e for e in refused), m.events
+
+
 def test_a_client_that_disconnects_times_out_for_the_rest_of_the_match() -> None:
     m = _Match(hands=8, seed=5)
     _client(m.dealer.ports[0])

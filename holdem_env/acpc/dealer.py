@@ -43,7 +43,12 @@ from holdem_env.engine.cards import shuffled_deck
 from holdem_env.engine.errors import ConfigError, PHHError
 from holdem_env.formats.phh import dumps, from_record
 
-__all__ = ["DealerConfig", "Dealer", "MatchResult", "load_game", "run_match"]
+__all__ = ["DealerConfig", "Dealer", "MatchResult", "load_game", "run_match", "MAX_PENDING", "MAX_IGNORED_LOGGED"]
+
+#: Connections per seat allowed to be shaking hands at once (more are refused: a connection flood).
+MAX_PENDING = 4
+#: Ignored lines logged per seat per hand (a client flooding lines leaves a bounded log).
+MAX_IGNORED_LOGGED = 5
 
 
 @dataclass
@@ -149,6 +154,7 @@ class Dealer:
         self.seats: list[_Conn | None] = [None] * self.n
         self.ever_connected = [False] * self.n
         self.pending: list[_Conn] = []
+        self._ignored_count = [0] * self.n
         for s, port in enumerate(config.ports):
             lst = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
             lst.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -206,8 +212,12 @@ class Dealer:
         sock.setblocking(False)
         taken = self.seats[seat] is not None
         can_rejoin = not self.ever_connected[seat] or self.cfg.secrets[seat] is not None
-        if taken or not can_rejoin:
-            why = "the seat is taken" if taken else "the seat left and has no secret to rejoin with"
+        crowded = sum(c.seat == seat for c in self.pending) >= MAX_PENDING
+        if taken or not can_rejoin or crowded:
+            why = (
+                "the seat is taken" if taken else "the seat left and has no secret to rejoin with" if not can_rejoin
+                else f"{MAX_PENDING} connections are already shaking hands for it"
+            )
             self.event(f"REFUSED seat {seat + 1}: connection from {addr[0]}:{addr[1]}: {why}")
             try:
                 sock.send(b"# refused: " + why.encode() + b"\r\n")
@@ -312,7 +322,7 @@ class Dealer:
                     continue
                 while conn.lines:
                     raw = conn.lines.pop(0)
-                    self.event(f"IGNORED seat {s + 1}: out-of-turn message {self._show(raw)}")
+                    self._ignored(s, f"out-of-turn message {self._show(raw)}")
             conn = self.seats[seat]
             if conn is None:
                 return "disconnected"
@@ -328,7 +338,7 @@ class Dealer:
                     continue
                 if not line.startswith(asked + ":"):
                     if line.startswith("MATCHSTATE:"):
-                        self.event(f"IGNORED seat {seat + 1}: answer to another state {self._show(raw)}")
+                        self._ignored(seat, f"answer to another state {self._show(raw)}")
                         continue
                     return f"malformed answer {self._show(raw)}"
                 try:
@@ -339,6 +349,12 @@ class Dealer:
             if left <= 0:
                 return "no answer in time"
             self._pump(left)
+
+    def _ignored(self, seat: int, what: str) -> None:
+        self._ignored_count[seat] += 1
+        if self._ignored_count[seat] <= MAX_IGNORED_LOGGED:
+            more = "; further ignored lines this hand are not logged" if self._ignored_count[seat] == MAX_IGNORED_LOGGED else ""
+            self.event(f"IGNORED seat {seat + 1}: {what}{more}")
 
     @staticmethod
     def _show(raw: bytes | None) -> str:
@@ -369,6 +385,7 @@ class Dealer:
             seat_of = [(p + h) % n for p in range(n)]  # position -> seat (player0Seat = h mod n)
             acpc = AcpcHand(self.game, self.table, self.stacks, self._deal(h), h)
             hand_left = [cfg.t_hand] * n
+            self._ignored_count = [0] * n
             told_gone: set[int] = set()
             while acpc.actor is not None:
                 states = [acpc.matchstate(p) for p in range(n)]
