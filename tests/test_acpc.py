@@ -157,8 +157,8 @@ class _Match:
             self.dealer.close()
 
     def finish(self) -> MatchResult:
-        self.thread.join(timeout=300)
-        assert not self.thread.is_alive(), "the dealer did not finish"
+        self.thread.join(timeout=float(__import__("os").environ.get("ACPC_TEST_JOIN", "300")))
+        assert not self.thread.is_alive(), f"the dealer did not finish: {self.events}"
         assert self.error is None, self.error
         assert self.result is not None
         states = [x for x in self.log.getvalue().splitlines() if x.startswith("STATE:")]
@@ -392,6 +392,9 @@ def test_a_second_connection_to_a_taken_seat_is_refused() -> None:
     second = _RawBot(m.dealer.ports[0])
     second.join(30)
     assert second.received and second.received[0].startswith("# refused: the seat is taken")
+    client = AcpcClient(NL, make_agent("random"))
+    with pytest.raises(ACPCError, match="refused: the seat is taken"):
+        connect_and_play("127.0.0.1", m.dealer.ports[0], client)
     _RawBot(m.dealer.ports[1])
     m.finish()
     first.join(30)
@@ -461,6 +464,9 @@ def test_bad_dealer_settings_are_refused() -> None:
         DealerConfig(game=NL, hands=3, names=("a|b", "c"))
     with pytest.raises(ConfigError, match="game"):
         load_game("no-such-game")
+    out = subprocess.run([sys.executable, "-m", "holdem_env.cli", "dealer", "--hands", "5", "--ports", "1,x"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "--ports '1,x' is invalid" in out.stderr and "Traceback" not in out.stderr
 
 
 # --------------------------------------------------------------------------- the command line

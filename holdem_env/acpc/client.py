@@ -193,6 +193,8 @@ def connect_and_play(
         sock.sendall(hello.encode())
         seen = len(client.results)
         for line in _lines(sock):
+            if line.startswith("# refused"):
+                raise ACPCError(f"the dealer {line[2:]}")
             if line[:1] in ("#", ";") or not line:
                 continue
             answer = client.respond(line)

@@ -396,6 +396,8 @@ class Dealer:
                 start = time.monotonic()
                 if self.seats[seat] is None:
                     self._pump(0.0)  # a reconnection may be waiting
+                    if self.seats[seat] is not None:
+                        self._send(seat, states[pos])  # it rejoined after this state went out
                 got: tuple[str, int] | str = "disconnected" if self.seats[seat] is None else self._answer(
                     seat, states[pos], start + min(cfg.t_response, max(0.0, hand_left[seat]))
                 )

@@ -62,7 +62,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         game = load_game(args.game)
         n = game.num_players
-        ports = [int(p) for p in args.ports.split(",")] if args.ports else [0] * n
+        try:
+            ports = [int(p) for p in args.ports.split(",")] if args.ports else [0] * n
+        except ValueError:
+            print(f"holdem dealer: --ports {args.ports!r} is invalid: give {n} port numbers separated by commas", file=sys.stderr)
+            return 2
         secrets: list[str | None] = []
         if args.secrets_file:
             secrets = [line.strip() for line in Path(args.secrets_file).read_text().splitlines() if line.strip()]
