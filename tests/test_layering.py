@@ -38,6 +38,7 @@ FORBIDDEN: dict[str, frozenset[str]] = {
     "env": frozenset({"agents", "training", "cli", "play", "torch", "tensorboard"}),
     "agents": frozenset({"training", "cli", "play"}),
     "training": frozenset({"cli", "play"}),
+    "acpc": frozenset({"training", "cli", "play", "torch"}),  # the ACPC dealer/client: engine, env, agents
     "util": frozenset({"engine", "env", "formats", "agents", "training", "cli", "play", "pettingzoo", "torch"}),
     "cli": frozenset(),  # the top: the command line and the play server may use every layer
     "play": frozenset({"cli"}),
@@ -58,7 +59,7 @@ def layer_of(module: str) -> str | None:
     parts = module.split(".")
     if parts[0] != "holdem_env" or len(parts) == 1:
         return None
-    if parts[1] in ("engine", "env", "formats", "agents", "training", "cli", "play"):
+    if parts[1] in ("engine", "env", "formats", "agents", "training", "cli", "play", "acpc"):
         return parts[1]
     if parts[1] in ("fileutil", "allocator", "signals"):
         return "util"

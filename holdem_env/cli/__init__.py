@@ -32,6 +32,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "solve": ("holdem_env.cli.solve", "solve Kuhn or Leduc poker with CFR and report exploitability"),
     "train": ("holdem_env.cli.train", "league training from a YAML config, logged to TensorBoard"),
     "play": ("holdem_env.cli.play", "play against the bots in the browser (a local web server)"),
+    "dealer": ("holdem_env.cli.dealer", "an ACPC protocol dealer: bots in any language play over TCP"),
+    "connect": ("holdem_env.cli.connect", "seat one of our agents at an ACPC dealer"),
 }
 
 
