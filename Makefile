@@ -58,8 +58,11 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
+# mypy checks the package as it is imported (holdem_env.agents, holdem_env.training) through a tree of
+# links that tools/typecheck.py writes in build/typecheck/; its report names the repository's files.
+# Editors: a per-file mypy or pyright sees agents/ as `agents.*`; `make typecheck` is the verdict.
 typecheck: $(STAMP)
-	$(VENV)/bin/mypy
+	$(PY) tools/typecheck.py
 
 # The main job: a heads-up league of random, tag, cfr-lite (learning by self-play) and ppo (learning by PPO).
 train: build

@@ -108,6 +108,14 @@ class PolicyConfig:
         """Length of the network input (observation, plus features when enabled)."""
         return self.obs_size + (NUM_FEATURES if self.features else 0)
 
+    @classmethod
+    def from_dict(cls, fields: Any) -> PolicyConfig:
+        """The config :meth:`to_dict` wrote (lists back to tuples); unknown fields raise TypeError."""
+        if not isinstance(fields, Mapping):
+            raise ConfigError("config", fields, "must be a mapping of policy config fields")
+        values: dict[str, Any] = {str(k): tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
+        return cls(**values)
+
     def to_dict(self) -> dict[str, Any]:
         """Plain form, stored in policy files."""
         d = asdict(self)
@@ -277,8 +285,7 @@ class PpoPolicy:
                 f"{ENV_ID!r}: observations may differ, retrain the policy"
             )
         try:
-            fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in payload["config"].items()}
-            config = PolicyConfig(**fields)
+            config = PolicyConfig.from_dict(payload["config"])
         except (TypeError, ConfigError) as exc:
             raise PolicyFileError(f"ppo policy file {str(p)!r} has a bad config: {exc}") from None
         if payload.get("obs_size") != config.obs_size:

@@ -188,7 +188,7 @@ class OpponentPool:
         """Restore :meth:`state_dict` output (into a pool built with the same fixed specs)."""
         self._snapshots = []
         for snap in state["snapshots"]:
-            config = PolicyConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in snap["config"].items()})
+            config = PolicyConfig.from_dict(snap["config"])
             model = ActorCritic(config)
             model.load_state_dict(snap["weights"])
             self._snapshots.append((snap["name"], PpoPolicy(config, model)))

@@ -159,11 +159,12 @@ class CfrLiteTrainer:
 
     def save_checkpoint(self, path: str | Path) -> None:
         """Write the tables and iteration count atomically (``.npz``)."""
-        arrays = self.table.arrays()
         meta = json.dumps(
             {"iterations": self.iterations, "averaging": self.averaging, "num_actions": self.table.num_actions}
         )
-        atomic_write_bytes(path, lambda fh: np.savez(fh, meta=np.array(meta), **arrays))
+        # Typed Any: numpy's stub types savez's **kwds against its own allow_pickle flag (bool).
+        arrays: dict[str, Any] = {"meta": np.array(meta), **self.table.arrays()}
+        atomic_write_bytes(path, lambda fh: np.savez(fh, **arrays))
 
     def load_checkpoint(self, path: str | Path) -> None:
         """Restore what :meth:`save_checkpoint` wrote (the abstraction must be the same)."""
