@@ -38,10 +38,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from holdem_env.engine import record as _record_module
 from holdem_env.engine.actions import Action, ActionKind, LegalActions, Street
 from holdem_env.engine.cards import validate_deck
 from holdem_env.engine.config import BettingStructure, TableConfig
-from holdem_env.engine.errors import ConfigError, HandOverError, IllegalActionError, short_repr
+from holdem_env.engine.errors import ConfigError, HandOverError, HoldemError, IllegalActionError, short_repr
 from holdem_env.engine.evaluator import _CARD_KEY_LIST, _FLUSH_ADD, _FLUSH_TEST, _PLAIN_DICTS, _RANK_MASK, hand_strength
 from holdem_env.engine.pots import build_pots, split_pot, uncalled_bet
 from holdem_env.engine.record import (
@@ -1092,6 +1093,41 @@ class HandState:
             setattr(new, name, v)
         return new
 
+    @classmethod
+    def from_record(cls, record: HandRecord) -> HandState:
+        """Rebuild a recorded hand: a fresh state from the recorded deck, then every action re-applied.
+
+        A record whose actions do not replay (edited by hand) raises :class:`HoldemError`.
+        """
+        if not isinstance(record, HandRecord):
+            raise HoldemError(f"HandState.from_record needs a HandRecord, got {short_repr(record)}")
+        state = cls(
+            record.config,
+            button=record.button,
+            stacks=record.starting_stacks,
+            deck=record.deck,
+            seed=record.seed,
+            antes=record.antes,
+            dealt_in=record.dealt_in,
+        )
+        for ev in record.events:
+            if not isinstance(ev, ActionEvent):
+                continue
+            if ev.seat != state.actor:
+                turn = "the hand is already over" if state.actor is None else f"seat {state.actor} is on turn"
+                raise HoldemError(f"replay diverged: event for seat {ev.seat} but {turn}")
+            if ev.timeout:
+                state.timeout()
+            elif ev.kind is ActionKind.FOLD:
+                state.fold()
+            elif ev.kind is ActionKind.CHECK:
+                state.check()
+            elif ev.kind is ActionKind.CALL:
+                state.call()
+            else:
+                state.raise_to(ev.to)
+        return state
+
     def record(self) -> HandRecord:
         """The :class:`~holdem_env.engine.record.HandRecord` of this hand so far."""
         return HandRecord(
@@ -1118,3 +1154,7 @@ class HandState:
             f"HandState(street={self.street.name.lower()}, actor={self._actor}, board={self._board}, "
             f"stacks={self._stacks}, bets={self._bets}, pot={self.pot})"
         )
+
+
+# HandRecord.replay() (deprecated) rebuilds through this class; record.py cannot import it (no cycle).
+_record_module._replay_hook = HandState.from_record
