@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from holdem_env.agents.base import AgentError, AgentSpecError, legal_of, make_agent, parse_spec
-from holdem_env.engine.errors import ConfigError
+from holdem_env.engine.validate import check_number, is_int
 
 __all__ = ["IsolatedAgent", "plain_info", "MAX_REPLY_BYTES", "DEFAULT_TIMEOUT"]
 
@@ -99,7 +99,7 @@ def _worker(conn: Connection, spec: str) -> None:
             fn = getattr(agent, method, None)
             result = fn(*args) if fn is not None else None
             if method == "act":
-                if isinstance(result, (np.integer, int)) and not isinstance(result, bool):
+                if is_int(result):
                     result = int(result)
                 else:
                     raise TypeError(f"act returned {type(result).__name__}, not an integer action id")
@@ -120,11 +120,9 @@ class IsolatedAgent:
 
     def __init__(self, spec: str, *, timeout: float | None = DEFAULT_TIMEOUT, wait: bool = True) -> None:
         parse_spec(spec)  # the syntax only: the agent's module is imported in the worker
-        bad_type = isinstance(timeout, bool) or not isinstance(timeout, (int, float))
-        if timeout is not None and (bad_type or not timeout > 0):
-            raise ConfigError("timeout", timeout, "must be a positive number of seconds or None")
+        allowed = "must be a positive number of seconds or None"
         self.spec = spec
-        self.timeout = None if timeout is None else float(timeout)
+        self.timeout = check_number("timeout", timeout, 0, lo_open=True, none_ok=True, allowed=allowed)
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe()
         self._process = ctx.Process(target=_worker, args=(child, spec), daemon=True, name=f"agent {spec}")
@@ -201,9 +199,9 @@ class IsolatedAgent:
         """The worker agent's action id for this observation and info (sent as copies)."""
         self.wait_ready()
         result = self._call("act", {k: _plain(v) for k, v in observation.items()}, plain_info(info))
-        if isinstance(result, bool) or not isinstance(result, int):
+        if not is_int(result):
             raise AgentError(f"agent {self.spec!r} returned {type(result).__name__}, not an action id", agent=self.spec)
-        return result
+        return int(result)
 
     def start_hand(self, info: Mapping[str, Any]) -> None:
         """Forward the hook (a no-op where the agent has none)."""

@@ -30,7 +30,7 @@ def test_demo_bad_arguments_exit_2_with_a_message_and_print_no_hand(capsys, tmp_
     bad_phh = tmp_path / "bad.phh"
     bad_phh.write_text("not = [toml", encoding="utf-8")
     cases = [
-        (["--players", "11"], "--players: num_players=11 is invalid: must be in 2..10"),
+        (["--players", "11"], "--players: num_players=11 is invalid: must be an integer in 2..10"),
         (["--seed", "-1"], "--seed must be >= 0 (got -1)"),
         (["--phh", str(tmp_path / "missing.phh")], "cannot read the file"),
         (["--phh", str(bad_phh)], "not valid TOML"),

@@ -58,6 +58,7 @@ from holdem_env.engine.record import (
     _uncalled_event,
 )
 from holdem_env.engine.record import _action_event as _record_action_event
+from holdem_env.engine.validate import check_int, check_seed, is_int
 
 __all__ = ["HandState"]
 
@@ -154,7 +155,7 @@ def _int_list(name: str, values: Sequence[int], n: int, lo: int = 0) -> list[int
         raise ConfigError(name, values, f"must be a sequence of {n} integers (one per seat)")
     out = []
     for v in values:
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
+        if not is_int(v) or v < lo:
             raise ConfigError(name, values, f"every entry must be an integer >= {lo} (got {v!r})")
         out.append(int(v))
     return out
@@ -176,8 +177,7 @@ def _showdown_strength(hole: tuple[int, ...], board: list[int]) -> int:
 
 def _check_seed(seed: object) -> None:
     """Raise :class:`ConfigError` unless ``seed`` is ``None`` or a non-negative integer (numpy's rule)."""
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise ConfigError("seed", seed, "must be a non-negative integer or None")
+    check_seed("seed", seed, allowed="must be a non-negative integer or None")
 
 
 class HandState:
@@ -277,9 +277,7 @@ class HandState:
                     raise ConfigError("dealt_in", dealt_in, f"seat {i} is dealt in but has no chips")
         if sum(din) < 2:
             raise ConfigError("dealt_in", din, "at least two seats with chips must be dealt in")
-        if isinstance(button, bool) or not isinstance(button, (int, np.integer)) or not 0 <= button < n:
-            raise ConfigError("button", button, f"must be a seat number in 0..{n - 1}")
-        button = int(button)
+        button = check_int("button", button, 0, n - 1, allowed=f"must be a seat number in 0..{n - 1}")
         if not din[button]:
             raise ConfigError("button", button, "the button must be on a seat that is dealt in")
         _check_seed(seed)
@@ -892,7 +890,7 @@ class HandState:
 
     def verify_raise_to(self, amount: int) -> None:
         """Raise :class:`IllegalActionError` unless a bet/raise to ``amount`` (street total) is legal."""
-        if isinstance(amount, bool) or not isinstance(amount, (int, np.integer)):
+        if not is_int(amount):
             raise IllegalActionError(
                 f"raise-to amount must be an integer number of chips, got {type(amount).__name__} {short_repr(amount)}"
             )
