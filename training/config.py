@@ -75,6 +75,9 @@ __all__ = [
     "BackendSettings",
     "LeagueConfig",
     "load_config",
+    "read_config_file",
+    "config_kind",
+    "PPO_RUN_KEYS",
     "MAX_CONFIG_BYTES",
 ]
 
@@ -391,9 +394,39 @@ def _check_builds(key: str, spec: str, *, isolated: bool) -> None:
         raise ConfigError(key, spec, str(exc)) from None
 
 
+#: Top-level keys of a stand-alone PPO run config (``holdem_env.training.ppo.PpoRunConfig``, e.g.
+#: configs/ppo_hu.yaml) that a league config never has at its top level.
+PPO_RUN_KEYS = frozenset({"rounds", "iterations_per_round", "runs_dir", "policy_out"})
+
+
+def config_kind(data: Mapping[str, Any]) -> str:
+    """``"league"`` or ``"ppo"`` (a stand-alone PPO run): which runner a parsed config file is for.
+
+    A league config lists ``agents``; a PPO run config has none and has a top-level key of
+    :data:`PPO_RUN_KEYS` (``rounds``, ...). Anything else is read as a league config, whose
+    checks then name what is missing.
+
+    >>> config_kind({"name": "x", "agents": ["random", "tag"]}), config_kind({"name": "x", "rounds": 3})
+    ('league', 'ppo')
+    """
+    if "agents" not in data and any(key in PPO_RUN_KEYS for key in data):
+        return "ppo"
+    return "league"
+
+
 def load_config(path: str | Path) -> LeagueConfig:
     """Read and validate a league YAML file; a missing, oversized, binary or malformed file is a
     :class:`ConfigError`, as are YAML aliases and nesting too deep to read."""
+    data = read_config_file(path)
+    try:
+        return LeagueConfig.from_dict(data)
+    except RecursionError:
+        raise ConfigError("config", str(path), "is nested too deeply to read") from None
+
+
+def read_config_file(path: str | Path) -> Mapping[str, Any]:
+    """The mapping a YAML config file holds, or a :class:`ConfigError` for a missing, oversized,
+    binary or malformed file, YAML aliases and nesting too deep to read (nothing validated yet)."""
     p = Path(path)
     if not p.is_file():
         raise ConfigError("config", str(p), "must be an existing YAML file, e.g. configs/quickstart.yaml")
@@ -412,10 +445,7 @@ def load_config(path: str | Path) -> LeagueConfig:
         raise ConfigError("config", str(p), "is nested too deeply to read") from None
     if not isinstance(data, Mapping):
         raise ConfigError("config", str(p), "must be a YAML mapping with at least 'name' and 'agents'")
-    try:
-        return LeagueConfig.from_dict(data)
-    except RecursionError:
-        raise ConfigError("config", str(p), "is nested too deeply to read") from None
+    return data
 
 
 class _ConfigLoader(yaml.SafeLoader):
