@@ -44,11 +44,18 @@ venv: $(STAMP)
 # modules whose .py changed are recompiled. Falls back to pure Python with one warning line.
 # The modules compile side by side (-j 2), without debug info (-g0 after Python's own flags, -O3
 # among them: the same machine code, a fifth less compile time). CFLAGS set in the environment
-# replaces Python's flags, so they are passed in full.
+# replaces Python's flags, so they are passed in full. The compiler's output (Cython's performance
+# hints, gcc's command lines) goes to build/build.log; the terminal gets one line (and the pure-Python
+# fallback's warning line, when there is one).
 BUILD_CFLAGS ?= -g0
 build: $(STAMP)
-	CFLAGS="$$($(PY) -c 'import sysconfig; print(sysconfig.get_config_var("CFLAGS"))') $(BUILD_CFLAGS)" \
-	    $(PY) setup.py build_ext --inplace -q -j 2
+	@mkdir -p build
+	@if CFLAGS="$$($(PY) -c 'import sysconfig; print(sysconfig.get_config_var("CFLAGS"))') $(BUILD_CFLAGS)" \
+	        $(PY) setup.py build_ext --inplace -q -j 2 > build/build.log 2>&1; then \
+	    built=$$(sed -n "s/^building '\(.*\)' extension$$/\1/p" build/build.log | xargs); \
+	    grep '^WARNING: holdem-env' build/build.log \
+	        || echo "make build: $${built:+compiled }$${built:-compiled modules up to date} (log: build/build.log)"; \
+	else cat build/build.log; exit 1; fi
 
 # Lint (ruff) and types (mypy, configured in pyproject.toml) read only the sources, so they run while
 # the build compiles (its C compilers leave a core idle for a while); then the whole suite on two
@@ -60,8 +67,11 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
+# mypy checks the package as it is imported (holdem_env.agents, holdem_env.training) through a tree of
+# links that tools/typecheck.py writes in build/typecheck/; its report names the repository's files.
+# Editors: a per-file mypy or pyright sees agents/ as `agents.*`; `make typecheck` is the verdict.
 typecheck: $(STAMP)
-	$(VENV)/bin/mypy
+	$(PY) tools/typecheck.py
 
 # The docs site (mkdocs.yml; the API pages read the .py sources, so no build needed): any warning fails
 # (not -q: mkdocs 1.6 then drops the warnings that --strict counts).
@@ -72,7 +82,8 @@ docs: $(STAMP)
 train: build
 	$(VENV)/bin/holdem train --config configs/quickstart.yaml --overwrite
 
-demo: build
+# Seconds: no compiling first (the demo is the same in pure Python; `make build` speeds up the rest).
+demo: $(STAMP)
 	$(VENV)/bin/holdem demo
 
 # The benchmarks' reference libraries (the bench extra) come into the same venv on first use.

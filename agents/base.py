@@ -63,6 +63,8 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from holdem_env.engine.errors import ConfigError, HoldemError, short_repr
+from holdem_env.engine.validate import check_bet_sizes as _check_bet_sizes
+from holdem_env.engine.validate import check_seed
 
 __all__ = [
     "Agent",
@@ -337,29 +339,19 @@ def agent_rng(rng: Any, seed: Any) -> np.random.Generator:
         if not isinstance(rng, np.random.Generator):
             raise ConfigError("rng", type(rng).__name__, "must be a numpy.random.Generator or None")
         return rng
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise ConfigError("seed", seed, "must be an integer >= 0 or None")
-    return np.random.default_rng(seed)
+    return np.random.default_rng(check_seed("seed", seed))
 
 
 def check_bet_sizes(bet_sizes: Any) -> tuple[float, ...]:
-    """The discrete mode's pot fractions as floats (what ``nlhe_v1`` accepts: finite and > 0).
+    """The discrete mode's pot fractions as floats (what ``nlhe_v1`` accepts: finite, > 0, at most 1000).
+
+    The one check of :func:`holdem_env.engine.validate.check_bet_sizes`, under its older name.
 
     >>> check_bet_sizes([0.5, 1])
     (0.5, 1.0)
     >>> check_bet_sizes([0.5, -1])
     Traceback (most recent call last):
     ...
-    holdem_env.engine.errors.ConfigError: bet_sizes=[0.5, -1] is invalid: must be a sequence of positive pot fractions
+    holdem_env.engine.errors.ConfigError: bet_sizes=[0.5, -1] is invalid: must be a sequence of positive, finite pot fractions (numbers, not booleans) of at most 1000 pots
     """
-    allowed = "must be a sequence of positive pot fractions"
-    try:
-        values = list(bet_sizes)
-    except TypeError:
-        raise ConfigError("bet_sizes", bet_sizes, allowed) from None
-    if isinstance(bet_sizes, (str, bytes)) or not all(
-        isinstance(f, (int, float, np.integer, np.floating)) and not isinstance(f, bool) and np.isfinite(f) and f > 0
-        for f in values
-    ):
-        raise ConfigError("bet_sizes", bet_sizes, allowed)
-    return tuple(float(f) for f in values)
+    return _check_bet_sizes(bet_sizes)

@@ -53,6 +53,7 @@ import numpy as np
 from holdem_env.agents.base import AgentError, AgentSpecError, legal_of, make_agent, parse_spec
 from holdem_env.agents.sandbox import WorkerLimits, confine, cpu_seconds_of, make_undumpable
 from holdem_env.engine.errors import ConfigError
+from holdem_env.engine.validate import check_number, is_int
 
 __all__ = ["IsolatedAgent", "WorkerLimits", "plain_info", "MAX_REPLY_BYTES", "DEFAULT_TIMEOUT"]
 
@@ -117,7 +118,7 @@ def _worker(conn: Connection, spec: str, limits: WorkerLimits) -> None:
             fn = getattr(agent, method, None)
             result = fn(*args) if fn is not None else None
             if method == "act":
-                if isinstance(result, (np.integer, int)) and not isinstance(result, bool):
+                if is_int(result):
                     result = int(result)
                 else:
                     raise TypeError(f"act returned {type(result).__name__}, not an integer action id")
@@ -172,13 +173,12 @@ class IsolatedAgent:
         self, spec: str, *, timeout: float | None = DEFAULT_TIMEOUT, wait: bool = True, limits: WorkerLimits | None = None
     ) -> None:
         parse_spec(spec)  # the syntax only: the agent's module is imported in the worker
-        bad_type = isinstance(timeout, bool) or not isinstance(timeout, (int, float))
-        if timeout is not None and (bad_type or not timeout > 0):
-            raise ConfigError("timeout", timeout, "must be a positive number of seconds or None")
+        allowed = "must be a positive number of seconds or None"
+        timeout = check_number("timeout", timeout, 0, lo_open=True, none_ok=True, allowed=allowed)
         if limits is not None and not isinstance(limits, WorkerLimits):
             raise ConfigError("limits", limits, "must be a WorkerLimits or None")
         self.spec = spec
-        self.timeout = None if timeout is None else float(timeout)
+        self.timeout = timeout
         self.limits = WorkerLimits() if limits is None else limits
         make_undumpable()  # before the worker exists: it must never see this process readable
         ctx = multiprocessing.get_context("spawn")
@@ -281,9 +281,9 @@ class IsolatedAgent:
         """The worker agent's action id for this observation and info (sent as copies)."""
         self.wait_ready()
         result = self._call("act", {k: _plain(v) for k, v in observation.items()}, plain_info(info))
-        if isinstance(result, bool) or not isinstance(result, int):
+        if not is_int(result):
             raise AgentError(f"agent {self.spec!r} returned {type(result).__name__}, not an action id", agent=self.spec)
-        return result
+        return int(result)
 
     def start_hand(self, info: Mapping[str, Any]) -> None:
         """Forward the hook (a no-op where the agent has none)."""

@@ -32,6 +32,7 @@ from torch import nn
 
 from holdem_env.engine.errors import ConfigError, HoldemError, short_repr
 from holdem_env.engine.ranges import check_holdings, holding_indices
+from holdem_env.engine.validate import check_bool, check_int, check_number, is_int
 from holdem_env.env import _obs
 from holdem_env.env.nlhe_v1 import DEFAULT_BET_SIZES, ENV_ID, SAME_OBSERVATIONS_AS
 from holdem_env.fileutil import atomic_write_bytes
@@ -81,21 +82,13 @@ class PolicyConfig:
     hidden: tuple[int, ...] = (128, 128)
 
     def __post_init__(self) -> None:
-        n = self.num_players
-        if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 10:
-            raise ConfigError("num_players", n, "must be an integer in 2..10")
+        object.__setattr__(self, "num_players", check_int("num_players", self.num_players, 2, 10))
         object.__setattr__(self, "bet_sizes", check_bet_sizes(self.bet_sizes))
-        if isinstance(self.stack_bb, bool) or not isinstance(self.stack_bb, (int, float)) or not self.stack_bb > 0:
-            raise ConfigError("stack_bb", self.stack_bb, "must be a positive number of big blinds")
-        object.__setattr__(self, "stack_bb", float(self.stack_bb))
-        if not isinstance(self.features, bool):
-            raise ConfigError("features", self.features, "must be true or false")
+        stack_bb = check_number("stack_bb", self.stack_bb, 0, lo_open=True, allowed="must be a positive number of big blinds")
+        object.__setattr__(self, "stack_bb", stack_bb)
+        check_bool("features", self.features, allowed="must be true or false")
         h = self.hidden
-        if (
-            not isinstance(h, (list, tuple))
-            or not h
-            or not all(isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 4096 for x in h)
-        ):
+        if not isinstance(h, (list, tuple)) or not h or not all(is_int(x) and 1 <= x <= 4096 for x in h):
             raise ConfigError("hidden", h, "must be a non-empty list of layer widths in 1..4096")
         object.__setattr__(self, "hidden", tuple(int(x) for x in h))
 
@@ -113,6 +106,14 @@ class PolicyConfig:
     def input_size(self) -> int:
         """Length of the network input (observation, plus features when enabled)."""
         return self.obs_size + (NUM_FEATURES if self.features else 0)
+
+    @classmethod
+    def from_dict(cls, fields: Any) -> PolicyConfig:
+        """The config :meth:`to_dict` wrote (lists back to tuples); unknown fields raise TypeError."""
+        if not isinstance(fields, Mapping):
+            raise ConfigError("config", fields, "must be a mapping of policy config fields")
+        values: dict[str, Any] = {str(k): tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
+        return cls(**values)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain form, stored in policy files."""
@@ -349,9 +350,8 @@ class PpoPolicy:
         if not isinstance(raw, dict):
             raise PolicyFileError(f"ppo policy file {str(p)!r} has no config (a dict of network settings)")
         try:
-            fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()}
-            config = PolicyConfig(**fields)
-        except (TypeError, ValueError) as exc:
+            config = PolicyConfig.from_dict(raw)
+        except (TypeError, ValueError, ConfigError) as exc:
             raise PolicyFileError(f"ppo policy file {str(p)!r} has a bad config: {exc}") from None
         if payload.get("obs_size") != config.obs_size:
             raise PolicyFileError(
@@ -400,9 +400,7 @@ class PpoAgent:
         rng: np.random.Generator | None = None,
         seed: int | None = None,
     ) -> None:
-        if not isinstance(greedy, bool):
-            raise ConfigError("greedy", greedy, "must be True or False")
-        self.greedy = greedy
+        self.greedy = check_bool("greedy", greedy)
         self.rng = agent_rng(rng, seed)
         if isinstance(policy, PpoPolicy):
             self.policy = policy

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 from holdem_env.engine.cards import RANKS
 from holdem_env.engine.errors import CardError, ConfigError
+from holdem_env.engine.validate import check_number
 
 __all__ = [
     "CLASSES",
@@ -123,8 +124,7 @@ def class_percentile(cls: str) -> float:
 
 def top_range(fraction: float) -> frozenset[str]:
     """The strongest classes holding at most ``fraction`` of all combinations (at least AA if > 0)."""
-    if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not 0.0 <= fraction <= 1.0:
-        raise ConfigError("fraction", fraction, "must be a number in 0..1")
+    fraction = check_number("fraction", fraction, 0.0, 1.0, allowed="must be a number in 0..1")
     if fraction == 0:
         return frozenset()
     out = [c for c in CLASSES if _CUMULATIVE[c] <= fraction + 1e-12]

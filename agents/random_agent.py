@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from holdem_env.engine.errors import ConfigError, IllegalActionError
+from holdem_env.engine.errors import IllegalActionError
+from holdem_env.engine.validate import check_bool
 
 from .base import agent_rng
 
@@ -36,9 +37,7 @@ class RandomAgent:
     """
 
     def __init__(self, by_type: bool = False, rng: np.random.Generator | None = None, seed: int | None = None) -> None:
-        if not isinstance(by_type, bool):
-            raise ConfigError("by_type", by_type, "must be True or False")
-        self.by_type = by_type
+        self.by_type = check_bool("by_type", by_type)
         self.rng = agent_rng(rng, seed)
 
     def set_rng(self, rng: np.random.Generator) -> None:

@@ -37,7 +37,7 @@ import numpy as np
 
 from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.equity import equity
-from holdem_env.engine.errors import ConfigError
+from holdem_env.engine.validate import check_fraction, check_int, check_number
 
 from .base import agent_rng, check_bet_sizes, legal_of
 from .preflop import class_percentile, hand_class
@@ -50,10 +50,9 @@ _FOLD, _CHECK_CALL = 0, 1
 
 def _unit(name: str, value: Any, *, positive: bool = False) -> float:
     """``value`` as a float in [0, 1] (``(0, 1]`` when ``positive``), else a ConfigError."""
-    ok = not isinstance(value, bool) and isinstance(value, (int, float)) and 0.0 <= value <= 1.0
-    if not ok or (positive and value == 0):
-        raise ConfigError(name, value, "must be a number in (0, 1]" if positive else "must be a number in [0, 1]")
-    return float(value)
+    if positive:
+        return check_fraction(name, value)
+    return float(check_number(name, value, 0.0, 1.0, allowed="must be a number in [0, 1]"))
 
 
 class StyleAgent:
@@ -92,9 +91,7 @@ class StyleAgent:
         self.aggression = _unit("aggression", d["aggression"] if aggression is None else aggression)
         self.stickiness = _unit("stickiness", d["stickiness"] if stickiness is None else stickiness)
         self.bluff = _unit("bluff", d["bluff"] if bluff is None else bluff)
-        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 10:
-            raise ConfigError("samples", samples, "must be an integer >= 10")
-        self.samples = samples
+        self.samples = check_int("samples", samples, 10)
         self.bet_sizes = check_bet_sizes(bet_sizes)
         self.rng = agent_rng(rng, seed)
 

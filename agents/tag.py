@@ -32,7 +32,6 @@ import numpy as np
 
 from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.equity import equity
-from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.evaluator import evaluate_batch
 from holdem_env.engine.ranges import (
     HOLDINGS,
@@ -44,6 +43,7 @@ from holdem_env.engine.ranges import (
     holding_indices,
     holdings_equity_against_random,
 )
+from holdem_env.engine.validate import check_bool, check_int, check_number, check_seed
 from holdem_env.env.nlhe_v1 import discrete_raise_amounts
 
 from .base import agent_rng, check_bet_sizes, legal_of
@@ -99,9 +99,7 @@ _MAX_FACTOR = 100.0
 
 
 def _check_positive(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= _MAX_FACTOR:
-        raise ConfigError(name, value, f"must be a positive number at most {_MAX_FACTOR:g}")
-    return float(value)
+    return float(check_number(name, value, 0, _MAX_FACTOR, lo_open=True, allowed=f"must be a positive number at most {_MAX_FACTOR:g}"))
 
 
 def passive_action(legal: Mapping[str, Any], mask: np.ndarray) -> int:
@@ -164,19 +162,12 @@ class TagAgent:
     ) -> None:
         self.tightness = _check_positive("tightness", tightness)
         self.aggression = _check_positive("aggression", aggression)
-        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 10:
-            raise ConfigError("samples", samples, "must be an integer >= 10")
-        self.samples = samples
+        self.samples = check_int("samples", samples, 10)
         self.bet_sizes = check_bet_sizes(bet_sizes)
-        if not isinstance(read_ranges, bool):
-            raise ConfigError("read_ranges", read_ranges, "must be True or False")
-        self.read_ranges = read_ranges
-        if isinstance(equity_seed, bool) or not isinstance(equity_seed, int) or equity_seed < 0:
-            raise ConfigError("equity_seed", equity_seed, "must be an integer >= 0")
-        self.equity_seed = equity_seed
-        if isinstance(flop_runouts, bool) or not isinstance(flop_runouts, int) or flop_runouts < 1:
-            raise ConfigError("flop_runouts", flop_runouts, "must be an integer >= 1 (1176 or more: every run-out)")
-        self.flop_runouts = min(flop_runouts, _ALL_FLOP_RUNOUTS)
+        self.read_ranges = check_bool("read_ranges", read_ranges)
+        self.equity_seed = check_seed("equity_seed", equity_seed, none_ok=False)
+        runouts = check_int("flop_runouts", flop_runouts, 1, allowed="must be an integer >= 1 (1176 or more: every run-out)")
+        self.flop_runouts = min(runouts, _ALL_FLOP_RUNOUTS)
         self.rng = agent_rng(rng, seed)
         self._equity_cache: dict[tuple[Any, ...], np.ndarray] = {}
         # One holding's heads-up equity by (board, holding): a street's second decision asks again.

@@ -102,7 +102,7 @@ class PicksyAgent:
 @pytest.mark.parametrize(
     "spec, message",
     [
-        ("tag(bet_sizes='abc')", "bet_sizes='abc' is invalid: must be a sequence of positive pot fractions"),
+        ("tag(bet_sizes='abc')", "bet_sizes='abc' is invalid: must be a sequence of positive, finite pot fractions"),
         ("tag(bet_sizes=[0.5, -1])", r"bet_sizes=\[0.5, -1\] is invalid"),
         ("tag(bet_sizes=[0.5, True])", "bet_sizes"),
         ("cfr-lite(bet_sizes=['x'])", "bet_sizes"),

@@ -237,6 +237,73 @@ def test_a_planted_late_import_without_a_reason_is_reported(tmp_path: Path, sour
     assert all(p.startswith("holdem_env/planted.py:") for p in problems)
 
 
+def import_cycles(root: Path = ROOT, package: str = "holdem_env.engine") -> list[list[str]]:
+    """Each import cycle among the modules of ``package`` (every import, inside functions too), sorted."""
+    folder = root.joinpath(*package.split("."))
+    modules = {module_name(path, root): path for path in sorted(folder.glob("*.py"))}
+    edges: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        for _line, imported in imported_names(path, name):
+            parts = imported.split(".")
+            target = next((".".join(parts[:n]) for n in range(len(parts), 0, -1) if ".".join(parts[:n]) in modules), None)
+            if target is not None and target != name:
+                edges[name].add(target)
+    # Tarjan's strongly connected components: a component of more than one module is a cycle.
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(edges[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return sorted(cycles)
+
+
+def test_the_engine_modules_import_one_another_without_a_cycle() -> None:
+    assert import_cycles() == []
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "cycle"),
+    [
+        ("from holdem_env.engine.b import B\n", "from holdem_env.engine.a import A\n", True),
+        ("from . import b\n", "def f():\n    from .a import A\n", True),  # one side inside a function
+        ("import holdem_env.engine.b\n", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import A\n", True),
+        ("from holdem_env.engine.b import B\n", "from holdem_env.engine.c import C\n", False),
+        ("from holdem_env.engine import b\n", "import numpy\n", False),
+    ],
+)
+def test_a_planted_engine_import_cycle_is_reported(tmp_path: Path, a: str, b: str, cycle: bool) -> None:
+    engine = tmp_path / "holdem_env" / "engine"
+    engine.mkdir(parents=True)
+    (engine / "__init__.py").write_text("")
+    (engine / "a.py").write_text(a)
+    (engine / "b.py").write_text(b)
+    (engine / "c.py").write_text("from holdem_env.engine.b import B\n" if cycle else "")
+    expected = [["holdem_env.engine.a", "holdem_env.engine.b"]] if cycle else []
+    assert import_cycles(tmp_path) == expected
+
+
 def test_engine_imports_no_pettingzoo_gymnasium_or_torch_at_run_time() -> None:
     engine = [module_name(p) for p in sorted((ROOT / "holdem_env" / "engine").glob("*.py"))]
     code = (

@@ -58,7 +58,7 @@ def test_json_round_trip_is_exact() -> None:
 
 def test_replay_reproduces_final_state_and_events() -> None:
     s = _played()
-    again = s.record().replay()
+    again = HandState.from_record(s.record())
     assert again.events == s.events
     assert again.final_stacks == s.final_stacks and again.payoffs == s.payoffs
     assert again.shown == s.shown and again.mucked == s.mucked and again.pots == s.pots
@@ -71,7 +71,7 @@ def test_replay_of_seeded_hand_from_json() -> None:
         s.call() if la.call else s.check()
     r = HandRecord.from_json(s.record().to_json())
     assert r.seed == 123
-    assert r.replay().payoffs == s.payoffs
+    assert HandState.from_record(r).payoffs == s.payoffs
 
 
 def test_record_of_unfinished_hand_round_trips_and_replays() -> None:
@@ -79,7 +79,7 @@ def test_record_of_unfinished_hand_round_trips_and_replays() -> None:
     s.raise_to(40)
     r = HandRecord.from_json(s.record().to_json())
     assert r.payoffs is None
-    again = r.replay()
+    again = HandState.from_record(r)
     assert again.actor == s.actor and again.street_bets == s.street_bets
 
 
@@ -101,7 +101,7 @@ def test_replay_detects_divergent_record() -> None:
     events[0] = ActionEvent(first.seat + 1, first.street, first.kind, first.amount, first.to, first.all_in, first.timeout)
     bad = HandRecord(**{**r.__dict__, "events": tuple(events)})
     with pytest.raises(HoldemError, match="replay diverged"):
-        bad.replay()
+        HandState.from_record(bad)
 
 
 @pytest.mark.parametrize(
@@ -125,4 +125,16 @@ def test_replay_of_a_record_with_actions_after_the_end_says_the_hand_is_over() -
     extra = ActionEvent(0, Street.RIVER, ActionKind.CHECK, 0, 0)
     bad = HandRecord(**{**r.__dict__, "events": (*r.events, extra)})
     with pytest.raises(HoldemError, match="replay diverged: event for seat 0 but the hand is already over"):
-        bad.replay()
+        HandState.from_record(bad)
+
+
+def test_the_deprecated_record_replay_warns_and_still_rebuilds_the_hand() -> None:
+    s = _played()
+    with pytest.deprecated_call(match=r"HandState\.from_record"):
+        again = s.record().replay()
+    assert again.events == s.events and again.payoffs == s.payoffs
+
+
+def test_from_record_of_something_else_names_what_it_needs() -> None:
+    with pytest.raises(HoldemError, match="needs a HandRecord, got"):
+        HandState.from_record({"button": 0})  # type: ignore[arg-type]

@@ -40,6 +40,7 @@ from holdem_env.agents.sandbox import make_undumpable
 from holdem_env.engine.cards import card_str, shuffled_deck
 from holdem_env.engine.config import MAX_PLAYERS, MIN_PLAYERS, BettingStructure, TableConfig
 from holdem_env.engine.errors import ConfigError, PHHError
+from holdem_env.engine.validate import check_bool, check_int, is_int
 from holdem_env.env import nlhe_v1
 from holdem_env.formats.phh import record_to_phh
 from holdem_env.signals import ignore_sigint
@@ -91,26 +92,20 @@ class ArenaConfig:
         players = len(agents) if self.players is None else self.players
         if len(agents) == 1 and self.players is None:
             players = 2
-        if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise ConfigError("players", players, f"must be an integer in {MIN_PLAYERS}..{MAX_PLAYERS}")
+        players = check_int("players", players, MIN_PLAYERS, MAX_PLAYERS)
         if len(agents) > players:
             raise ConfigError("agents", list(agents), f"{len(agents)} agents do not fit {players} seats (--players)")
         object.__setattr__(self, "players", players)
-        if isinstance(self.hands, bool) or not isinstance(self.hands, int) or not 1 <= self.hands <= MAX_HANDS:
-            raise ConfigError(
-                "hands", self.hands, f"must be an integer in 1..{MAX_HANDS} (play several seeds for larger samples)"
-            )
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < 2**128:
-            raise ConfigError("seed", self.seed, "must be an integer in 0..2**128-1")
-        if self.workers is not None and (isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 1):
-            raise ConfigError("workers", self.workers, "must be a positive integer or None (all CPU cores)")
-        if not isinstance(self.isolate_agents, bool):
-            raise ConfigError("isolate_agents", self.isolate_agents, "must be True or False")
+        hands_allowed = f"must be an integer in 1..{MAX_HANDS} (play several seeds for larger samples)"
+        object.__setattr__(self, "hands", check_int("hands", self.hands, 1, MAX_HANDS, allowed=hands_allowed))
+        object.__setattr__(self, "seed", check_int("seed", self.seed, 0, 2**128 - 1, allowed="must be an integer in 0..2**128-1"))
+        workers_allowed = "must be a positive integer or None (all CPU cores)"
+        object.__setattr__(self, "workers", check_int("workers", self.workers, 1, none_ok=True, allowed=workers_allowed))
+        check_bool("isolate_agents", self.isolate_agents)
         if not self.isolate_agents:  # checked here, before any process starts (isolated: in the worker)
             for spec in agents:
                 resolve_spec(spec)
-        if not isinstance(self.duplicate, bool):
-            raise ConfigError("duplicate", self.duplicate, "must be True (duplicate groups) or False (fresh deals)")
+        check_bool("duplicate", self.duplicate, allowed="must be True (duplicate groups) or False (fresh deals)")
         if self.history_dir is not None and not (isinstance(self.history_dir, str) and self.history_dir.strip()):
             raise ConfigError("history_dir", self.history_dir, "must be a folder path (a non-empty string) or None")
         if self.on_illegal not in ON_ILLEGAL:
@@ -255,7 +250,7 @@ class _Player:
             mask = observation["action_mask"]
             try:
                 action = agent.act(observation, info)
-                ok = isinstance(action, (int, np.integer)) and not isinstance(action, bool) and 0 <= action < len(mask) and mask[action]
+                ok = is_int(action) and 0 <= action < len(mask) and mask[action]
                 problem = None if ok else f"returned action {action!r}, which is not legal (legal ids: {np.flatnonzero(mask).tolist()})"
             except Exception as exc:
                 if self.cfg.on_illegal == "raise":

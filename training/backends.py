@@ -18,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Protocol, TypeVar
 
 from holdem_env.engine.errors import ConfigError
+from holdem_env.engine.validate import check_int
 
 __all__ = ["Backend", "LocalBackend", "RayBackend", "make_backend"]
 
@@ -46,9 +47,7 @@ class LocalBackend:
     """
 
     def __init__(self, workers: int = 2) -> None:
-        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-            raise ConfigError("backend.workers", workers, "must be a positive integer")
-        self.workers = workers
+        self.workers = check_int("backend.workers", workers, 1, allowed="must be a positive integer")
         self._pool: ProcessPoolExecutor | None = None
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:

@@ -54,7 +54,6 @@ are refused (they let a few hundred bytes expand to gigabytes).
 from __future__ import annotations
 
 import importlib.util
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
@@ -68,6 +67,7 @@ from holdem_env.agents.base import AgentError, AgentSpecError, make_agent, parse
 from holdem_env.agents.isolation import IsolatedAgent
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError
+from holdem_env.engine.validate import check_ascending, check_bool, check_choice, check_int, check_number, is_int
 
 __all__ = [
     "AgentEntry",
@@ -77,6 +77,9 @@ __all__ = [
     "BackendSettings",
     "LeagueConfig",
     "load_config",
+    "read_config_file",
+    "config_kind",
+    "PPO_RUN_KEYS",
     "MAX_CONFIG_BYTES",
 ]
 
@@ -86,21 +89,12 @@ MAX_CONFIG_BYTES = 1_000_000
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
 
 
-def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _int(key: str, v: object, lo: int, hi: int | None = None) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
-        bound = f">= {lo}" if hi is None else f"in {lo}..{hi}"
-        raise ConfigError(key, v, f"must be an integer {bound}")
-    return v
+    return int(check_int(key, v, lo, hi))
 
 
 def _bool(key: str, v: object) -> bool:
-    if not isinstance(v, bool):
-        raise ConfigError(key, v, "must be true or false")
-    return v
+    return check_bool(key, v, allowed="must be true or false")
 
 
 def _str(key: str, v: object) -> str:
@@ -153,34 +147,27 @@ class CfrSettings:
         p = "cfr."
         _int(p + "iterations_per_round", self.iterations_per_round, 0, 10_000_000)
         fr = self.pot_fractions
-        if not isinstance(fr, (list, tuple)) or not all(
-            isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x > 0 for x in fr
-        ) or any(fr[i] >= fr[i + 1] for i in range(len(fr) - 1)) or len(fr) > 8:
+        if not isinstance(fr, (list, tuple)):  # a YAML list (a mapping or a string is not)
             raise ConfigError(p + "pot_fractions", fr, "must be a list of at most 8 strictly ascending positive numbers, e.g. [0.5, 1.0]")
-        object.__setattr__(self, "pot_fractions", tuple(float(x) for x in fr))
+        object.__setattr__(self, "pot_fractions", check_ascending(p + "pot_fractions", fr, min_len=0, max_len=8))
         _bool(p + "all_in", self.all_in)
         _int(p + "max_raises_per_street", self.max_raises_per_street, 0, 8)
         if self.preflop_max_raises is not None:
             _int(p + "preflop_max_raises", self.preflop_max_raises, 0, 8)
         _bool(p + "summarize_preflop", self.summarize_preflop)
-        m = self.all_in_max_pot
-        if m is not None:
-            if not isinstance(m, (int, float)) or isinstance(m, bool) or not math.isfinite(m) or m <= 0:
-                raise ConfigError(p + "all_in_max_pot", m, "must be a positive number of pots, or null (always offer all-in)")
-            object.__setattr__(self, "all_in_max_pot", float(m))
+        allowed = "must be a positive number of pots, or null (always offer all-in)"
+        m = check_number(p + "all_in_max_pot", self.all_in_max_pot, 0, lo_open=True, none_ok=True, allowed=allowed)
+        object.__setattr__(self, "all_in_max_pot", m)
         _int(p + "preflop_buckets", self.preflop_buckets, 1, 169)
         pb = self.postflop_buckets
-        if not isinstance(pb, (list, tuple)) or len(pb) != 3 or not all(_is_int(b) and 1 <= b <= 1000 for b in pb):
+        if not isinstance(pb, (list, tuple)) or len(pb) != 3 or not all(is_int(b) and 1 <= b <= 1000 for b in pb):
             raise ConfigError(p + "postflop_buckets", pb, "must be three integers [flop, turn, river] in 1..1000")
         object.__setattr__(self, "postflop_buckets", tuple(int(b) for b in pb))
         _int(p + "rollouts", self.rollouts, 0, 64)
         _int(p + "bucket_sample_size", self.bucket_sample_size, 50, 1_000_000)
-        sp = self.bucket_spacing
-        if not isinstance(sp, (int, float)) or isinstance(sp, bool) or not 0.25 <= sp <= 4.0:
-            raise ConfigError(p + "bucket_spacing", sp, "must be a number in 0.25..4 (1 = equal shares; >1 = finer strong buckets)")
-        object.__setattr__(self, "bucket_spacing", float(sp))
-        if self.averaging not in ("linear", "uniform"):
-            raise ConfigError(p + "averaging", self.averaging, "must be 'linear' or 'uniform'")
+        allowed = "must be a number in 0.25..4 (1 = equal shares; >1 = finer strong buckets)"
+        object.__setattr__(self, "bucket_spacing", check_number(p + "bucket_spacing", self.bucket_spacing, 0.25, 4.0, allowed=allowed))
+        check_choice(p + "averaging", self.averaging, ("linear", "uniform"))
         _int(p + "parallel_copies", self.parallel_copies, 1, 1024)
 
 
@@ -425,9 +412,39 @@ def _check_builds(key: str, spec: str, *, isolated: bool) -> None:
         raise ConfigError(key, spec, str(exc)) from None
 
 
+#: Top-level keys of a stand-alone PPO run config (``holdem_env.training.ppo.PpoRunConfig``, e.g.
+#: configs/ppo_hu.yaml) that a league config never has at its top level.
+PPO_RUN_KEYS = frozenset({"rounds", "iterations_per_round", "runs_dir", "policy_out"})
+
+
+def config_kind(data: Mapping[str, Any]) -> str:
+    """``"league"`` or ``"ppo"`` (a stand-alone PPO run): which runner a parsed config file is for.
+
+    A league config lists ``agents``; a PPO run config has none and has a top-level key of
+    :data:`PPO_RUN_KEYS` (``rounds``, ...). Anything else is read as a league config, whose
+    checks then name what is missing.
+
+    >>> config_kind({"name": "x", "agents": ["random", "tag"]}), config_kind({"name": "x", "rounds": 3})
+    ('league', 'ppo')
+    """
+    if "agents" not in data and any(key in PPO_RUN_KEYS for key in data):
+        return "ppo"
+    return "league"
+
+
 def load_config(path: str | Path) -> LeagueConfig:
     """Read and validate a league YAML file; a missing, oversized, binary or malformed file is a
     :class:`ConfigError`, as are YAML aliases and nesting too deep to read."""
+    data = read_config_file(path)
+    try:
+        return LeagueConfig.from_dict(data)
+    except RecursionError:
+        raise ConfigError("config", str(path), "is nested too deeply to read") from None
+
+
+def read_config_file(path: str | Path) -> Mapping[str, Any]:
+    """The mapping a YAML config file holds, or a :class:`ConfigError` for a missing, oversized,
+    binary or malformed file, YAML aliases and nesting too deep to read (nothing validated yet)."""
     p = Path(path)
     if not p.is_file():
         raise ConfigError("config", str(p), "must be an existing YAML file, e.g. configs/quickstart.yaml")
@@ -446,10 +463,7 @@ def load_config(path: str | Path) -> LeagueConfig:
         raise ConfigError("config", str(p), "is nested too deeply to read") from None
     if not isinstance(data, Mapping):
         raise ConfigError("config", str(p), "must be a YAML mapping with at least 'name' and 'agents'")
-    try:
-        return LeagueConfig.from_dict(data)
-    except RecursionError:
-        raise ConfigError("config", str(p), "is nested too deeply to read") from None
+    return data
 
 
 class _ConfigLoader(yaml.SafeLoader):

@@ -60,6 +60,7 @@ from holdem_env.agents.ranges import RangeQueryError, query_range, supports_rang
 from holdem_env.engine.cards import parse_cards, shuffled_deck
 from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, blocked_by, equity_against_each, equity_against_range
+from holdem_env.engine.validate import check_int
 from holdem_env.env import nlhe_v1
 from holdem_env.training.arena import MAX_HANDS
 from holdem_env.training.stats import mean_ci95
@@ -91,9 +92,7 @@ _FOLD, _CALL = 0, 1
 
 
 def _check_int(name: str, value: Any, lo: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo:
-        raise ConfigError(name, value, f"must be an integer >= {lo}")
-    return int(value)
+    return int(check_int(name, value, lo))
 
 
 class LocalBestResponse:

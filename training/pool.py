@@ -35,6 +35,7 @@ import numpy as np
 from holdem_env.agents.base import AgentSpecError, make_agent, parse_spec
 from holdem_env.agents.ppo import ActorCritic, PolicyConfig, PpoAgent, PpoPolicy
 from holdem_env.engine.errors import ConfigError
+from holdem_env.engine.validate import check_int, check_number
 
 __all__ = ["OpponentPool"]
 
@@ -64,15 +65,10 @@ class OpponentPool:
                 raise ConfigError("opponents", spec, str(exc)) from None
         if names is not None and len(names) != len(specs):
             raise ConfigError("names", list(names), f"must name each of the {len(specs)} specs")
-        if isinstance(max_snapshots, bool) or not isinstance(max_snapshots, int) or max_snapshots < 0:
-            raise ConfigError("max_snapshots", max_snapshots, "must be an integer >= 0")
-        if isinstance(window, bool) or not isinstance(window, int) or window < 1:
-            raise ConfigError("window", window, "must be an integer >= 1")
-        if not isinstance(temperature, (int, float)) or isinstance(temperature, bool) or not temperature > 0:
-            raise ConfigError("temperature", temperature, "must be a positive number of mbb/hand")
-        share = uniform_share
-        if not isinstance(share, (int, float)) or isinstance(share, bool) or not 0 <= share <= 1:
-            raise ConfigError("uniform_share", uniform_share, "must be a number in [0, 1]")
+        max_snapshots = check_int("max_snapshots", max_snapshots, 0)
+        window = check_int("window", window, 1)
+        temperature = check_number("temperature", temperature, 0, lo_open=True, allowed="must be a positive number of mbb/hand")
+        uniform_share = check_number("uniform_share", uniform_share, 0.0, 1.0, allowed="must be a number in [0, 1]")
         self.specs = list(specs)
         self.names: list[str] = list(names) if names is not None else list(specs)
         self.max_snapshots = max_snapshots
@@ -188,7 +184,7 @@ class OpponentPool:
         """Restore :meth:`state_dict` output (into a pool built with the same fixed specs)."""
         self._snapshots = []
         for snap in state["snapshots"]:
-            config = PolicyConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in snap["config"].items()})
+            config = PolicyConfig.from_dict(snap["config"])
             model = ActorCritic(config)
             model.load_state_dict(snap["weights"])
             self._snapshots.append((snap["name"], PpoPolicy(config, model)))

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from holdem_env.engine.errors import ConfigError
+from holdem_env.engine.validate import check_ascending, check_bool, check_int, check_number
 
 __all__ = [
     "FOLD",
@@ -150,25 +151,21 @@ class ActionAbstraction:
     summarize_preflop: bool = False
 
     def __post_init__(self) -> None:
-        fracs = tuple(self.pot_fractions)
-        ok = all(isinstance(f, (int, float)) and not isinstance(f, bool) and math.isfinite(f) and f > 0 for f in fracs)
-        if not ok or any(fracs[i] >= fracs[i + 1] for i in range(len(fracs) - 1)):
-            raise ConfigError("pot_fractions", self.pot_fractions, "must be strictly ascending positive numbers, e.g. [0.5, 1.0]")
-        object.__setattr__(self, "pot_fractions", tuple(float(f) for f in fracs))
-        if not isinstance(self.all_in, bool):
-            raise ConfigError("all_in", self.all_in, "must be True or False")
-        if not isinstance(self.max_raises_per_street, int) or isinstance(self.max_raises_per_street, bool) or not 0 <= self.max_raises_per_street <= 8:
-            raise ConfigError("max_raises_per_street", self.max_raises_per_street, "must be an integer in 0..8")
-        p = self.preflop_max_raises
-        if p is not None and (not isinstance(p, int) or isinstance(p, bool) or not 0 <= p <= 8):
-            raise ConfigError("preflop_max_raises", p, "must be an integer in 0..8, or None (max_raises_per_street preflop too)")
-        if not isinstance(self.summarize_preflop, bool):
-            raise ConfigError("summarize_preflop", self.summarize_preflop, "must be True or False")
-        m = self.all_in_max_pot
-        if m is not None:
-            if not isinstance(m, (int, float)) or isinstance(m, bool) or not math.isfinite(m) or m <= 0:
-                raise ConfigError("all_in_max_pot", m, "must be a positive number of pots, or None (always offer all-in)")
-            object.__setattr__(self, "all_in_max_pot", float(m))
+        fracs = check_ascending(
+            "pot_fractions", self.pot_fractions, min_len=0, allowed="must be strictly ascending positive numbers, e.g. [0.5, 1.0]"
+        )
+        object.__setattr__(self, "pot_fractions", fracs)
+        check_bool("all_in", self.all_in)
+        object.__setattr__(self, "max_raises_per_street", check_int("max_raises_per_street", self.max_raises_per_street, 0, 8))
+        preflop = check_int(
+            "preflop_max_raises", self.preflop_max_raises, 0, 8, none_ok=True,
+            allowed="must be an integer in 0..8, or None (max_raises_per_street preflop too)",
+        )
+        object.__setattr__(self, "preflop_max_raises", preflop)
+        check_bool("summarize_preflop", self.summarize_preflop)
+        allowed = "must be a positive number of pots, or None (always offer all-in)"
+        m = check_number("all_in_max_pot", self.all_in_max_pot, 0, lo_open=True, none_ok=True, allowed=allowed)
+        object.__setattr__(self, "all_in_max_pot", m)
 
     @property
     def num_actions(self) -> int:

@@ -47,6 +47,7 @@ from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError, HoldemError
 from holdem_env.engine.ranges import HOLDINGS, holding_indices, strength_against_random
 from holdem_env.engine.state import HandState
+from holdem_env.engine.validate import check_number
 from holdem_env.env.nlhe_v1 import DEFAULT_BET_SIZES, discrete_raise_amounts
 
 from ..base import agent_rng, check_bet_sizes, legal_of
@@ -118,9 +119,7 @@ class CfrLiteAgent:
         preflop: str = "auto",
         off_tree: str = "tag",
     ) -> None:
-        if not isinstance(threshold, (int, float)) or isinstance(threshold, bool) or not 0.0 <= threshold < 1.0:
-            raise ConfigError("threshold", threshold, "must be a number in [0, 1)")
-        self.threshold = float(threshold)
+        self.threshold = float(check_number("threshold", threshold, 0.0, 1.0, hi_open=True, allowed="must be a number in [0, 1)"))
         if preflop not in PREFLOP_RULES:
             raise ConfigError("preflop", preflop, f"must be one of {', '.join(map(repr, PREFLOP_RULES))}")
         self.preflop = preflop

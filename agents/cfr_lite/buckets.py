@@ -35,6 +35,7 @@ import numpy as np
 from holdem_env.engine.cards import RANKS
 from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.evaluator import evaluate_batch
+from holdem_env.engine.validate import check_number, is_int
 from holdem_env.fileutil import atomic_write_bytes
 
 __all__ = [
@@ -177,9 +178,6 @@ class CardAbstraction:
     _thresholds: dict[str, np.ndarray] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        def is_int(v: object) -> bool:
-            return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
-
         if not is_int(self.preflop_buckets) or not 1 <= self.preflop_buckets <= NUM_PREFLOP_CLASSES:
             raise ConfigError("preflop_buckets", self.preflop_buckets, "must be an integer in 1..169 (169 = lossless)")
         pb = tuple(self.postflop_buckets) if isinstance(self.postflop_buckets, (list, tuple)) else ()
@@ -192,9 +190,8 @@ class CardAbstraction:
             raise ConfigError("sample_size", self.sample_size, "must be an integer in 50..1000000")
         if not is_int(self.seed) or self.seed < 0:
             raise ConfigError("seed", self.seed, "must be a non-negative integer")
-        if not isinstance(self.spacing, (int, float)) or isinstance(self.spacing, bool) or not 0.25 <= self.spacing <= 4.0:
-            raise ConfigError("spacing", self.spacing, "must be a number in 0.25..4 (1 = equal shares)")
-        object.__setattr__(self, "spacing", float(self.spacing))
+        spacing = check_number("spacing", self.spacing, 0.25, 4.0, allowed="must be a number in 0.25..4 (1 = equal shares)")
+        object.__setattr__(self, "spacing", spacing)
 
     # -- persistence of the thresholds -------------------------------------------------
     def to_dict(self) -> dict[str, object]:

@@ -23,7 +23,7 @@ import numpy as np
 
 from holdem_env.engine.cards import shuffled_deck
 from holdem_env.engine.config import TableConfig
-from holdem_env.engine.errors import ConfigError
+from holdem_env.engine.errors import ConfigError, HandOverError
 from holdem_env.engine.state import HandState
 
 from .actions import CALL, FOLD, AbstractMove, ActionAbstraction
@@ -58,16 +58,16 @@ def preflop_summary(players: int, pot: int, bet: int, aggressor: int, seat: int)
     return f"{players}p{pot}b{bet}{who}"
 
 
-def apply_move(state: object, move: AbstractMove) -> None:
+def apply_move(state: HandState, move: AbstractMove) -> None:
     """Play an abstract move in the engine (which re-checks its legality)."""
     if move.kind == "fold":
-        state.fold()  # type: ignore[attr-defined]
+        state.fold()
     elif move.kind == "check":
-        state.check()  # type: ignore[attr-defined]
+        state.check()
     elif move.kind == "call":
-        state.call()  # type: ignore[attr-defined]
+        state.call()
     else:
-        state.raise_to(move.amount)  # type: ignore[attr-defined]
+        state.raise_to(move.amount)
 
 
 @dataclass
@@ -80,7 +80,7 @@ class Node:
     ``flop`` is ``(players, pot, bet)`` of :func:`preflop_summary`, set when the flop comes.
     """
 
-    state: object
+    state: HandState
     history: str
     street: int
     buckets: dict[int, list[int]] = field(default_factory=dict)
@@ -90,7 +90,7 @@ class Node:
 
     def copy(self) -> Node:
         """An independent copy (the engine state is copied; the bucket cache is shared)."""
-        st = self.state.copy()  # type: ignore[attr-defined]
+        st = self.state.copy()
         return Node(st, self.history, self.street, self.buckets, self.offered, self.aggressor, self.flop)
 
 
@@ -115,16 +115,18 @@ class AbstractHoldem:
         """The abstract actions offered to the actor (mapped onto legal engine amounts)."""
         st = node.state
         return self.actions.moves(
-            st.legal_actions(),  # type: ignore[attr-defined]
-            pot=int(st.pot),  # type: ignore[attr-defined]
-            current_bet=int(st.current_bet),  # type: ignore[attr-defined]
+            st.legal_actions(),
+            pot=int(st.pot),
+            current_bet=int(st.current_bet),
             raises_this_street=raises_this_street(node.history),
             preflop=node.street == 0,
         )
 
     def play(self, node: Node, move: AbstractMove) -> None:
         """Apply ``move`` to ``node`` in place (engine action, then the abstract history)."""
-        actor = int(node.state.actor)  # type: ignore[attr-defined]
+        actor = node.state.actor
+        if actor is None:
+            raise HandOverError(f"cfr-lite cannot play {move.kind} at history {node.history!r}: the hand is over")
         apply_move(node.state, move)
         self.record(node, move.index, actor)
 
@@ -134,12 +136,12 @@ class AbstractHoldem:
             node.aggressor = actor
         history = node.history + self.actions.code(index)
         st = node.state
-        if not st.is_over:  # type: ignore[attr-defined]
-            street = int(st.street)  # type: ignore[attr-defined]
+        if not st.is_over:
+            street = int(st.street)
             if street != node.street:
                 if node.street == 0:
-                    players = sum(not f for f, d in zip(st.folded, st.dealt_in, strict=True) if d)  # type: ignore[attr-defined]
-                    node.flop = (players, int(st.pot), max(st.contributions))  # type: ignore[attr-defined]
+                    players = sum(not f for f, d in zip(st.folded, st.dealt_in, strict=True) if d)
+                    node.flop = (players, int(st.pot), max(st.contributions))
                 history += "/" * (street - node.street)
                 node.street = street
         node.history = history
@@ -147,11 +149,11 @@ class AbstractHoldem:
     def bucket(self, node: Node, seat: int) -> int:
         """Card bucket of ``seat`` on the node's street (computed once per street and hand)."""
         st = node.state
-        board: Sequence[int] = st.board  # type: ignore[attr-defined]
+        board: Sequence[int] = st.board
         n = len(board)
         cached = node.buckets.get(n)
         if cached is None:
-            holes = list(st.hole_cards)  # type: ignore[attr-defined]
+            holes = list(st.hole_cards)
             cached = self.cards.buckets_for_board(holes, tuple(board))
             node.buckets[n] = cached
         return cached[seat]
@@ -163,7 +165,7 @@ class AbstractHoldem:
         :func:`preflop_summary`.
         """
         st = node.state
-        pos = (seat - int(st.button)) % self.table.num_players  # type: ignore[attr-defined]
+        pos = (seat - int(st.button)) % self.table.num_players
         history = node.history
         if self.actions.summarize_preflop and node.street > 0:
             history = preflop_summary(*node.flop, node.aggressor, seat) + history[history.index("/") :]

@@ -6,9 +6,8 @@ import enum
 from dataclasses import dataclass
 from typing import NamedTuple
 
-import numpy as np
-
 from holdem_env.engine.errors import IllegalActionError, short_repr
+from holdem_env.engine.validate import is_int
 
 __all__ = ["Street", "ActionKind", "Action", "LegalActions", "pot_fraction_raise_to"]
 
@@ -35,7 +34,7 @@ class ActionKind(str, enum.Enum):  # noqa: UP042 - StrEnum would change str() of
 
 def _chips(value: object, what: str) -> int:
     """Return ``value`` as an ``int`` chip amount or raise naming the bad type."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+    if not is_int(value):
         raise IllegalActionError(
             f"{what} must be an integer number of chips, got {type(value).__name__} {short_repr(value)}"
         )

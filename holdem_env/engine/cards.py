@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from holdem_env.engine.errors import CardError
+from holdem_env.engine.validate import is_int
 
 __all__ = [
     "RANKS",
@@ -53,7 +54,7 @@ _TOKEN = re.compile(r"[2-9TJQKAtjqka][cdhsCDHS]")
 
 def card_id(card: str | int) -> int:
     """Return the integer id of a card given as a string like ``"As"`` (or an id, checked)."""
-    if isinstance(card, (int, np.integer)) and not isinstance(card, bool):
+    if is_int(card):
         c = int(card)
         if 0 <= c < DECK_SIZE:
             return c
@@ -71,7 +72,7 @@ def card_id(card: str | int) -> int:
 
 def card_str(card: int) -> str:
     """Return the two-character string of a card id (``51 -> "As"``)."""
-    if isinstance(card, (int, np.integer)) and not isinstance(card, bool) and 0 <= int(card) < DECK_SIZE:
+    if is_int(card) and 0 <= int(card) < DECK_SIZE:
         return _CARD_STRS[int(card)]
     raise CardError(f"card id {card!r} is out of range: ids are 0..51")
 

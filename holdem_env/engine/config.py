@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import enum
-import math
 from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
 
 from holdem_env.engine.errors import ConfigError
+from holdem_env.engine.validate import check_bool, check_int, check_number
 
 __all__ = ["BettingStructure", "TableConfig", "MIN_PLAYERS", "MAX_PLAYERS"]
 
@@ -36,11 +36,9 @@ class BettingStructure(str, enum.Enum):  # noqa: UP042 - StrEnum would change st
 
 
 def _check_int(name: str, value: Any, lo: int, hi: int | None = None) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ConfigError(name, value, f"must be an integer number of chips (got {type(value).__name__})")
-    if value < lo or (hi is not None and value > hi):
-        bound = f">= {lo}" if hi is None else f"in {lo}..{hi}"
-        raise ConfigError(name, value, f"must be {bound}")
+    unit = "" if name in ("num_players", "raise_cap") else " number of chips"
+    bound = f">= {lo}" if hi is None else f"in {lo}..{hi}"
+    check_int(name, value, lo, hi, allowed=f"must be an integer{unit} {bound}")
 
 
 @dataclass(frozen=True)
@@ -55,7 +53,7 @@ class TableConfig:
     >>> TableConfig(num_players=11)
     Traceback (most recent call last):
     ...
-    holdem_env.engine.errors.ConfigError: num_players=11 is invalid: must be in 2..10
+    holdem_env.engine.errors.ConfigError: num_players=11 is invalid: must be an integer in 2..10
     """
 
     num_players: int = 6
@@ -93,11 +91,9 @@ class TableConfig:
         if self.raise_cap is not None:
             _check_int("raise_cap", self.raise_cap, 1)
         clock = self.clock_seconds
-        if not isinstance(clock, (int, float)) or isinstance(clock, bool) or not math.isfinite(clock) or clock <= 0:
-            raise ConfigError("clock_seconds", clock, "must be a positive number of seconds (finite)")
+        check_number("clock_seconds", clock, 0, lo_open=True, allowed="must be a positive number of seconds (finite)")
         for name in ("big_blind_ante", "uncapped_heads_up", "allow_free_fold", "bankroll"):
-            if not isinstance(getattr(self, name), bool):
-                raise ConfigError(name, getattr(self, name), "must be True or False")
+            check_bool(name, getattr(self, name))
 
     @property
     def small_bet(self) -> int:

@@ -35,6 +35,7 @@ from holdem_env.engine.cards import RANKS, card_str, parse_cards
 from holdem_env.engine.errors import CardError, ConfigError
 from holdem_env.engine.evaluator import evaluate_batch
 from holdem_env.engine.state import _check_seed
+from holdem_env.engine.validate import check_int
 
 __all__ = ["equity", "equity_vs_hands", "exact_equity", "range_combos", "MAX_EXACT_RUNOUTS"]
 
@@ -75,8 +76,7 @@ def _generator(rng: np.random.Generator | None, seed: int | None) -> np.random.G
 
 
 def _check_samples(samples: int) -> None:
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
-        raise ConfigError("samples", samples, "must be a positive integer")
+    check_int("samples", samples, 1, allowed="must be a positive integer")
 
 
 def range_combos(hand_range: RangeLike) -> np.ndarray:
@@ -191,9 +191,7 @@ def equity(
     dead_ids = _cards(dead, "dead cards")
     known = hero + board_ids + dead_ids
     _check_distinct(known)
-    if isinstance(opponents, bool) or not isinstance(opponents, (int, np.integer)) or not 1 <= opponents <= 9:
-        raise ConfigError("opponents", opponents, "must be an integer in 1..9")
-    opponents = int(opponents)
+    opponents = check_int("opponents", opponents, 1, 9)
     if isinstance(ranges, str):
         raise ConfigError("ranges", ranges, f"must be a list of one range (or None) per opponent, e.g. [{ranges!r}]")
     if ranges is not None and len(ranges) != opponents:

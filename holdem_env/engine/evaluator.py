@@ -62,6 +62,7 @@ import numpy as np
 
 from holdem_env.engine.cards import DECK_SIZE, card_str, parse_cards
 from holdem_env.engine.errors import CardError, HoldemError
+from holdem_env.engine.validate import is_int
 
 __all__ = [
     "NUM_HAND_VALUES",
@@ -264,7 +265,7 @@ class HandValue:
 
     def __post_init__(self) -> None:
         v = self.value
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 1 <= v <= NUM_HAND_VALUES:
+        if not is_int(v) or not 1 <= v <= NUM_HAND_VALUES:
             raise HoldemError(f"hand value {v!r} is out of range: values are 1..{NUM_HAND_VALUES}")
         object.__setattr__(self, "value", int(v))
 

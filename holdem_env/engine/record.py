@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import json
+import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from holdem_env.engine.actions import ActionKind, Street
 from holdem_env.engine.cards import card_id, card_str
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import HoldemError
-
-if TYPE_CHECKING:  # pragma: no cover
-    from holdem_env.engine.state import HandState
 
 __all__ = [
     "ActionEvent",
@@ -317,34 +316,16 @@ class HandRecord:
             raise HoldemError("hand record JSON must be an object")
         return cls.from_dict(data)
 
-    def replay(self) -> HandState:
-        """Rebuild the hand: a fresh state from the recorded deck, then every action re-applied."""
-        # late import: engine.state imports this module for its events (a cycle at import time)
-        from holdem_env.engine.state import HandState
-
-        state = HandState(
-            self.config,
-            button=self.button,
-            stacks=self.starting_stacks,
-            deck=self.deck,
-            seed=self.seed,
-            antes=self.antes,
-            dealt_in=self.dealt_in,
+    def replay(self) -> Any:
+        """Deprecated: use :meth:`HandState.from_record(record) <holdem_env.engine.state.HandState.from_record>`."""
+        warnings.warn(
+            "HandRecord.replay() is deprecated; use HandState.from_record(record)", DeprecationWarning, stacklevel=2
         )
-        for ev in self.events:
-            if not isinstance(ev, ActionEvent):
-                continue
-            if ev.seat != state.actor:
-                turn = "the hand is already over" if state.actor is None else f"seat {state.actor} is on turn"
-                raise HoldemError(f"replay diverged: event for seat {ev.seat} but {turn}")
-            if ev.timeout:
-                state.timeout()
-            elif ev.kind is ActionKind.FOLD:
-                state.fold()
-            elif ev.kind is ActionKind.CHECK:
-                state.check()
-            elif ev.kind is ActionKind.CALL:
-                state.call()
-            else:
-                state.raise_to(ev.to)
-        return state
+        if _replay_hook is None:
+            raise HoldemError("HandRecord.replay() needs holdem_env.engine.state: use HandState.from_record(record)")
+        return _replay_hook(self)
+
+
+#: ``HandState.from_record``, installed by :mod:`holdem_env.engine.state` when it is imported (this
+#: module never imports state, which imports it for its events), for the deprecated ``replay()``.
+_replay_hook: Callable[[HandRecord], Any] | None = None

@@ -38,10 +38,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from holdem_env.engine import record as _record_module
 from holdem_env.engine.actions import Action, ActionKind, LegalActions, Street
 from holdem_env.engine.cards import validate_deck
 from holdem_env.engine.config import BettingStructure, TableConfig
-from holdem_env.engine.errors import ConfigError, HandOverError, IllegalActionError, short_repr
+from holdem_env.engine.errors import ConfigError, HandOverError, HoldemError, IllegalActionError, short_repr
 from holdem_env.engine.evaluator import _CARD_KEY_LIST, _FLUSH_ADD, _FLUSH_TEST, _PLAIN_DICTS, _RANK_MASK, hand_strength
 from holdem_env.engine.pots import build_pots, split_pot, uncalled_bet
 from holdem_env.engine.record import (
@@ -57,6 +58,7 @@ from holdem_env.engine.record import (
     _uncalled_event,
 )
 from holdem_env.engine.record import _action_event as _record_action_event
+from holdem_env.engine.validate import check_int, check_seed, is_int
 
 __all__ = ["HandState"]
 
@@ -153,7 +155,7 @@ def _int_list(name: str, values: Sequence[int], n: int, lo: int = 0) -> list[int
         raise ConfigError(name, values, f"must be a sequence of {n} integers (one per seat)")
     out = []
     for v in values:
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
+        if not is_int(v) or v < lo:
             raise ConfigError(name, values, f"every entry must be an integer >= {lo} (got {v!r})")
         out.append(int(v))
     return out
@@ -175,8 +177,7 @@ def _showdown_strength(hole: tuple[int, ...], board: list[int]) -> int:
 
 def _check_seed(seed: object) -> None:
     """Raise :class:`ConfigError` unless ``seed`` is ``None`` or a non-negative integer (numpy's rule)."""
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise ConfigError("seed", seed, "must be a non-negative integer or None")
+    check_seed("seed", seed, allowed="must be a non-negative integer or None")
 
 
 class HandState:
@@ -276,9 +277,7 @@ class HandState:
                     raise ConfigError("dealt_in", dealt_in, f"seat {i} is dealt in but has no chips")
         if sum(din) < 2:
             raise ConfigError("dealt_in", din, "at least two seats with chips must be dealt in")
-        if isinstance(button, bool) or not isinstance(button, (int, np.integer)) or not 0 <= button < n:
-            raise ConfigError("button", button, f"must be a seat number in 0..{n - 1}")
-        button = int(button)
+        button = check_int("button", button, 0, n - 1, allowed=f"must be a seat number in 0..{n - 1}")
         if not din[button]:
             raise ConfigError("button", button, "the button must be on a seat that is dealt in")
         _check_seed(seed)
@@ -891,7 +890,7 @@ class HandState:
 
     def verify_raise_to(self, amount: int) -> None:
         """Raise :class:`IllegalActionError` unless a bet/raise to ``amount`` (street total) is legal."""
-        if isinstance(amount, bool) or not isinstance(amount, (int, np.integer)):
+        if not is_int(amount):
             raise IllegalActionError(
                 f"raise-to amount must be an integer number of chips, got {type(amount).__name__} {short_repr(amount)}"
             )
@@ -1092,6 +1091,41 @@ class HandState:
             setattr(new, name, v)
         return new
 
+    @classmethod
+    def from_record(cls, record: HandRecord) -> HandState:
+        """Rebuild a recorded hand: a fresh state from the recorded deck, then every action re-applied.
+
+        A record whose actions do not replay (edited by hand) raises :class:`HoldemError`.
+        """
+        if not isinstance(record, HandRecord):
+            raise HoldemError(f"HandState.from_record needs a HandRecord, got {short_repr(record)}")
+        state = cls(
+            record.config,
+            button=record.button,
+            stacks=record.starting_stacks,
+            deck=record.deck,
+            seed=record.seed,
+            antes=record.antes,
+            dealt_in=record.dealt_in,
+        )
+        for ev in record.events:
+            if not isinstance(ev, ActionEvent):
+                continue
+            if ev.seat != state.actor:
+                turn = "the hand is already over" if state.actor is None else f"seat {state.actor} is on turn"
+                raise HoldemError(f"replay diverged: event for seat {ev.seat} but {turn}")
+            if ev.timeout:
+                state.timeout()
+            elif ev.kind is ActionKind.FOLD:
+                state.fold()
+            elif ev.kind is ActionKind.CHECK:
+                state.check()
+            elif ev.kind is ActionKind.CALL:
+                state.call()
+            else:
+                state.raise_to(ev.to)
+        return state
+
     def record(self) -> HandRecord:
         """The :class:`~holdem_env.engine.record.HandRecord` of this hand so far."""
         return HandRecord(
@@ -1118,3 +1152,7 @@ class HandState:
             f"HandState(street={self.street.name.lower()}, actor={self._actor}, board={self._board}, "
             f"stacks={self._stacks}, bets={self._bets}, pot={self.pot})"
         )
+
+
+# HandRecord.replay() (deprecated) rebuilds through this class; record.py cannot import it (no cycle).
+_record_module._replay_hook = HandState.from_record

@@ -9,6 +9,7 @@ import numpy as np
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError, IllegalActionError
 from holdem_env.engine.state import HandState, _check_seed, _int_list
+from holdem_env.engine.validate import check_bool, is_int
 
 __all__ = ["Table"]
 
@@ -66,7 +67,7 @@ class Table:
         if cash is None:
             self._cash = [config.buy_in] * n
         else:
-            if len(cash) != n or any(isinstance(c, bool) or not isinstance(c, (int, np.integer)) or c < 0 for c in cash):
+            if len(cash) != n or any(not is_int(c) or c < 0 for c in cash):
                 raise ConfigError("cash", cash, f"must be {n} non-negative integers (one per seat)")
             self._cash = [int(c) for c in cash]
 
@@ -135,8 +136,7 @@ class Table:
             raise IllegalActionError(
                 "the current hand is not over; finish it or abandon it (abandon_hand()) before starting the next"
             )
-        if not isinstance(abandon, bool):
-            raise ConfigError("abandon", abandon, "must be True or False")
+        check_bool("abandon", abandon)
         self._settle()
         cfg = self.config
         n = cfg.num_players

@@ -38,6 +38,7 @@ from __future__ import annotations
 import numpy as np
 
 from holdem_env.engine.errors import HoldemError
+from holdem_env.engine.validate import is_int
 
 __all__ = [
     "SCALARS",
@@ -181,7 +182,7 @@ class BufferLayout:
     button: int
 
     def __init__(self, num_players: int) -> None:
-        if isinstance(num_players, bool) or not isinstance(num_players, int) or not 2 <= num_players <= 10:
+        if not is_int(num_players) or not 2 <= num_players <= 10:
             raise HoldemError(f"a table has 2..10 players, got {num_players!r}")
         n = self.num_players = num_players
         start = 0

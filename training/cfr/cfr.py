@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from holdem_env.engine.validate import is_int
 from holdem_env.training.cfr.evaluation import TreeEvaluator
 from holdem_env.training.cfr.game import GameError, GameTree
 
@@ -100,7 +101,7 @@ class CFRSolver:
 
     def run(self, iterations: int) -> None:
         """Run ``iterations`` iterations (a non-negative int)."""
-        if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 0:
+        if not is_int(iterations) or iterations < 0:
             raise GameError(f"iterations={iterations!r} is invalid: expected an int >= 0")
         for _ in range(iterations):
             self.iterate()

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from holdem_env.engine.validate import is_int
 from holdem_env.training.cfr.cfr import normalise_average, regret_matching
 from holdem_env.training.cfr.evaluation import TreeEvaluator
 from holdem_env.training.cfr.game import CHANCE, ExtensiveFormGame, GameError, GameTree
@@ -73,7 +74,7 @@ class Averaging:
         if self.kind not in AVERAGING:
             raise GameError(f"averaging={self.kind!r} is invalid: choose one of {', '.join(AVERAGING)}")
         interval = self.discount_interval
-        if not isinstance(interval, int) or isinstance(interval, bool) or interval < 1:
+        if not is_int(interval) or interval < 1:
             raise GameError(f"discount_interval={interval!r} is invalid: expected an int >= 1")
 
     def regret_weight(self, t: np.ndarray | int) -> np.ndarray | float:
@@ -102,9 +103,9 @@ class Averaging:
 
 
 def _check_iterations(iterations: object) -> int:
-    if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 0:
+    if not is_int(iterations) or iterations < 0:
         raise GameError(f"iterations={iterations!r} is invalid: expected an int >= 0")
-    return iterations
+    return int(iterations)
 
 
 def _check_rng(rng: object) -> np.random.Generator:

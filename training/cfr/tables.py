@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from holdem_env.engine.validate import is_int
 from holdem_env.training.cfr.cfr import normalise_average
 from holdem_env.training.cfr.game import GameError
 
@@ -45,9 +46,9 @@ class InfosetTable:
     """
 
     def __init__(self, num_actions: int, capacity: int = 1024) -> None:
-        if not isinstance(num_actions, int) or isinstance(num_actions, bool) or num_actions < 1:
+        if not is_int(num_actions) or num_actions < 1:
             raise GameError(f"num_actions={num_actions!r} is invalid: expected an int >= 1")
-        if not isinstance(capacity, int) or isinstance(capacity, bool) or capacity < 1:
+        if not is_int(capacity) or capacity < 1:
             raise GameError(f"capacity={capacity!r} is invalid: expected an int >= 1")
         self.num_actions = num_actions
         self.index: dict[str, int] = {}

@@ -20,7 +20,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -112,7 +112,7 @@ def build_policy(
     trainer = CfrLiteTrainer(TableConfig(num_players=players), actions, cards, averaging="linear")
     total = int(preset["iterations"]) if iterations is None else iterations
     backend = None
-    map_fn = map
+    map_fn: Callable[..., Iterable[Any]] = map
     if workers > 1:
         backend = LocalBackend(workers)
         map_fn = backend.map

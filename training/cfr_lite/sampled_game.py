@@ -51,7 +51,7 @@ class SampledHoldem(ExtensiveFormGame[Node]):
 
     def current_player(self, state: Node) -> int:
         """The seat to act (the deal happened at the root, so never chance)."""
-        return int(state.state.actor)
+        return _actor(state)
 
     def chance_outcomes(self, state: Node) -> Sequence[tuple[int, float]]:
         """Not available: the cards come from the deck dealt at the root."""
@@ -84,8 +84,19 @@ class SampledHoldem(ExtensiveFormGame[Node]):
 
     def infoset_key(self, state: Node) -> str:
         """``"<position>:<bucket>:<history>"`` of the seat to act."""
-        return self.abstract.key(state, int(state.state.actor))
+        return self.abstract.key(state, _actor(state))
 
     def utility(self, state: Node, player: int) -> float:
         """Chips ``player`` won in the finished hand, in big blinds."""
-        return float(state.state.payoffs[player]) / self._big_blind
+        payoffs = state.state.payoffs
+        if payoffs is None:
+            raise GameError(f"no utility at history {state.history!r}: the hand is not over")
+        return float(payoffs[player]) / self._big_blind
+
+
+def _actor(node: Node) -> int:
+    """The seat to act at ``node`` (a finished hand has none: GameError)."""
+    actor = node.state.actor
+    if actor is None:
+        raise GameError(f"no seat acts at history {node.history!r}: the hand is over")
+    return actor

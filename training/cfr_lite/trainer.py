@@ -31,6 +31,7 @@ from holdem_env.agents.cfr_lite.game import AbstractHoldem
 from holdem_env.agents.cfr_lite.policy import CfrLitePolicy
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError
+from holdem_env.engine.validate import check_int
 from holdem_env.fileutil import atomic_write_bytes
 from holdem_env.training.cfr.mccfr import ExternalSamplingMCCFR
 from holdem_env.training.cfr.tables import InfosetTable
@@ -96,8 +97,7 @@ class CfrLiteTrainer:
     # -- training ----------------------------------------------------------------------
     def train(self, iterations: int, rng: np.random.Generator) -> TrainStats:
         """Run ``iterations`` MCCFR iterations drawing all chance from ``rng``."""
-        if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 0:
-            raise ConfigError("iterations", iterations, "must be a non-negative integer")
+        iterations = check_int("iterations", iterations, 0, allowed="must be a non-negative integer")
         if not isinstance(rng, np.random.Generator):
             raise ConfigError("rng", type(rng).__name__, "must be a numpy.random.Generator")
         self.game.cards.thresholds()  # computed (or loaded) before the clock starts
@@ -159,11 +159,12 @@ class CfrLiteTrainer:
 
     def save_checkpoint(self, path: str | Path) -> None:
         """Write the tables and iteration count atomically (``.npz``)."""
-        arrays = self.table.arrays()
         meta = json.dumps(
             {"iterations": self.iterations, "averaging": self.averaging, "num_actions": self.table.num_actions}
         )
-        atomic_write_bytes(path, lambda fh: np.savez(fh, meta=np.array(meta), **arrays))
+        # Typed Any: numpy's stub types savez's **kwds against its own allow_pickle flag (bool).
+        arrays: dict[str, Any] = {"meta": np.array(meta), **self.table.arrays()}
+        atomic_write_bytes(path, lambda fh: np.savez(fh, **arrays))
 
     def load_checkpoint(self, path: str | Path) -> None:
         """Restore what :meth:`save_checkpoint` wrote (the abstraction must be the same)."""
