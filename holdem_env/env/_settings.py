@@ -13,10 +13,9 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from holdem_env.engine.config import BettingStructure, TableConfig
 from holdem_env.engine.errors import ConfigError
+from holdem_env.engine.validate import check_bet_sizes, check_bool, check_choice, is_int
 from holdem_env.env.actions import ACTION_MODES, MAX_EXACT_STACK
 
 __all__ = ["EnvSettings", "parse_settings", "INFO_MODES", "RENDER_MODES", "REWARD_UNITS", "ILLEGAL_ACTIONS"]
@@ -45,30 +44,8 @@ class EnvSettings:
     render_viewer: int | str | None
 
 
-def _choice(key: str, value: Any, allowed: Sequence[Any], what: str) -> None:
-    if not isinstance(value, str) or value not in allowed:
-        raise ConfigError(key, value, f"must be {what}")
-
-
-def _bet_sizes(bet_sizes: Any) -> tuple[float, ...]:
-    """``bet_sizes`` as a tuple of positive, finite floats."""
-    allowed = "must be a sequence of positive, finite pot fractions (numbers, not booleans)"
-    if isinstance(bet_sizes, (str, bytes)):
-        raise ConfigError("bet_sizes", bet_sizes, allowed)
-    try:
-        raw_sizes = list(bet_sizes)
-    except TypeError:
-        raise ConfigError("bet_sizes", bet_sizes, allowed) from None
-    numbers = (int, float, np.integer, np.floating)
-    if not all(isinstance(f, numbers) and not isinstance(f, (bool, np.bool_)) for f in raw_sizes):
-        raise ConfigError("bet_sizes", bet_sizes, allowed)
-    try:
-        sizes = tuple(float(f) for f in raw_sizes)
-    except OverflowError:  # an int too large for a float
-        raise ConfigError("bet_sizes", bet_sizes, allowed) from None
-    if not all(np.isfinite(f) and f > 0 for f in sizes):
-        raise ConfigError("bet_sizes", bet_sizes, allowed)
-    return sizes
+def _choice(key: str, value: Any, allowed: Sequence[str], what: str) -> None:
+    check_choice(key, value, allowed, allowed=f"must be {what}")
 
 
 def parse_settings(
@@ -114,15 +91,12 @@ def parse_settings(
     _choice("info_mode", info_mode, INFO_MODES, "'full' (legal actions and the seat's view) or 'minimal'")
     if render_mode is not None:
         _choice("render_mode", render_mode, RENDER_MODES, "None, 'human' or 'ansi'")
-    if render_viewer is not None and render_viewer != "all" and not (
-        isinstance(render_viewer, int) and not isinstance(render_viewer, bool) and 0 <= render_viewer < n
-    ):
+    if render_viewer is not None and render_viewer != "all" and not (is_int(render_viewer) and 0 <= render_viewer < n):
         raise ConfigError("render_viewer", render_viewer, f"must be None, 'all' or a seat in 0..{n - 1}")
-    if not isinstance(pad_seats, bool):
-        raise ConfigError("pad_seats", pad_seats, "must be True or False")
+    check_bool("pad_seats", pad_seats)
     if max_stack is None:
         max_stack = config.buy_in
-    if isinstance(max_stack, bool) or not isinstance(max_stack, (int, np.integer)) or max_stack < config.buy_in:
+    if not is_int(max_stack) or max_stack < config.buy_in:
         raise ConfigError("max_stack", max_stack, f"must be an integer >= buy_in ({config.buy_in})")
     max_stack = int(max_stack)  # numpy integers too, as TableConfig accepts them
     if action_mode == "exact" and max_stack > MAX_EXACT_STACK:
@@ -133,7 +107,7 @@ def parse_settings(
     return EnvSettings(
         config=config,
         action_mode=action_mode,
-        bet_sizes=_bet_sizes(bet_sizes),
+        bet_sizes=check_bet_sizes(bet_sizes),
         max_stack=max_stack,
         reward_unit=reward_unit,
         illegal_action=illegal_action,

@@ -209,7 +209,7 @@ class PpoLearner:
 def read_checkpoint(path: Path) -> dict[str, Any]:
     """A ppo ``checkpoint.pt`` as ``torch.load`` reads it, validated field by field; a damaged or
     tampered file is a :class:`ConfigError` naming the file and the first bad field."""
-    from holdem_env.training.checkpoint import CheckpointError, validate_ppo_checkpoint
+    from holdem_env.training.checkpoint import CheckpointError, validate_ppo_checkpoint  # late import: only a resume reads a checkpoint
 
     try:
         state = torch.load(path, map_location="cpu", weights_only=True)
