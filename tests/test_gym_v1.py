@@ -3,6 +3,7 @@ the terminal mask under both autoreset modes, counted illegal actions, and the i
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import sys
 import types
@@ -155,8 +156,7 @@ def test_record_video_captures_every_frame(tmp_path: Path, monkeypatch: pytest.M
         clip_module.ImageSequenceClip = ImageSequenceClip  # type: ignore[attr-defined]
         monkeypatch.setitem(sys.modules, "moviepy.video.io.ImageSequenceClip", clip_module)
     else:  # the real encoder is there: still intercept the frames
-        import moviepy.video.io.ImageSequenceClip as real
-
+        real = importlib.import_module("moviepy.video.io.ImageSequenceClip")
         monkeypatch.setattr(real, "ImageSequenceClip", ImageSequenceClip)
     env = gymnasium.make("holdem_env/Holdem-v1", num_players=2, render_mode="rgb_array")
     env = gymnasium.wrappers.RecordVideo(env, str(tmp_path), episode_trigger=lambda e: True, disable_logger=True)
