@@ -166,8 +166,12 @@ def draw_table(view: Any, *, names: Sequence[str] | None = None, title: str = ""
         else:
             draw.rounded_rectangle([x, by, x + _CARD_W, by + _CARD_H], radius=4, outline=(58, 140, 90), width=1)
     street = str(view["street"])
-    draw.text((FRAME_WIDTH / 2, by + _CARD_H + 14), f"pot {int(view['pot'])}", fill=_TEXT, font=_font(15),
-              anchor="mm")
+    if over:  # the pot is paid out: name the winners instead
+        won = [f"{labels[s]} {int(p):+d}" for s, p in enumerate(payoffs) if p > 0]
+        centre, color = "hand over: " + (", ".join(won) or "no winner"), _GOLD
+    else:
+        centre, color = f"pot {int(view['pot'])}", _TEXT
+    draw.text((FRAME_WIDTH / 2, by + _CARD_H + 14), centre, fill=color, font=_font(15), anchor="mm")
     draw.text((FRAME_WIDTH / 2, by - 12), street, fill=_MUTED, font=_font(12), anchor="mm")
 
     centers = _seat_centers(n, viewer)
@@ -208,7 +212,7 @@ def draw_table(view: Any, *, names: Sequence[str] | None = None, title: str = ""
         for i, c in enumerate(cards):
             _card(draw, x + 6 + i * (_CARD_W + 3), y - _CARD_H / 2, c)
         bet = int(view["street_bets"][s])
-        if bet:
+        if bet and not over:
             tx = x + (FRAME_WIDTH / 2 - x) * 0.38
             ty = y + (FRAME_HEIGHT / 2 - y) * 0.38
             draw.ellipse([tx - 24, ty - 6, tx - 14, ty + 4], fill=_GOLD, outline=(255, 255, 255))
