@@ -196,13 +196,14 @@ def test_sb3_make_vec_env_with_its_defaults() -> None:
     venv.close()
 
 
-def test_keys_for_gymnasium_play() -> None:
+def test_keys_for_gymnasium_play(monkeypatch: pytest.MonkeyPatch) -> None:
     env = HoldemGymEnv(num_players=2, render_mode="rgb_array")
     keys = env.get_keys_to_action()
     assert keys[(ord("f"),)] == 0 and keys[(ord("c"),)] == 1
     assert keys[(ord("a"),)] == env.action_space.n - 1 and keys[(ord("r"),)] == 2
     assert set(HoldemGymEnv(num_players=2, action_mode="exact").get_keys_to_action().values()) == {0, 1}
     if importlib.util.find_spec("pygame") is not None:  # the game window is set up from the env's own frames
+        monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # no display needed
         from gymnasium.utils.play import PlayableGame
 
         env.reset(seed=0)
