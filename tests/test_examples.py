@@ -43,10 +43,12 @@ EVAL_LINE = re.compile(r"^vs (tag|random)\s*: +[+-]\d+\.\d ± \d+\.\d mbb/hand \
 
 
 def _run_example(script: str, *args: str) -> None:
-    out = subprocess.run(
+    run = subprocess.run(
         [sys.executable, str(EXAMPLES / script), *args, "--eval-hands", "8"],
-        check=True, capture_output=True, text=True, timeout=900,
-    ).stdout.splitlines()
+        capture_output=True, text=True, timeout=900,
+    )
+    assert run.returncode == 0, f"{script} failed ({run.returncode}):\n{run.stderr[-3000:]}"
+    out = run.stdout.splitlines()
     saved = next(i for i, line in enumerate(out) if line.startswith("saved "))
     assert saved >= 2, f"no progress printed before saving: {out}"  # a training header and at least one progress line
     evals = [m.group(1) for line in out[saved:] if (m := EVAL_LINE.match(line))]
