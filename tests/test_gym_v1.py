@@ -288,3 +288,16 @@ def test_holdem_v1_is_the_id_and_v0_is_a_warning_alias() -> None:
         old = gymnasium.make("holdem_env/Holdem-v0", num_players=2)
     assert type(old.unwrapped) is HoldemGymEnv
     assert old.reset(seed=3)[0]["observation"].tobytes() == env.reset(seed=3)[0]["observation"].tobytes()
+
+
+def test_rgb_array_draws_ten_seats_with_one_sitting_out_and_the_end_of_a_hand() -> None:
+    env = HoldemGymEnv(0, _call, num_players=10, render_mode="rgb_array")
+    before = env.render()  # before the first deal: the empty table
+    env.reset(seed=3, options={"stacks": [1000] * 9 + [0]})
+    dealt = env.render()
+    assert before.shape == dealt.shape == (FRAME_HEIGHT, FRAME_WIDTH, 3) and not np.array_equal(before, dealt)
+    while True:
+        _, _, terminated, _, _ = env.step(0 if env.action_masks()[0] else 1)
+        if terminated:
+            break
+    assert not np.array_equal(env.render(), dealt)
