@@ -8,6 +8,10 @@ reward of whichever agent moves next, so the learner is paid for its opponent's 
 collapses into folding. Here the learner always plays seat 0 of ``HoldemGymEnv`` (the button
 moves every hand, so it plays both positions), the reward is seat 0's own chip change, and
 seat 1 is a frozen copy of the learner, refreshed every ``--swap`` steps.
+
+Self-play returns say nothing about strength (both seats improve or collapse together), so the
+script ends with duplicate matches against ``tag`` and ``random`` in the project's arena (mbb/hand
+with a 95% interval, VPIP, PFR). Torch runs on ``--threads`` threads (default 1).
 """
 
 from __future__ import annotations
@@ -16,11 +20,13 @@ import argparse
 import copy
 
 import gymnasium
+import torch
 from sb3_contrib import MaskablePPO
-from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.callbacks import BaseCallback, CallbackList
+from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv
 
-import holdem_env  # noqa: F401  (registers "holdem_env/Holdem-v0" with Gymnasium)
+import holdem_env  # noqa: F401  (registers "holdem_env/Holdem-v1" with Gymnasium)
 
 
 class FrozenSelf:
@@ -48,6 +54,43 @@ class RefreshOpponent(BaseCallback):
         return True
 
 
+class Progress(BaseCallback):
+    """A line every ``every`` steps: steps done, hands finished and their mean result (from SB3's Monitor)."""
+
+    def __init__(self, every: int) -> None:
+        super().__init__()
+        self.every, self.next = every, every
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self.next:
+            self.next += self.every
+            self._report()
+        return True
+
+    def _on_training_end(self) -> None:
+        self._report()
+
+    def _report(self) -> None:
+        episodes = list(self.model.ep_info_buffer)
+        mean = sum(e["r"] for e in episodes) / len(episodes) if episodes else float("nan")
+        print(f"{self.num_timesteps:,} steps: last {len(episodes)} hands {mean:+.2f} bb/hand", flush=True)
+
+
+def report_strength(spec: str, hands: int, seed: int) -> None:
+    """Duplicate matches of a saved policy against tag and random (the project's arena): mbb/hand, VPIP, PFR."""
+    from holdem_env.training.arena import ArenaConfig, run_match
+
+    print(f"evaluating: {hands} duplicate hands against tag, then random", flush=True)
+    for opponent in ("tag", "random"):
+        row = run_match(ArenaConfig(agents=(spec, opponent), players=2, hands=hands, seed=seed, workers=1)).rows[0]
+        st = row["stats"]
+        vpip, pfr = (f"{100 * x:.1f}%" if x is not None else "-" for x in (st["vpip"], st["pfr"]))
+        print(f"vs {opponent:<6}: {row['mbb_per_hand']:+9.1f} ± {row['ci95']:.1f} mbb/hand ({row['hands']} hands), "
+              f"VPIP {vpip}, PFR {pfr}", flush=True)
+        if st["vpip"] is not None and st["vpip"] < 0.05:
+            print("  warning: VPIP under 5%: the policy folds nearly every hand, whatever its training return says")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--timesteps", type=int, default=200_000)
@@ -55,18 +98,25 @@ def main() -> None:
     parser.add_argument("--envs", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="selfplay.zip")
+    parser.add_argument("--threads", type=int, default=1, help="torch threads")
+    parser.add_argument("--eval-hands", type=int, default=2000, help="duplicate hands against each of tag and random")
     args = parser.parse_args()
 
+    torch.set_num_threads(args.threads)
     opponent = FrozenSelf(policy=None)
     venv = DummyVecEnv(
-        [lambda: gymnasium.make("holdem_env/Holdem-v0", num_players=2, opponents=opponent)] * args.envs
+        [lambda: Monitor(gymnasium.make("holdem_env/Holdem-v1", num_players=2, opponents=opponent))] * args.envs
     )
     venv.seed(args.seed)
     model = MaskablePPO("MultiInputPolicy", venv, n_steps=min(512, args.timesteps), batch_size=64, seed=args.seed)
     opponent.policy = copy.deepcopy(model.policy)  # seat 1 starts as the untrained learner
-    model.learn(total_timesteps=args.timesteps, callback=RefreshOpponent(opponent, args.swap))
+    print(f"self-play MaskablePPO: {args.timesteps:,} steps on {args.envs} tables, seat 1 refreshed every "
+          f"{args.swap:,} steps", flush=True)
+    progress = Progress(max(args.timesteps // 20, 1))
+    model.learn(total_timesteps=args.timesteps, callback=CallbackList([RefreshOpponent(opponent, args.swap), progress]))
     model.save(args.out)
-    print(f"saved {args.out}; evaluate: holdem eval \"sb3(path='{args.out}')\" tag --players 2")
+    print(f"saved {args.out}", flush=True)
+    report_strength(f"sb3(path={args.out!r})", args.eval_hands, args.seed)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ Packages (imports point one way, left to right)::
 * :mod:`holdem_env.cli` -- the ``holdem`` command.
 
 Importing this package registers ``"holdem_env/nlhe-v1"`` (and its previous name
-``"holdem_env/nlhe-v0"``) with PettingZoo and ``"holdem_env/Holdem-v0"`` with Gymnasium, without
+``"holdem_env/nlhe-v0"``) with PettingZoo and ``"holdem_env/Holdem-v1"`` with Gymnasium, without
 importing either library (see :mod:`holdem_env.env.registration`). This package re-exports the
 engine's public names; ``holdem_env.nlhe_v1`` (and its previous name ``holdem_env.nlhe_v0``),
 ``holdem_env.gym_wrapper`` and ``holdem_env.phh`` remain importable under their old names.

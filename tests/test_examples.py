@@ -1,4 +1,5 @@
-"""Each script of examples/ runs end to end on a tiny budget and saves a policy that `holdem eval` plays.
+"""Each script of examples/ runs end to end on a tiny budget, prints progress, saves a policy that `holdem eval`
+plays, and ends with a duplicate evaluation against tag and random.
 
 The sb3-contrib, Tianshou and RLlib scripts need the ``holdem-env[examples]`` (RLlib: ``holdem-env[rllib]``) extra
 and skip with a one-line reason without it.
@@ -6,7 +7,9 @@ and skip with a one-line reason without it.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -35,8 +38,48 @@ def _rllib_missing() -> str | None:
     return None
 
 
+#: A closing evaluation line: ``vs tag   :    -12.5 ± 30.1 mbb/hand (8 hands), VPIP 50.0%, PFR 25.0%``.
+EVAL_LINE = re.compile(r"^vs (tag|random)\s*: +[+-]\d+\.\d ± \d+\.\d mbb/hand \(8 hands\), VPIP [\d.]+%, PFR [\d.]+%$")
+
+
 def _run_example(script: str, *args: str) -> None:
-    subprocess.run([sys.executable, str(EXAMPLES / script), *args], check=True, capture_output=True, timeout=600)
+    run = subprocess.run(
+        [sys.executable, str(EXAMPLES / script), *args, "--eval-hands", "8"],
+        capture_output=True, text=True, timeout=900,
+    )
+    assert run.returncode == 0, f"{script} failed ({run.returncode}):\n{run.stderr[-3000:]}"
+    out = run.stdout.splitlines()
+    saved = next(i for i, line in enumerate(out) if line.startswith("saved "))
+    assert saved >= 2, f"no progress printed before saving: {out}"  # a training header and at least one progress line
+    evals = [m.group(1) for line in out[saved:] if (m := EVAL_LINE.match(line))]
+    assert evals == ["tag", "random"], out[saved:]
+
+
+def test_every_example_sets_torch_threads_and_evaluates_with_the_arena() -> None:
+    scripts = sorted(EXAMPLES.glob("*.py"))
+    assert len(scripts) == 5
+    for path in scripts:
+        tree = ast.parse(path.read_text())
+        calls = {ast.unparse(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+        options = {node.args[0].value for node in ast.walk(tree) if isinstance(node, ast.Call)
+                   and ast.unparse(node.func) == "parser.add_argument" and isinstance(node.args[0], ast.Constant)}
+        assert "torch.set_num_threads" in calls and "report_strength" in calls and "run_match" in calls, path.name
+        assert {"--threads", "--eval-hands"} <= options, path.name
+        assert "Holdem-v0" not in path.read_text(), path.name
+
+
+def test_the_closing_evaluation_flags_a_policy_that_folds_everything(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = importlib.util.spec_from_file_location("cleanrl_ppo_example", EXAMPLES / "cleanrl_ppo.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.report_strength("always-fold", 8, 1)
+    lines = capsys.readouterr().out.splitlines()
+    assert [m.group(1) for line in lines if (m := EVAL_LINE.match(line))] == ["tag", "random"]
+    assert sum("VPIP 0.0%" in line for line in lines) == 2
+    assert sum(line.strip().startswith("warning: VPIP under 5%") for line in lines) == 2
+    module.report_strength("always-call", 8, 1)
+    assert "warning" not in capsys.readouterr().out
 
 
 def _plays_legally(spec: str) -> None:

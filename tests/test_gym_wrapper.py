@@ -50,7 +50,9 @@ def test_episode_reward_is_the_learners_payoff() -> None:
         total, steps, obs, info = _play_episode(env, rng, seed=i if i % 2 else None)
         payoffs = env.aec.state_object.payoffs
         assert total == pytest.approx(payoffs[2] / 10)
-        assert not obs["action_mask"].any()  # nothing to do once the hand is over
+        # nothing to do once the hand is over: the mask holds only the placeholder check/call (never applied)
+        assert obs["action_mask"].tolist() == [0, 1] + [0] * (obs["action_mask"].size - 2)
+        assert np.array_equal(env.action_masks(), obs["action_mask"].astype(bool))
         assert info["view"]["payoffs"] == payoffs
 
 

@@ -38,7 +38,7 @@ def test_import_holdem_env_registers_with_both_libraries_without_importing_them(
         "aec = pettingzoo.make('aec', 'holdem_env/nlhe-v1', num_players=3)\n"
         "aec.reset(seed=1)\n"
         "print(len(aec.agents), aec.unwrapped.__class__.__module__)\n"
-        "g = gymnasium.make('holdem_env/Holdem-v0', num_players=2, observation_format='flat')\n"
+        "g = gymnasium.make('holdem_env/Holdem-v1', num_players=2, observation_format='flat')\n"
         "print(type(g.unwrapped).__name__, g.observation_space.shape == g.reset(seed=0)[0].shape)\n"
     )
     assert out.splitlines() == ["[]", "3 holdem_env.env.nlhe_v1", "HoldemGymEnv True"]
@@ -50,10 +50,10 @@ def test_registration_when_the_libraries_were_imported_first_and_twice_is_harmle
         "import pettingzoo, gymnasium, holdem_env\n"
         "from holdem_env.env import registration\n"
         "registration.install(); registration.install()\n"
-        "print(pettingzoo.spec('aec', 'holdem_env/nlhe-v1').entry_point, pettingzoo.spec('aec', 'holdem_env/nlhe-v0').entry_point, gymnasium.spec('holdem_env/Holdem-v0').id)\n"
+        "print(pettingzoo.spec('aec', 'holdem_env/nlhe-v1').entry_point, pettingzoo.spec('aec', 'holdem_env/nlhe-v0').entry_point, gymnasium.spec('holdem_env/Holdem-v1').id)\n"
         "import sys; print(registration._FINDER in sys.meta_path)\n"
     )
-    assert out.splitlines() == ["holdem_env.env.nlhe_v1:env holdem_env.env.nlhe_v1:env holdem_env/Holdem-v0", "False"]
+    assert out.splitlines() == ["holdem_env.env.nlhe_v1:env holdem_env.env.nlhe_v1:env holdem_env/Holdem-v1", "False"]
 
 
 # --------------------------------------------------------------------------- flat observations, reward scale
@@ -122,7 +122,7 @@ class _KeepNoInfo(gymnasium.Wrapper):
 
 def _thunk(seed: int):
     def make() -> gymnasium.Env:
-        env = gymnasium.make("holdem_env/Holdem-v0", num_players=2, observation_format="flat")
+        env = gymnasium.make("holdem_env/Holdem-v1", num_players=2, observation_format="flat")
         return _KeepNoInfo(env)
 
     return make
@@ -148,7 +148,7 @@ def test_gymnasium_vector_envs_run_over_flat_observations(vector_class: type) ->
 
 def test_sync_vector_env_batches_the_default_infos() -> None:
     envs = gymnasium.vector.SyncVectorEnv(
-        [lambda: gymnasium.make("holdem_env/Holdem-v0", num_players=2) for _ in range(2)]
+        [lambda: gymnasium.make("holdem_env/Holdem-v1", num_players=2) for _ in range(2)]
     )
     envs.reset(seed=0)
     for _ in range(10):

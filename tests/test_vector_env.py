@@ -149,3 +149,66 @@ def test_bad_arguments_are_config_errors() -> None:
         HoldemVectorEnv(2, FixedOpponents([RandomAgent]), illegal_action="timeout")
     with pytest.raises(HoldemError, match="reset"):
         HoldemVectorEnv(2, FixedOpponents([RandomAgent])).step(np.ones(2, dtype=np.int64))
+
+
+def _calls_only(venv: HoldemVectorEnv, steps: int) -> list[tuple[Any, ...]]:
+    """Per step and table: (observation, mask, reward, terminated, seat, opponent); the learner always checks/calls,
+    drawn through a masked sampler that fails on an empty row."""
+    obs, _ = venv.reset(seed=4)
+    rows = []
+    for _ in range(steps):
+        masks = obs["action_mask"]
+        assert masks.any(axis=1).all()  # a masked sampler never meets an empty row
+        assert masks[:, 1].all()
+        obs, rew, term, _, infos = venv.step(np.ones(venv.num_envs, dtype=np.int64))
+        for t in range(venv.num_envs):
+            final = infos["final_obs"][t]["observation"] if "final_obs" in infos and term[t] else None
+            rows.append((t, obs["observation"][t].tobytes(), obs["action_mask"][t].tolist(), float(rew[t]),
+                         bool(term[t]), int(infos["seat"][t]), int(infos["opponent"][t]),
+                         None if final is None else final.tobytes()))
+    return rows
+
+
+def test_next_step_autoreset_is_same_step_with_the_terminal_row_shown_first() -> None:
+    kwargs = {"num_players": 3}
+    same = _calls_only(HoldemVectorEnv(3, FixedOpponents([RandomNoBatch, FoldOrCheck]), **kwargs), 40)
+    nxt = _calls_only(
+        HoldemVectorEnv(3, FixedOpponents([RandomNoBatch, FoldOrCheck]), autoreset_mode=AutoresetMode.NEXT_STEP, **kwargs),
+        60,
+    )
+    placeholder = [0, 1] + [0] * 8
+    for t in range(3):
+        s_rows = [r for r in same if r[0] == t]
+        n_rows = [r for r in nxt if r[0] == t]
+        rebuilt, i = [], 0
+        while i < len(n_rows) and len(rebuilt) < len(s_rows):
+            _, obs, mask, rew, term, seat, opp, final = n_rows[i]
+            assert final is None  # no final_obs under NEXT_STEP: the row is the final observation
+            if term:
+                assert mask == placeholder  # a legal id, never applied
+                after = n_rows[i + 1]  # the next step: the action is ignored, the next hand's first decision
+                assert after[3] == 0.0 and not after[4]
+                rebuilt.append((t, after[1], after[2], rew, True, after[5], after[6], obs))
+                i += 2
+            else:
+                rebuilt.append(n_rows[i][:7] + (None,))
+                i += 1
+        assert rebuilt == s_rows[: len(rebuilt)] and len(rebuilt) > 20
+        assert any(r[4] for r in s_rows[: len(rebuilt)])  # hands ended on the way
+
+
+def test_next_step_terminal_rows_describe_the_finished_hand() -> None:
+    venv = HoldemVectorEnv(4, FixedOpponents([RandomNoBatch]), autoreset_mode="next_step", num_players=6)
+    obs, infos = venv.reset(seed=1)
+    rng = np.random.default_rng(2)
+    seen = 0
+    for _ in range(60):
+        seats_before = infos["seat"].copy()
+        obs, rew, term, _, infos = venv.step(_random_actions(obs["action_mask"], rng))
+        for t in np.flatnonzero(term):
+            seen += 1
+            assert infos["final_seat"][t] == infos["seat"][t] == seats_before[t]
+            assert obs["action_mask"][t].tolist() == [0, 1] + [0] * 8
+    assert seen > 5
+    with pytest.raises(ConfigError, match="autoreset_mode"):
+        HoldemVectorEnv(2, FixedOpponents([RandomNoBatch]), autoreset_mode="sometimes")

@@ -22,7 +22,23 @@ The mask is in the observation (``obs["action_mask"]``) and from :meth:`HoldemGy
 (the convention of sb3-contrib's ``MaskablePPO``). The wrapper's default
 ``illegal_action="timeout"`` turns a masked-out learner action into the clock running out
 (check if free, otherwise fold), so unmasked samplers (and Gymnasium's ``check_env``) can step
-it; pass ``illegal_action="raise"`` to get :class:`~holdem_env.engine.errors.IllegalActionError` instead.
+it; it warns once per env (:class:`IllegalActionWarning`) and counts them: ``info["illegal_actions"]``
+is the number in the current episode, :attr:`HoldemGymEnv.illegal_action_count` the total. Pass
+``illegal_action="raise"`` to get :class:`~holdem_env.engine.errors.IllegalActionError` instead.
+
+The observation that ends an episode (``terminated``) has a mask allowing only id 1 (check/call):
+no action is ever applied there (``step`` then asks for ``reset``; Gymnasium's vector envs drop
+the next action under the default ``AutoresetMode.NEXT_STEP``), but masked samplers given that row
+need one legal id, and an all-zero mask makes them fail (NaN logits, empty choice).
+
+Seeding: ``reset(seed=s)`` reseeds the deals, the default random opponents and every opponent
+object with ``set_rng`` (one generator per seat, drawn from ``s``), so the same seed and the same
+learner actions replay the same hands; plain callables are not reseeded. Opponents with
+``start_hand(info)`` are told of every new hand.
+
+``render_mode``: ``"ansi"`` (text), ``"human"`` (prints it) or ``"rgb_array"`` (an image of the
+table as the learner may see it, :mod:`holdem_env.env.render_rgb`), so Gymnasium's ``RecordVideo``,
+``gymnasium.utils.play`` (:meth:`HoldemGymEnv.get_keys_to_action`) and SB3's ``make_vec_env`` work.
 
 Two options serve libraries that cannot take the default dict observation or the reward's size:
 ``observation_format="flat"`` makes the observation one float32 ``Box``: the ``observation``
@@ -49,6 +65,7 @@ the mask, drawing from the wrapper's seeded ``np_random``.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -58,12 +75,28 @@ import numpy as np
 from holdem_env.engine.errors import ConfigError, HoldemError
 from holdem_env.env.flat import flat_observation_space, flatten_observation, split_flat_observation
 from holdem_env.env.nlhe_v1 import raw_env
+from holdem_env.env.render_rgb import draw_table
 
-__all__ = ["HoldemGymEnv", "Policy", "random_legal_policy", "OBSERVATION_FORMATS", "split_flat_observation"]
+__all__ = [
+    "HoldemGymEnv",
+    "IllegalActionWarning",
+    "Policy",
+    "random_legal_policy",
+    "OBSERVATION_FORMATS",
+    "RENDER_MODES",
+    "split_flat_observation",
+]
 
 Policy = Callable[[dict, dict], int] | Any
 _MAX_SKIPPED_HANDS = 10_000
 OBSERVATION_FORMATS = ("dict", "flat")
+RENDER_MODES = ("human", "ansi", "rgb_array")
+#: The one id a terminal observation's mask allows (check/call; never applied, see the module docstring).
+TERMINAL_MASK_ID = 1
+
+
+class IllegalActionWarning(UserWarning):
+    """A learner's masked-out action was played as a timeout (check if free, else fold)."""
 
 
 def random_legal_policy(rng: np.random.Generator) -> Callable[[dict, dict], int]:
@@ -87,7 +120,7 @@ class HoldemGymEnv(gymnasium.Env):
     number > 0, default 1) multiplies every reward.
     """
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
 
     def __init__(
         self,
@@ -109,7 +142,10 @@ class HoldemGymEnv(gymnasium.Env):
             or reward_scale <= 0
         ):
             raise ConfigError("reward_scale", reward_scale, "must be a finite number > 0")
-        self.aec = raw_env(illegal_action=illegal_action, render_mode=render_mode, **env_kwargs)
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ConfigError("render_mode", render_mode, "must be None, 'human', 'ansi' or 'rgb_array'")
+        text_mode = render_mode if render_mode in ("human", "ansi") else None  # rgb_array is drawn here
+        self.aec = raw_env(illegal_action=illegal_action, render_mode=text_mode, **env_kwargs)
         n = self.aec.config.num_players
         agents = self.aec.possible_agents
         if isinstance(learner, str) and learner in agents:
@@ -136,6 +172,12 @@ class HoldemGymEnv(gymnasium.Env):
             self.observation_space = flat_observation_space(obs_space)
         self._policies = self._resolve_opponents(opponents)
         self._obs: dict[str, np.ndarray] | None = None
+        self._terminal_mask = np.zeros(act_space.n, dtype=np.int8)
+        self._terminal_mask[TERMINAL_MASK_ID] = 1
+        #: Masked-out learner actions played as timeouts since this env was made.
+        self.illegal_action_count = 0
+        self._episode_illegal = 0
+        self._warned = False
 
     def _resolve_opponents(self, opponents: Any) -> dict[int, Any]:
         n = self.aec.config.num_players
@@ -167,6 +209,24 @@ class HoldemGymEnv(gymnasium.Env):
         act = getattr(policy, "act", None)
         return int(act(obs, info) if callable(act) else policy(obs, info))
 
+    def _reseed_opponents(self, seed: int) -> None:
+        """Give every opponent object with ``set_rng`` a generator drawn from ``seed`` (one per seat)."""
+        children = np.random.SeedSequence(seed).spawn(self.aec.config.num_players)
+        done: set[int] = set()
+        for seat, policy in self._policies.items():
+            set_rng = getattr(policy, "set_rng", None)
+            if callable(set_rng) and id(policy) not in done:  # a policy in several seats: its first seat's
+                done.add(id(policy))
+                set_rng(np.random.default_rng(children[seat]))
+
+    def _start_hand(self) -> None:
+        """Tell the opponents with ``start_hand(info)`` that a hand was dealt."""
+        aec = self.aec
+        for seat, policy in self._policies.items():
+            start = getattr(policy, "start_hand", None)
+            if callable(start) and aec._dealt[seat]:
+                start(aec.infos[aec.possible_agents[seat]])
+
     def _play_opponents(self) -> None:
         """Step the AEC env until the learner is to act or the hand is over."""
         aec = self.aec
@@ -176,8 +236,10 @@ class HoldemGymEnv(gymnasium.Env):
             obs = aec.observe(agent)
             aec.step(self._opponent_action(seat, obs, aec.infos[agent]))
 
-    def _out(self, obs: dict[str, np.ndarray]) -> Any:
+    def _out(self, obs: dict[str, np.ndarray], terminal: bool = False) -> Any:
         """The observation in the chosen format (the dict is kept for ``action_masks``)."""
+        if terminal:
+            obs = {"observation": obs["observation"], "action_mask": self._terminal_mask.copy()}
         self._obs = obs
         if self.observation_format == "dict":
             return obs
@@ -191,16 +253,20 @@ class HoldemGymEnv(gymnasium.Env):
             allowed = f"the learner's seat {self.learner_seat} must be dealt in (stack > 0)"
             raise ConfigError("options", options, allowed)
         super().reset(seed=seed)
+        if seed is not None:
+            self._reseed_opponents(int(self.np_random.integers(2**63 - 1)))
         if seed is not None or aec._table is None:
             aec.reset(seed=int(self.np_random.integers(2**63 - 1)), options=options)
         else:
             aec.reset(options=options)
         if not aec._dealt[self.learner_seat]:  # bankroll mode: the learner's cash no longer covers the buy-in
             raise HoldemError(f"the learner's seat {self.learner_seat} was not dealt in (bankroll below the buy-in)")
+        self._episode_illegal = 0
         for _ in range(_MAX_SKIPPED_HANDS):
+            self._start_hand()
             self._play_opponents()
             if not aec.terminations[self.learner]:
-                return self._out(aec.observe(self.learner)), aec.infos[self.learner]
+                return self._out(aec.observe(self.learner)), self._info()
             aec.reset()
         raise HoldemError(f"the learner never got to act in {_MAX_SKIPPED_HANDS} hands")  # pragma: no cover
 
@@ -209,12 +275,35 @@ class HoldemGymEnv(gymnasium.Env):
         aec = self.aec
         if self._obs is None or aec.terminations[self.learner]:
             raise HoldemError("step() called before reset() or after the hand ended: call reset()")
+        index = _action_index(action)
+        if index is not None and 0 <= index < self._terminal_mask.size and not self._obs["action_mask"][index]:
+            self._count_illegal(index)
         aec.step(action)
         self._play_opponents()
-        terminated = aec.terminations[self.learner]
+        terminated = bool(aec.terminations[self.learner])
         reward = float(aec._cumulative_rewards[self.learner]) * self.reward_scale
-        obs = self._out(aec.observe(self.learner))
-        return obs, reward, bool(terminated), False, aec.infos[self.learner]
+        obs = self._out(aec.observe(self.learner), terminal=terminated)
+        return obs, reward, terminated, False, self._info()
+
+    def _info(self) -> dict[str, Any]:
+        """The learner's info from the AEC env plus ``illegal_actions`` (this episode's count)."""
+        return {**self.aec.infos[self.learner], "illegal_actions": self._episode_illegal}
+
+    def _count_illegal(self, index: int) -> None:
+        if self.aec.illegal_action != "timeout":
+            return  # the AEC env raises IllegalActionError and nothing changes
+        self.illegal_action_count += 1
+        self._episode_illegal += 1
+        if not self._warned:
+            self._warned = True
+            legal = _ranges(np.flatnonzero(self._obs["action_mask"]).tolist()) if self._obs is not None else ""
+            warnings.warn(
+                f"HoldemGymEnv: the learner's action {index} is masked out (legal ids: {legal}); it is played as a "
+                "timeout (check if free, else fold). Sample from the mask (obs['action_mask'] or action_masks()) or "
+                "pass illegal_action='raise'. Counted in info['illegal_actions']; warned once per env.",
+                IllegalActionWarning,
+                stacklevel=3,
+            )
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions as a bool array (sb3-contrib ``MaskablePPO`` convention)."""
@@ -222,10 +311,52 @@ class HoldemGymEnv(gymnasium.Env):
             raise HoldemError("action_masks() called before reset()")
         return self._obs["action_mask"].astype(bool)
 
-    def render(self) -> str | None:
-        """Render the table (``render_mode`` ``"ansi"`` returns text, ``"human"`` prints)."""
-        return self.aec.render()
+    def render(self) -> Any:
+        """Render the table: ``"ansi"`` returns text, ``"human"`` prints it, ``"rgb_array"`` returns an image.
+
+        The image (``(400, 640, 3)`` uint8, :func:`holdem_env.env.render_rgb.draw_table`) shows the table
+        as the learner sees it: its own hole cards and the cards shown at showdown, backs elsewhere.
+        """
+        if self.render_mode != "rgb_array":
+            return self.aec.render()
+        aec = self.aec
+        if aec._state is None:
+            return draw_table(None)
+        view = aec._seat_view(self.learner_seat)  # a fresh, sealed view of the learner's seat
+        title = f"hand {aec._hands}  blinds {aec.config.small_blind}/{aec.config.big_blind}"
+        return draw_table(view, title=title)
+
+    def get_keys_to_action(self) -> dict[tuple[int, ...], int]:
+        """Keys for ``gymnasium.utils.play.play``: ``f`` fold, ``c`` check/call, and in the discrete action
+        mode ``r`` min-raise and ``a`` all-in. Poker is turn-based: ``play(env, wait_on_player=True)``."""
+        keys: dict[tuple[int, ...], int] = {(ord("f"),): 0, (ord("c"),): 1}
+        if self.aec.action_mode == "discrete":
+            keys[(ord("r"),)] = 2
+            keys[(ord("a"),)] = self._terminal_mask.size - 1
+        return keys
 
     def close(self) -> None:
         """Release the underlying AEC environment."""
         self.aec.close()
+
+
+def _action_index(action: Any) -> int | None:
+    """``action`` as a plain int when it is an integer id (a Python or NumPy int, or a 0-d/1-element array)."""
+    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.size == 1 and np.issubdtype(action.dtype, np.integer):
+        return int(action.reshape(()))
+    return None
+
+
+def _ranges(ids: list[int]) -> str:
+    """Sorted ids as compact ranges: ``[0, 1, 2, 5]`` -> ``"0..2, 5"``."""
+    parts: list[str] = []
+    i = 0
+    while i < len(ids):
+        j = i
+        while j + 1 < len(ids) and ids[j + 1] == ids[j] + 1:
+            j += 1
+        parts.append(str(ids[i]) if j == i else f"{ids[i]}..{ids[j]}")
+        i = j + 1
+    return ", ".join(parts)

@@ -18,12 +18,18 @@ id                          registry            entry point
 ==========================  ==================  ===========================================
 ``holdem_env/nlhe-v1``      PettingZoo ``aec``  :func:`holdem_env.env.nlhe_v1.env`
 ``holdem_env/nlhe-v0``      PettingZoo ``aec``  the same (the previous name, kept for old code)
-``holdem_env/Holdem-v0``    Gymnasium           :class:`holdem_env.env.gym_wrapper.HoldemGymEnv`
+``holdem_env/Holdem-v1``    Gymnasium           :class:`holdem_env.env.gym_wrapper.HoldemGymEnv`
+``holdem_env/Holdem-v0``    Gymnasium           the same, with a ``FutureWarning`` (deprecated)
 ==========================  ==================  ===========================================
+
+The Gymnasium id's version follows the AEC env's (``nlhe-v1``). ``Holdem-v1`` also differs from
+``Holdem-v0`` in what the wrapper hands out: infos carry ``illegal_actions``, a terminal
+observation's mask allows the (never applied) check/call id, ``render_mode="rgb_array"`` exists
+and ``reset(seed=...)`` reseeds the opponents (see :mod:`holdem_env.env.gym_wrapper`).
 
 >>> PETTINGZOO_AEC_IDS["holdem_env/nlhe-v1"]
 'holdem_env.env.nlhe_v1:env'
->>> GYMNASIUM_IDS["holdem_env/Holdem-v0"]
+>>> GYMNASIUM_IDS["holdem_env/Holdem-v1"]
 'holdem_env.env.gym_wrapper:HoldemGymEnv'
 """
 
@@ -32,19 +38,50 @@ from __future__ import annotations
 import importlib.abc
 import importlib.machinery
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-__all__ = ["PETTINGZOO_AEC_IDS", "GYMNASIUM_IDS", "install", "register_pettingzoo", "register_gymnasium"]
+__all__ = [
+    "PETTINGZOO_AEC_IDS",
+    "GYMNASIUM_IDS",
+    "GYMNASIUM_ID",
+    "install",
+    "make_deprecated_holdem_v0",
+    "register_pettingzoo",
+    "register_gymnasium",
+]
 
 #: PettingZoo AEC id -> ``"module:callable"`` building the environment.
 PETTINGZOO_AEC_IDS: dict[str, str] = {
     "holdem_env/nlhe-v1": "holdem_env.env.nlhe_v1:env",
     "holdem_env/nlhe-v0": "holdem_env.env.nlhe_v1:env",  # the previous name (module alias holdem_env.nlhe_v0)
 }
+#: The current Gymnasium id of the single-learner environment.
+GYMNASIUM_ID = "holdem_env/Holdem-v1"
 #: Gymnasium id -> ``"module:callable"`` building the single-learner environment.
-GYMNASIUM_IDS: dict[str, str] = {"holdem_env/Holdem-v0": "holdem_env.env.gym_wrapper:HoldemGymEnv"}
+GYMNASIUM_IDS: dict[str, str] = {
+    GYMNASIUM_ID: "holdem_env.env.gym_wrapper:HoldemGymEnv",
+    "holdem_env/Holdem-v0": "holdem_env.env.registration:make_deprecated_holdem_v0",  # the previous id
+}
+
+
+def make_deprecated_holdem_v0(**kwargs: Any) -> Any:
+    """``holdem_env/Holdem-v0``: warns (``FutureWarning``) and builds today's ``HoldemGymEnv``."""
+    # late import: this module must not import Gymnasium (it registers ids before Gymnasium is loaded)
+    from holdem_env.env.gym_wrapper import HoldemGymEnv
+
+    warnings.warn(
+        f"'holdem_env/Holdem-v0' is deprecated: use '{GYMNASIUM_ID}' (the same wrapper; its version follows the "
+        "AEC env nlhe-v1)",
+        FutureWarning,
+        stacklevel=3,
+    )
+    return HoldemGymEnv(**kwargs)
+
+
+make_deprecated_holdem_v0.metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}  # type: ignore[attr-defined]
 
 
 def register_pettingzoo(module: ModuleType) -> None:

@@ -12,10 +12,15 @@ Episodes and autoreset
 ----------------------
 An episode is one hand *in which the learner decides*. When the learner's action ends a
 hand (or the opponents finish it afterwards), that table's entry in ``terminations`` is
-True, its reward is the learner's result for the hand (in big blinds unless
-``reward_unit="chips"``; zero on every other step) and the returned observation is
-already the learner's first decision of a later hand (``AutoresetMode.SAME_STEP``); the
-finished hand's last observation is in ``infos["final_obs"]``. Hands the learner does not
+True and its reward is the learner's result for the hand (in big blinds unless
+``reward_unit="chips"``; zero on every other step). With ``autoreset_mode=SAME_STEP``
+(the default) the returned observation is already the learner's first decision of a later
+hand; the finished hand's last observation is in ``infos["final_obs"]``. With
+``NEXT_STEP`` (Gymnasium's default for its own vector envs) the row holds the finished
+hand's last observation, and the next ``step`` ignores that table's action and returns the
+next hand's first decision (reward 0, not terminated). A terminal row's mask then allows
+only id 1 (check/call, never applied), so masked samplers always find a legal id; every
+other row's mask is the learner's live legal set. Hands the learner does not
 act in (everyone folds to its big blind, say) are played out inside and never returned,
 but they count in :attr:`hands_played` and are reported to the opponent source. Hands are
 never truncated.
@@ -39,8 +44,11 @@ Infos (each with a ``_key`` mask, Gymnasium style)
 ``payoff``         the finished hand's learner result (only where terminated)
 ``final_obs``      the finished hand's last observation dict (only where terminated)
 ``final_opponent`` the member id and the learner's seat of the finished hand (only where
-``final_seat``     terminated; ``seat`` and ``opponent`` already describe the next hand)
+``final_seat``     terminated; under ``SAME_STEP`` ``seat`` and ``opponent`` already describe
+                   the next hand, under ``NEXT_STEP`` the finished one, as the row does)
 =================  ========================================================================
+
+``final_obs`` is given under ``SAME_STEP`` only (under ``NEXT_STEP`` the row is that observation).
 
 Determinism: table ``t`` draws everything (its decks, the learner's seat, opponent members,
 and one generator per seat handed to whichever opponent sits there) from
@@ -73,6 +81,7 @@ from gymnasium.vector.utils import batch_space
 
 from holdem_env.engine.errors import ConfigError, HoldemError, IllegalActionError
 from holdem_env.env import nlhe_v1
+from holdem_env.env.gym_wrapper import TERMINAL_MASK_ID
 
 __all__ = ["HoldemVectorEnv", "OpponentSource", "FixedOpponents"]
 
@@ -173,9 +182,25 @@ class HoldemVectorEnv(VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
-    def __init__(self, num_envs: int, opponents: OpponentSource, **env_kwargs: Any) -> None:
+    def __init__(
+        self,
+        num_envs: int,
+        opponents: OpponentSource,
+        *,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
+        **env_kwargs: Any,
+    ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or not 1 <= num_envs <= 100_000:
             raise ConfigError("num_envs", num_envs, "must be an integer in 1..100000")
+        modes = {m.value.lower(): m for m in (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP)}
+        mode = autoreset_mode.value if isinstance(autoreset_mode, AutoresetMode) else str(autoreset_mode)
+        mode = mode.replace("_", "").lower()
+        if mode not in modes:
+            allowed = "must be AutoresetMode.SAME_STEP or NEXT_STEP (or 'same_step' / 'next_step')"
+            raise ConfigError("autoreset_mode", autoreset_mode, allowed)
+        self.autoreset_mode = modes[mode]
+        self.metadata = {"autoreset_mode": self.autoreset_mode}
+        self._next_step = self.autoreset_mode == AutoresetMode.NEXT_STEP
         for method in ("sample", "agent"):
             if not callable(getattr(opponents, method, None)):
                 raise ConfigError("opponents", opponents, "must have sample(table, rng) and agent(member, table, seat)")
@@ -201,6 +226,10 @@ class HoldemVectorEnv(VectorEnv):
         self._num_actions = int(act_space.n)
         # The learner's masks as last returned by reset/step (what step checks actions against).
         self._masks = np.zeros((num_envs, self._num_actions), dtype=np.int8)
+        self._terminal_mask = np.zeros(self._num_actions, dtype=np.int8)
+        self._terminal_mask[TERMINAL_MASK_ID] = 1
+        # NEXT_STEP: the rows showing a finished hand's last observation (their next action is ignored)
+        self._showing: _Finals = {}
         self._record = getattr(opponents, "record", None)
         self._seeded = False
         #: Hands finished at all tables since the last reset (with or without a learner decision).
@@ -224,6 +253,7 @@ class HoldemVectorEnv(VectorEnv):
             table.env.reset(seed=int(table.rng.integers(2**31)))
             self._deal(t, table, first=True)
         self._seeded = True
+        self._showing = {}
         self.hands_played = 0
         self.opponent_decisions = 0
         self._play_opponents(list(range(self.num_envs)), np.zeros(self.num_envs), np.zeros(self.num_envs, bool), {})
@@ -241,16 +271,22 @@ class HoldemVectorEnv(VectorEnv):
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         done = np.zeros(self.num_envs, dtype=bool)
         final: _Finals = {}
+        showing, self._showing = self._showing, {}
         for t in range(self.num_envs):  # every action is checked before any table moves
+            if t in showing:
+                continue  # NEXT_STEP: this row showed a finished hand; its action is ignored
             mask = self._masks[t]  # the learner's mask as last returned (nothing moved since)
             a = int(acts[t])
             if not 0 <= a < self._num_actions or not mask[a]:
                 raise IllegalActionError(
                     f"table {t}: the learner's action {a} is not legal (legal ids: {np.flatnonzero(mask).tolist()})"
                 )
-        for t, table in enumerate(self._tables):
-            table.env.step(int(acts[t]))
-        self._play_opponents(list(range(self.num_envs)), rewards, done, final)
+        moving = [t for t in range(self.num_envs) if t not in showing]
+        for t in moving:
+            self._tables[t].env.step(int(acts[t]))
+        self._play_opponents(moving, rewards, done, final)
+        if self._next_step:
+            self._showing = final
         infos = self._infos(done, rewards, final)
         return self._observations(), rewards.astype(np.float32), done, np.zeros(self.num_envs, dtype=bool), infos
 
@@ -340,6 +376,11 @@ class HoldemVectorEnv(VectorEnv):
         obs = np.empty((self.num_envs, self._obs_len), dtype=np.float32)
         masks = np.empty((self.num_envs, self._num_actions), dtype=np.int8)
         for t, table in enumerate(self._tables):
+            shown = self._showing.get(t)
+            if shown is not None:  # NEXT_STEP: the finished hand's last view, with the placeholder mask
+                obs[t] = shown[0]["observation"]
+                masks[t] = self._terminal_mask
+                continue
             o = table.env.observe(table.names[table.seat])
             obs[t] = o["observation"]
             masks[t] = o["action_mask"]
@@ -351,12 +392,11 @@ class HoldemVectorEnv(VectorEnv):
     ) -> dict[str, Any]:
         n = self.num_envs
         every = np.ones(n, dtype=bool)
-        infos: dict[str, Any] = {
-            "seat": np.array([t.seat for t in self._tables], dtype=np.int64),
-            "_seat": every,
-            "opponent": np.array([t.member for t in self._tables], dtype=np.int64),
-            "_opponent": every,
-        }
+        seats = np.array([t.seat for t in self._tables], dtype=np.int64)
+        members = np.array([t.member for t in self._tables], dtype=np.int64)
+        for t, (_, member, seat_) in self._showing.items():  # NEXT_STEP: the row is the finished hand
+            seats[t], members[t] = seat_, member
+        infos: dict[str, Any] = {"seat": seats, "_seat": every, "opponent": members, "_opponent": every}
         if done is not None and done.any():
             assert rewards is not None and final is not None
             infos["payoff"] = np.where(done, rewards, 0.0)
@@ -367,6 +407,8 @@ class HoldemVectorEnv(VectorEnv):
             for t, (o, member, s) in final.items():
                 fo[t], opp[t], seat[t] = o, member, s
             for key, value in (("final_obs", fo), ("final_opponent", opp), ("final_seat", seat)):
+                if key == "final_obs" and self._next_step:
+                    continue
                 infos[key] = value
                 infos["_" + key] = done.copy()
         return infos

@@ -1,0 +1,40 @@
+"""Builds a :class:`HoldemGymEnv` from a plain config dict (agent specs for the opponents), for every adapter."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from holdem_env.agents.base import make_agent
+from holdem_env.engine.errors import ConfigError
+from holdem_env.env.gym_wrapper import HoldemGymEnv
+
+__all__ = ["holdem_env_from_config", "opponent_from_spec"]
+
+
+def opponent_from_spec(opponent: Any, seed: int = 0) -> Any:
+    """An opponent policy: ``None`` stays None (the env's uniform random play), an agent spec string is built
+    with a generator from ``seed``, anything else (an agent object or callable) is used as given."""
+    if isinstance(opponent, str):
+        return make_agent(opponent, rng=np.random.default_rng(seed))
+    return opponent
+
+
+def holdem_env_from_config(config: Mapping[str, Any] | None) -> HoldemGymEnv:
+    """A ``HoldemGymEnv`` from ``config``: ``opponent`` (an agent spec such as ``"tag"``; ``None`` or
+    ``"random"`` for uniform legal play, the default), ``seed`` (the opponent's first generator; ``reset(seed=...)``
+    reseeds it anyway) and every other key as a ``HoldemGymEnv`` keyword (``num_players``, ``reward_scale``, ...).
+
+    >>> env = holdem_env_from_config({"opponent": "tag", "num_players": 2, "reward_scale": 0.1})
+    >>> type(env.unwrapped).__name__, env.reward_scale
+    ('HoldemGymEnv', 0.1)
+    """
+    if config is not None and not isinstance(config, Mapping):
+        raise ConfigError("env_config", config, "must be a dict (opponent, seed and HoldemGymEnv keywords)")
+    kwargs = dict(config or {})
+    opponent = kwargs.pop("opponent", None)
+    seed = kwargs.pop("seed", 0)
+    kwargs.setdefault("num_players", 2)
+    return HoldemGymEnv(opponents=opponent_from_spec(opponent, seed), **kwargs)
