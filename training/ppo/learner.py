@@ -19,6 +19,7 @@ from holdem_env.engine.errors import ConfigError
 from holdem_env.env.vector import HoldemVectorEnv
 from holdem_env.fileutil import atomic_write_bytes
 
+from ..checkpoint import CheckpointError, validate_ppo_checkpoint
 from ..pool import OpponentPool
 from ..torch_settings import torch_settings
 from .algorithm import compute_gae, ppo_update
@@ -209,8 +210,6 @@ class PpoLearner:
 def read_checkpoint(path: Path) -> dict[str, Any]:
     """A ppo ``checkpoint.pt`` as ``torch.load`` reads it, validated field by field; a damaged or
     tampered file is a :class:`ConfigError` naming the file and the first bad field."""
-    from holdem_env.training.checkpoint import CheckpointError, validate_ppo_checkpoint  # late import: only a resume reads a checkpoint
-
     try:
         state = torch.load(path, map_location="cpu", weights_only=True)
         validate_ppo_checkpoint(state)
