@@ -44,7 +44,8 @@ def main() -> None:
     import holdem_env.agents.cfr_lite  # noqa: F401  (registers cfr-lite)
     from holdem_env.training.arena import ArenaConfig, run_match
     from holdem_env.training.config import load_config
-    from holdem_env.training.league import _make_ppo_learner, _make_trainer, _ppo_spec, _spec_for
+    from holdem_env.training.league import _make_ppo_learner, _make_trainer
+    from holdem_env.training.league_eval import _ppo_spec, _spec_for
 
     cfg = load_config(args.config)
     rows: list[tuple[str, float]] = []
@@ -79,7 +80,7 @@ def main() -> None:
                                   big_blind=t.big_blind, buy_in=t.buy_in))
             cost = (time.process_time() - t0) * cfg.league.eval_hands / args.hands
             label = f"eval {a.name} vs {b.name}: {cfg.league.eval_hands:,} hands"
-            # two agents that do not train play one seeded match, repeated every round (league._evaluate)
+            # two agents that do not train play one seeded match, repeated every round (league_eval._evaluate)
             (rows if a.train or b.train else once).append((label, cost))
     per_round = sum(s for _, s in rows)
     fixed = sum(s for _, s in once)

@@ -200,7 +200,7 @@ def test_cli_train_reports_a_binary_config(tmp_path: Path, capsys) -> None:
 
 
 def test_isolated_league_builds_and_plays_agents_in_their_own_processes() -> None:
-    from holdem_env.training.league import _eval_job
+    from holdem_env.training.league_eval import _eval_job
 
     data = _data()
     data["league"]["isolate_agents"] = True

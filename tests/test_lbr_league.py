@@ -46,7 +46,7 @@ def test_the_table_ranks_by_the_worst_result_not_the_mean() -> None:
     would lead; ranked by the worst result, tag leads, crusher is second (-300), random last."""
     from types import SimpleNamespace
 
-    from holdem_env.training.league import LeagueResult, _aggregate, _sorted_table, format_league_table
+    from holdem_env.training.league_report import LeagueResult, _aggregate, _sorted_table, format_league_table
 
     config = SimpleNamespace(agents=[SimpleNamespace(name=n, spec=n) for n in ("crusher", "tag", "random")])
 

@@ -109,7 +109,7 @@ def test_bad_config_names_the_key(patch: dict, field: str, fragment: str) -> Non
 
 def test_training_agent_plays_its_policy_with_its_own_spec_arguments(tmp_path: Path) -> None:
     from holdem_env.agents.base import make_agent, parse_spec
-    from holdem_env.training.league import _spec_for
+    from holdem_env.training.league_eval import _spec_for
 
     data = {**_base(), "agents": [{"name": "c", "spec": "cfr-lite(threshold=0.3)", "train": True}, "tag"]}
     entry = LeagueConfig.from_dict(data).agents[0]
@@ -123,7 +123,7 @@ def test_training_agent_plays_its_policy_with_its_own_spec_arguments(tmp_path: P
 
 def test_league_hud_pools_counters_over_matches() -> None:
     """A statistic over several matches is pooled counts over pooled chances, not a mean of ratios."""
-    from holdem_env.training.league import _aggregate
+    from holdem_env.training.league_report import _aggregate
     from holdem_env.training.stats import HudCounts
 
     agents = [{"name": "a", "spec": "random"}, {"name": "b", "spec": "tag"}, {"name": "c", "spec": "random-type"}]

@@ -1,6 +1,8 @@
 """League training: agents train, then every pair is evaluated in duplicate matches, logged to TensorBoard.
 
-A league run reads top to bottom (:func:`run_league`):
+A league run reads top to bottom (:func:`run_league`); the matches it plays to judge its agents
+are in :mod:`holdem_env.training.league_eval`, its table and plot in
+:mod:`holdem_env.training.league_report`:
 
 1. the typed config (:mod:`holdem_env.training.config`), one seeding scheme, the run folder
    ``<runs_dir>/<name>/`` and a ``SummaryWriter`` on it, the config logged as text;
@@ -78,36 +80,36 @@ damaged ``state.json`` or trainer table is a :class:`ConfigError` that names the
 
 from __future__ import annotations
 
-import copy
 import json
-import math
 import shutil
 import sys
 import time
 import zipfile
-from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
 
 import holdem_env.agents.cfr_lite  # noqa: F401  (registers the cfr-lite name, also in worker processes)
-from holdem_env.agents.base import make_agent, parse_spec
 from holdem_env.agents.cfr_lite.actions import ActionAbstraction
 from holdem_env.agents.cfr_lite.buckets import CardAbstraction
-from holdem_env.agents.ranges import supports_range_queries
 from holdem_env.engine.errors import ConfigError, HoldemError, short_repr
 from holdem_env.fileutil import atomic_write_bytes, remove_stale_temp_files
-from holdem_env.training.arena import ArenaConfig, run_match
 from holdem_env.training.cfr_lite.trainer import CfrLiteTrainer, train_parallel
 from holdem_env.training.checkpoint import CheckpointError, validate_league_state
-from holdem_env.training.lbr import LbrConfig, run_lbr
 
 from .backends import make_backend
 from .config import LeagueConfig
-from .stats import HudCounts
+from .league_eval import (
+    _evaluate,
+    _exploiter_gate,
+    _int_seed,
+    _lbr_members,
+    _log_lbr,
+    _seed,
+)
+from .league_report import LeagueResult, _plot, _sorted_table, format_league_table
 from .torch_settings import torch_settings
 
 __all__ = ["LeagueResult", "run_league", "format_league_table", "scalar_names", "run_dir_of"]
@@ -118,25 +120,6 @@ _HUD = ("vpip", "pfr", "three_bet", "af", "wtsd", "wsd")
 
 class _KilledError(HoldemError):
     """Raised internally to stop a run early (``stop_after_round``), as a kill would."""
-
-
-@dataclass
-class LeagueResult:
-    """What a finished (or stopped) league run produced."""
-
-    run_dir: Path
-    rounds_done: int
-    table: list[dict[str, Any]]
-    pairs: list[dict[str, Any]]
-    history: list[dict[str, Any]] = field(default_factory=list)
-    lbr: list[dict[str, Any]] = field(default_factory=list)
-    finished: bool = True
-
-    def to_json_dict(self) -> dict[str, Any]:
-        """The content of ``league.json``."""
-        return {
-            "rounds": self.rounds_done, "table": self.table, "pairs": self.pairs, "history": self.history, "lbr": self.lbr,
-        }
 
 
 def run_dir_of(config: LeagueConfig) -> Path:
@@ -172,52 +155,7 @@ def scalar_names(config: LeagueConfig) -> list[str]:
     return names
 
 
-def _lbr_members(config: LeagueConfig) -> list[str]:
-    """Agents whose LBR the league logs: heads-up, ``lbr_every`` > 0, and range queries answered."""
-    if not config.league.lbr_every or config.table.num_players != 2:
-        return []
-    return [e.name for e in config.agents if supports_range_queries(make_agent(e.spec))]
-
-
-def _log_lbr(
-    config: LeagueConfig, round_no: int, run_dir: Path, trainers: dict[str, Any], writer: Any
-) -> list[dict[str, Any]]:
-    """LBR of each member of :func:`_lbr_members`, playing its policy of this round: logged, and
-    returned as ``[{"round", "agent", "lbr_mbb", "lbr_ci95"}, ...]``."""
-    members = set(_lbr_members(config))
-    t = config.table
-    out = []
-    for i, e in enumerate(config.agents):
-        if e.name not in members or (not e.train and round_no != config.league.rounds):
-            continue  # an agent that does not train plays the same every round: measured after the last
-        trainer = trainers.get(e.name)
-        if trainer is not None and getattr(trainer, "policy_suffix", ".npz") == ".pt":
-            spec = _ppo_spec(e, run_dir / "policies" / e.name / f"round_{round_no:04d}.pt")
-        else:
-            path = run_dir / "policies" / e.name / f"round_{round_no:04d}.npz" if trainer is not None else None
-            spec = _spec_for(e, path)
-        cfg = LbrConfig(
-            agent=spec,
-            hands=config.league.lbr_hands,
-            seed=_int_seed(config, 3, i, round_no),
-            small_blind=t.small_blind,
-            big_blind=t.big_blind,
-            stack=t.buy_in,
-        )
-        result = run_lbr(cfg)
-        writer.add_scalar(f"eval/{e.name}/lbr_mbb", result.mbb_per_hand, round_no)
-        writer.add_scalar(f"eval/{e.name}/lbr_ci95", result.ci95, round_no)
-        out.append({"round": round_no, "agent": e.name, "lbr_mbb": result.mbb_per_hand, "lbr_ci95": result.ci95})
-    return out
-
-
 # -- seeds -----------------------------------------------------------------------------------
-def _seed(config: LeagueConfig, *key: int) -> np.random.SeedSequence:
-    return np.random.SeedSequence(config.seed, spawn_key=tuple(key))
-
-
-def _int_seed(config: LeagueConfig, *key: int) -> int:
-    return int(_seed(config, *key).generate_state(1, dtype=np.uint32)[0])
 
 
 # -- ppo learners (the hook: holdem_env.training.ppo.LeaguePpoLearner) -------------------------
@@ -246,12 +184,6 @@ def _make_ppo_learner(config: LeagueConfig, name: str) -> Any:
         raise ConfigError("ppo.opponents", [], allowed)
     seed = _int_seed(config, 3, index)
     return LeaguePpoLearner(config.ppo, config.table, seed, name, opponents, _ppo_prefix(config, name))
-
-
-def _ppo_spec(entry: Any, policy_path: Path) -> str:
-    """The spec a training ppo agent plays: its policy file, with the entry's other arguments."""
-    kwargs = {**parse_spec(entry.spec).kwargs, "policy": str(policy_path)}
-    return "holdem_env.agents.ppo:PpoAgent(" + ", ".join(f"{k}={v!r}" for k, v in kwargs.items()) + ")"
 
 
 # -- jobs (top-level so that worker processes can run them) ----------------------------------
@@ -298,11 +230,6 @@ def _in_thread(fn: Any, *args: Any) -> Future[Any]:
         return pool.submit(fn, *args)
     finally:
         pool.shutdown(wait=False)  # no more work for it; the submitted call still runs
-
-
-def _eval_job(job: dict[str, Any]) -> list[dict[str, Any]]:
-    cfg = ArenaConfig(**job)
-    return run_match(cfg).rows
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -377,16 +304,6 @@ def _remove_temp_files(run_dir: Path) -> None:
         remove_stale_temp_files(folder)
 
 
-def _spec_for(entry: Any, policy_path: Path | None) -> str:
-    """The spec a league member plays: a training agent plays ``policy_path`` with its own keyword
-    arguments (``cfr-lite(threshold=0.3)`` keeps its threshold)."""
-    if policy_path is None:
-        return entry.spec
-    kwargs = {**parse_spec(entry.spec).kwargs, "policy": str(policy_path)}
-    args = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
-    return f"holdem_env.agents.cfr_lite:CfrLiteAgent({args})"
-
-
 def _write_checkpoint(run_dir: Path, state: dict[str, Any], trainers: dict[str, Any]) -> None:
     """Trainer tables under round-stamped names, then ``state.json`` atomically (the commit point)."""
     ck = run_dir / "checkpoint"
@@ -402,113 +319,6 @@ def _write_checkpoint(run_dir: Path, state: dict[str, Any], trainers: dict[str, 
     for p in ck.iterdir():
         if p.name not in keep and not p.name.endswith(".tmp"):
             p.unlink(missing_ok=True)
-
-
-def _aggregate(config: LeagueConfig, round_no: int, pair_rows: list[tuple[str, str, list[dict[str, Any]]]]) -> dict[str, Any]:
-    """One evaluation: per-pair results and per-agent means and HUD."""
-    pairs = []
-    per_agent: dict[str, list[float]] = {a.name: [] for a in config.agents}
-    ci_agent: dict[str, list[float]] = {a.name: [] for a in config.agents}
-    hud = {a.name: HudCounts() for a in config.agents}
-    for a, b, rows in pair_rows:
-        by_role = {r["role"]: r for r in rows}
-        for me, other in ((a, b), (b, a)):
-            r = by_role[me]
-            pairs.append({"agent": me, "opponent": other, "mbb_per_hand": r["mbb_per_hand"], "ci95": r["ci95"], "hands": r["hands"]})
-            per_agent[me].append(r["mbb_per_hand"])
-            ci_agent[me].append(r["ci95"])
-            if "hud_counts" in r:  # pooled counters: each statistic over all of the agent's chances
-                hud[me].merge(HudCounts(**r["hud_counts"]))
-    agents = []
-    for e in config.agents:
-        vals = per_agent[e.name]
-        mean = float(np.mean(vals)) if vals else 0.0
-        ci = float(math.sqrt(sum(c * c for c in ci_agent[e.name])) / len(vals)) if vals else 0.0
-        h_out = hud[e.name].summary()
-        mine = [p for p in pairs if p["agent"] == e.name and p["hands"] > 0]
-        worst = min(mine, key=lambda p: (p["mbb_per_hand"], p["opponent"])) if mine else None
-        agents.append({
-            "agent": e.name,
-            "spec": e.spec,
-            "mbb_per_hand": mean,
-            "ci95": ci,
-            "worst_mbb": worst["mbb_per_hand"] if worst else 0.0,
-            "worst_ci95": worst["ci95"] if worst else 0.0,
-            "worst_opponent": worst["opponent"] if worst else "",
-            "hud": h_out,
-        })
-    return {"round": round_no, "agents": agents, "pairs": pairs}
-
-
-def format_league_table(result: LeagueResult) -> str:
-    """The final league table as text: agents ranked by their worst head-to-head result, with the
-    mean, the latest LBR and the HUD; then the cross table (row agent's result against each column)."""
-    f = lambda v, pct=True: "-" if v is None else (f"{100 * v:.1f}" if pct else f"{v:.2f}")  # noqa: E731
-    lines = [f"league table after {result.rounds_done} rounds ({result.run_dir}), ranked by the worst result", ""]
-    lines.append(
-        f"{'#':>2} {'agent':<16} {'worst':>9} {'±95%':>8} {'against':<16} {'mean':>9} {'LBR':>9} {'±95%':>7}"
-        f" {'VPIP':>6} {'PFR':>6} {'AF':>6}"
-    )
-    for i, row in enumerate(result.table, 1):
-        hud, lbr, lbr_ci = row["hud"], row.get("lbr_mbb"), row.get("lbr_ci95")
-        lines.append(
-            f"{i:>2} {row['agent']:<16} {row.get('worst_mbb', row['mbb_per_hand']):>9.1f} {row.get('worst_ci95', 0.0):>8.1f}"
-            f" {row.get('worst_opponent', ''):<16} {row['mbb_per_hand']:>9.1f}"
-            f" {'-' if lbr is None else f'{lbr:.0f}':>9} {'-' if lbr_ci is None else f'{lbr_ci:.0f}':>7}"
-            f" {f(hud['vpip']):>6} {f(hud['pfr']):>6} {f(hud['af'], False):>6}"
-        )
-    names = [row["agent"] for row in result.table]
-    cell = {(p["agent"], p["opponent"]): p for p in result.pairs}
-    width = max([10, *(len(n) + 1 for n in names)])
-    lines += ["", "cross table: mbb/hand of the row agent against the column agent (± 95%)", " " * 16 + "".join(f"{n:>{width}}" for n in names)]
-    for a in names:
-        found = [cell.get((a, b)) for b in names]
-        means = ["-" if p is None else f"{p['mbb_per_hand']:+.0f}" for p in found]
-        cis = ["" if p is None else f"±{p['ci95']:.0f}" for p in found]
-        lines.append(f"{a:<16}" + "".join(f"{m:>{width}}" for m in means))
-        lines.append(" " * 16 + "".join(f"{c:>{width}}" for c in cis))
-    return "\n".join(lines)
-
-
-def _plot(run_dir: Path, config: LeagueConfig, history: list[dict[str, Any]], lbr_history: Sequence[dict[str, Any]] = ()) -> None:
-    """``league.png``: each agent's worst and mean result over the rounds, and a second panel with
-    the LBR of the agents it was measured for (lower is better)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, (ax, ax_lbr) = plt.subplots(2, 1, figsize=(7, 7.4), sharex=True)
-    xs = [h["round"] for h in history]
-    for e in config.agents:
-        rows = [next(a for a in h["agents"] if a["agent"] == e.name) for h in history]
-        worst = np.array([r.get("worst_mbb", r["mbb_per_hand"]) for r in rows])
-        ci = np.array([r.get("worst_ci95", r["ci95"]) for r in rows])
-        (line,) = ax.plot(xs, worst, marker="o", label=f"{e.name} (worst)")
-        ax.fill_between(xs, worst - ci, worst + ci, alpha=0.15, color=line.get_color())
-        ax.plot(xs, [r["mbb_per_hand"] for r in rows], linestyle=":", color=line.get_color(), label=f"{e.name} (mean)")
-    ax.axhline(0.0, color="grey", linewidth=0.8)
-    ax.set_ylabel("mbb/hand: worst head-to-head, mean")
-    ax.set_title(f"{config.name}: results over training")
-    ax.legend(fontsize="small", ncol=2)
-    measured = [e.name for e in config.agents if any(x["agent"] == e.name for x in lbr_history)]
-    for name in measured:
-        pts = [x for x in lbr_history if x["agent"] == name]
-        ys = np.array([x["lbr_mbb"] for x in pts])
-        ci = np.array([x["lbr_ci95"] for x in pts])
-        rounds = [x["round"] for x in pts]
-        ax_lbr.errorbar(rounds, ys, yerr=ci, marker="o", capsize=3, label=name)
-    ax_lbr.set_ylabel("LBR mbb/hand (lower: harder to exploit)")
-    if measured:
-        ax_lbr.legend(fontsize="small")
-    else:
-        ax_lbr.text(0.5, 0.5, "LBR not measured (league.lbr_every: 0, or not heads-up)", ha="center", transform=ax_lbr.transAxes)
-    ax_lbr.set_xlabel("league round")
-    fig.tight_layout()
-    tmp = run_dir / "league.png.tmp.png"
-    fig.savefig(tmp, dpi=100)
-    plt.close(fig)
-    tmp.replace(run_dir / "league.png")
 
 
 # -- the run ---------------------------------------------------------------------------------
@@ -721,115 +531,3 @@ def _run_league(
     return result
 
 
-def _sorted_table(agents: Sequence[dict[str, Any]], lbr_history: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
-    """The final table: each agent's row with its latest LBR (``lbr_mbb``/``lbr_ci95``, None where not
-    measured), ranked by the worst head-to-head result (best first; ties by name).
-
-    The worst result, not the mean: a mean over the league can be won by crushing one weak member
-    (``random``) while losing to every other; the worst result cannot.
-    """
-    latest = {e["agent"]: e for e in lbr_history}  # in round order: the last one wins
-    rows = []
-    for a in agents:
-        lbr = latest.get(a["agent"])
-        rows.append({**a, "lbr_mbb": lbr["lbr_mbb"] if lbr else None, "lbr_ci95": lbr["lbr_ci95"] if lbr else None})
-    return sorted(rows, key=lambda a: (-a.get("worst_mbb", a["mbb_per_hand"]), a["agent"]))
-
-
-def _evaluate(
-    config: LeagueConfig,
-    round_no: int,
-    backend: Any,
-    trainers: dict[str, Any],
-    run_dir: Path,
-    fixed_rows: dict[tuple[str, str], list[dict[str, Any]]],
-) -> dict[str, Any]:
-    """Every pair's duplicate match of round ``round_no``, aggregated (:func:`_aggregate`).
-
-    A pair of agents that both do not train plays the same match in every round (its seed
-    leaves the round out), so it is played once per session and its rows are kept in
-    ``fixed_rows``; a resumed run plays it again and gets the same rows.
-    """
-    entries = list(config.agents)
-    specs = {}
-    for e in entries:
-        if e.name in trainers and getattr(trainers[e.name], "policy_suffix", ".npz") == ".pt":
-            specs[e.name] = _ppo_spec(e, run_dir / "policies" / e.name / f"round_{round_no:04d}.pt")
-            continue
-        path = run_dir / "policies" / e.name / f"round_{round_no:04d}.npz" if e.name in trainers else None
-        specs[e.name] = _spec_for(e, path)
-    t = config.table
-    jobs: list[dict[str, Any]] = []
-    pairs: list[tuple[str, str]] = []
-    fixed: list[bool] = []  # neither agent trains
-    for i, first in enumerate(entries):
-        for j in range(i + 1, len(entries)):
-            second = entries[j]
-            pairs.append((first.name, second.name))
-            fixed.append(not first.train and not second.train)
-            jobs.append({
-                "agents": (specs[first.name], specs[second.name]),
-                "players": t.num_players,
-                "hands": config.league.eval_hands,
-                "seed": _int_seed(config, 2, i, j, 0 if fixed[-1] else round_no),
-                "workers": 1,
-                "small_blind": t.small_blind,
-                "big_blind": t.big_blind,
-                "buy_in": t.buy_in,
-                "betting": t.betting.value,
-                "isolate_agents": config.league.isolate_agents,
-            })
-    runnable = [k for k, job in enumerate(jobs) if job["agents"][0] != job["agents"][1] and pairs[k] not in fixed_rows]
-    if len(runnable) == 1:
-        jobs[runnable[0]]["workers"] = backend.workers  # one match: let the arena use every core
-    outputs = backend.map(_eval_job, [jobs[k] for k in runnable])
-    for k, rows in zip(runnable, outputs, strict=True):
-        if fixed[k]:
-            fixed_rows[pairs[k]] = copy.deepcopy(rows)
-    rows_by_pair: list[tuple[str, str, list[dict[str, Any]]]] = []
-    for k, (a, b) in enumerate(pairs):
-        if k in runnable or pairs[k] in fixed_rows:
-            rows = outputs[runnable.index(k)] if k in runnable else copy.deepcopy(fixed_rows[pairs[k]])
-            sa, sb = jobs[k]["agents"]
-            for row in rows:
-                row["role"] = a if row["agent"] == sa else b
-        else:  # identical specs: a duplicate match between copies breaks even by construction
-            zero = {"mbb_per_hand": 0.0, "ci95": 0.0, "hands": 0, "stats": {}}
-            rows = [{**zero, "role": a}, {**zero, "role": b}]
-        rows_by_pair.append((a, b, rows))
-    return _aggregate(config, round_no, rows_by_pair)
-
-
-def _exploiter_gate(
-    config: LeagueConfig, round_no: int, backend: Any, trainers: dict[str, Any], run_dir: Path
-) -> list[dict[str, Any]]:
-    """Each training agent's duplicate match against each of ``league.exploiters`` this round:
-    ``[{"agent", "exploiter", "mbb_per_hand", "ci95", "beaten"}, ...]`` (``beaten``: the agent's
-    interval lies wholly below zero)."""
-    t = config.table
-    jobs, keys = [], []
-    for i, e in enumerate(config.agents):
-        if not e.train:
-            continue
-        trainer = trainers[e.name]
-        if getattr(trainer, "policy_suffix", ".npz") == ".pt":
-            spec = _ppo_spec(e, run_dir / "policies" / e.name / f"round_{round_no:04d}.pt")
-        else:
-            spec = _spec_for(e, run_dir / "policies" / e.name / f"round_{round_no:04d}.npz")
-        for j, exploiter in enumerate(config.league.exploiters):
-            agents = (spec, exploiter) if t.num_players == 2 else (exploiter, *([spec] * (t.num_players - 1)))
-            jobs.append({
-                "agents": agents, "players": t.num_players, "hands": config.league.exploiter_hands,
-                "seed": _int_seed(config, 4, i, j, round_no), "workers": 1, "small_blind": t.small_blind,
-                "big_blind": t.big_blind, "buy_in": t.buy_in, "betting": t.betting.value,
-                "isolate_agents": config.league.isolate_agents,
-            })
-            keys.append((e.name, exploiter, spec))
-    out = []
-    for (name, exploiter, spec), rows in zip(keys, backend.map(_eval_job, jobs), strict=True):
-        row = next(r for r in rows if r["agent"] == spec)
-        out.append({
-            "agent": name, "exploiter": exploiter, "mbb_per_hand": row["mbb_per_hand"], "ci95": row["ci95"],
-            "beaten": row["mbb_per_hand"] + row["ci95"] < 0,
-        })
-    return out
