@@ -23,6 +23,7 @@ import torch
 from torch import nn
 
 import holdem_env  # noqa: F401  (registers "holdem_env/Holdem-v1" with Gymnasium)
+from holdem_env.training.arena import report_strength
 
 
 class KeepNoInfo(gymnasium.Wrapper):
@@ -50,21 +51,6 @@ class Agent(nn.Module):
 
     def value(self, obs: torch.Tensor) -> torch.Tensor:
         return self.critic(self.body(obs)).squeeze(-1)
-
-
-def report_strength(spec: str, hands: int, seed: int) -> None:
-    """Duplicate matches of a saved policy against tag and random (the project's arena): mbb/hand, VPIP, PFR."""
-    from holdem_env.training.arena import ArenaConfig, run_match
-
-    print(f"evaluating: {hands} duplicate hands against tag, then random", flush=True)
-    for opponent in ("tag", "random"):
-        row = run_match(ArenaConfig(agents=(spec, opponent), players=2, hands=hands, seed=seed, workers=1)).rows[0]
-        st = row["stats"]
-        vpip, pfr = (f"{100 * x:.1f}%" if x is not None else "-" for x in (st["vpip"], st["pfr"]))
-        print(f"vs {opponent:<6}: {row['mbb_per_hand']:+9.1f} ± {row['ci95']:.1f} mbb/hand ({row['hands']} hands), "
-              f"VPIP {vpip}, PFR {pfr}", flush=True)
-        if st["vpip"] is not None and st["vpip"] < 0.05:
-            print("  warning: VPIP under 5%: the policy folds nearly every hand, whatever its training return says")
 
 
 def main() -> None:

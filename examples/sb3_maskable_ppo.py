@@ -22,46 +22,9 @@ import argparse
 
 import torch
 from sb3_contrib import MaskablePPO
-from stable_baselines3.common.callbacks import BaseCallback
 
-from holdem_env.integrations.sb3 import make_sb3_vec_env
-
-
-class Progress(BaseCallback):
-    """A line every ``every`` steps: steps done, hands finished and their mean result (from SB3's Monitor)."""
-
-    def __init__(self, every: int) -> None:
-        super().__init__()
-        self.every, self.next = every, every
-
-    def _on_step(self) -> bool:
-        if self.num_timesteps >= self.next:
-            self.next += self.every
-            self._report()
-        return True
-
-    def _on_training_end(self) -> None:
-        self._report()
-
-    def _report(self) -> None:
-        episodes = list(self.model.ep_info_buffer)
-        mean = sum(e["r"] for e in episodes) / len(episodes) if episodes else float("nan")
-        print(f"{self.num_timesteps:,} steps: last {len(episodes)} hands {mean:+.2f} bb/hand", flush=True)
-
-
-def report_strength(spec: str, hands: int, seed: int) -> None:
-    """Duplicate matches of a saved policy against tag and random (the project's arena): mbb/hand, VPIP, PFR."""
-    from holdem_env.training.arena import ArenaConfig, run_match
-
-    print(f"evaluating: {hands} duplicate hands against tag, then random", flush=True)
-    for opponent in ("tag", "random"):
-        row = run_match(ArenaConfig(agents=(spec, opponent), players=2, hands=hands, seed=seed, workers=1)).rows[0]
-        st = row["stats"]
-        vpip, pfr = (f"{100 * x:.1f}%" if x is not None else "-" for x in (st["vpip"], st["pfr"]))
-        print(f"vs {opponent:<6}: {row['mbb_per_hand']:+9.1f} ± {row['ci95']:.1f} mbb/hand ({row['hands']} hands), "
-              f"VPIP {vpip}, PFR {pfr}", flush=True)
-        if st["vpip"] is not None and st["vpip"] < 0.05:
-            print("  warning: VPIP under 5%: the policy folds nearly every hand, whatever its training return says")
+from holdem_env.integrations.sb3 import make_sb3_vec_env, progress_callback
+from holdem_env.training.arena import report_strength
 
 
 def main() -> None:
@@ -79,7 +42,7 @@ def main() -> None:
     venv = make_sb3_vec_env(args.envs, pool=args.pool, seed=args.seed)
     model = MaskablePPO("MultiInputPolicy", venv, n_steps=min(512, args.timesteps), batch_size=64, seed=args.seed)
     print(f"training MaskablePPO: {args.timesteps:,} steps on {args.envs} tables against {args.pool}", flush=True)
-    model.learn(total_timesteps=args.timesteps, callback=Progress(max(args.timesteps // 20, 1)))
+    model.learn(total_timesteps=args.timesteps, callback=progress_callback(max(args.timesteps // 20, 1)))
     model.save(args.out)
     print(f"saved {args.out}", flush=True)
     report_strength(f"sb3(path={args.out!r})", args.eval_hands, args.seed)

@@ -27,6 +27,8 @@ from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 import holdem_env  # noqa: F401  (registers "holdem_env/Holdem-v1" with Gymnasium)
+from holdem_env.integrations.sb3 import progress_callback
+from holdem_env.training.arena import report_strength
 
 
 class FrozenSelf:
@@ -54,43 +56,6 @@ class RefreshOpponent(BaseCallback):
         return True
 
 
-class Progress(BaseCallback):
-    """A line every ``every`` steps: steps done, hands finished and their mean result (from SB3's Monitor)."""
-
-    def __init__(self, every: int) -> None:
-        super().__init__()
-        self.every, self.next = every, every
-
-    def _on_step(self) -> bool:
-        if self.num_timesteps >= self.next:
-            self.next += self.every
-            self._report()
-        return True
-
-    def _on_training_end(self) -> None:
-        self._report()
-
-    def _report(self) -> None:
-        episodes = list(self.model.ep_info_buffer)
-        mean = sum(e["r"] for e in episodes) / len(episodes) if episodes else float("nan")
-        print(f"{self.num_timesteps:,} steps: last {len(episodes)} hands {mean:+.2f} bb/hand", flush=True)
-
-
-def report_strength(spec: str, hands: int, seed: int) -> None:
-    """Duplicate matches of a saved policy against tag and random (the project's arena): mbb/hand, VPIP, PFR."""
-    from holdem_env.training.arena import ArenaConfig, run_match
-
-    print(f"evaluating: {hands} duplicate hands against tag, then random", flush=True)
-    for opponent in ("tag", "random"):
-        row = run_match(ArenaConfig(agents=(spec, opponent), players=2, hands=hands, seed=seed, workers=1)).rows[0]
-        st = row["stats"]
-        vpip, pfr = (f"{100 * x:.1f}%" if x is not None else "-" for x in (st["vpip"], st["pfr"]))
-        print(f"vs {opponent:<6}: {row['mbb_per_hand']:+9.1f} ± {row['ci95']:.1f} mbb/hand ({row['hands']} hands), "
-              f"VPIP {vpip}, PFR {pfr}", flush=True)
-        if st["vpip"] is not None and st["vpip"] < 0.05:
-            print("  warning: VPIP under 5%: the policy folds nearly every hand, whatever its training return says")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--timesteps", type=int, default=200_000)
@@ -112,7 +77,7 @@ def main() -> None:
     opponent.policy = copy.deepcopy(model.policy)  # seat 1 starts as the untrained learner
     print(f"self-play MaskablePPO: {args.timesteps:,} steps on {args.envs} tables, seat 1 refreshed every "
           f"{args.swap:,} steps", flush=True)
-    progress = Progress(max(args.timesteps // 20, 1))
+    progress = progress_callback(max(args.timesteps // 20, 1))
     model.learn(total_timesteps=args.timesteps, callback=CallbackList([RefreshOpponent(opponent, args.swap), progress]))
     model.save(args.out)
     print(f"saved {args.out}", flush=True)

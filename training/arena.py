@@ -46,7 +46,7 @@ from holdem_env.formats.phh import record_to_phh
 from holdem_env.signals import ignore_sigint
 from holdem_env.training.stats import HudCounts, hud_counts_for_hand, mean_ci95
 
-__all__ = ["ArenaConfig", "MatchResult", "run_match", "lineup_of", "format_table", "ON_ILLEGAL", "MAX_HANDS"]
+__all__ = ["ArenaConfig", "MatchResult", "run_match", "report_strength", "lineup_of", "format_table", "ON_ILLEGAL", "MAX_HANDS"]
 
 ON_ILLEGAL = ("raise", "timeout")
 #: Most hands in one match (the per-group results are kept for the interval: 8 bytes per seat per group).
@@ -526,3 +526,24 @@ def format_table(result: MatchResult) -> str:
         if row.get("first_error"):
             lines.append(f"  {row['agent']}: first error: {row['first_error']}")
     return "\n".join(lines)
+
+
+def report_strength(
+    spec: str, hands: int, seed: int, *, opponents: tuple[str, ...] = ("tag", "random"), out: Callable[[str], Any] = print
+) -> list[dict[str, Any]]:
+    """Heads-up duplicate matches of ``spec`` against each of ``opponents``, printed a line each:
+    mbb/hand with its 95% interval, VPIP and PFR, and a warning for a policy that plays under 5%
+    of its hands (a training return can rise while a policy learns to fold everything). Returns
+    ``spec``'s result rows. What the examples of ``examples/`` end with."""
+    out(f"evaluating: {hands} duplicate hands against {', then '.join(opponents)}")
+    rows = []
+    for opponent in opponents:
+        row = run_match(ArenaConfig(agents=(spec, opponent), players=2, hands=hands, seed=seed, workers=1)).rows[0]
+        st = row["stats"]
+        vpip, pfr = (f"{100 * x:.1f}%" if x is not None else "-" for x in (st["vpip"], st["pfr"]))
+        out(f"vs {opponent:<6}: {row['mbb_per_hand']:+9.1f} ± {row['ci95']:.1f} mbb/hand ({row['hands']} hands), "
+            f"VPIP {vpip}, PFR {pfr}")
+        if st["vpip"] is not None and st["vpip"] < 0.05:
+            out("  warning: VPIP under 5%: the policy folds nearly every hand, whatever its training return says")
+        rows.append(row)
+    return rows

@@ -34,7 +34,7 @@ from holdem_env.engine.errors import ConfigError
 from holdem_env.env.registration import GYMNASIUM_ID
 from holdem_env.integrations._common import opponent_from_spec
 
-__all__ = ["make_sb3_env", "make_sb3_vec_env", "action_mask_fn"]
+__all__ = ["make_sb3_env", "make_sb3_vec_env", "action_mask_fn", "progress_callback"]
 
 
 def action_mask_fn(env: gymnasium.Env) -> np.ndarray:
@@ -79,3 +79,30 @@ def make_sb3_vec_env(
     venv = SubprocVecEnv(thunks) if subproc else DummyVecEnv(thunks)
     venv.seed(seed)
     return venv
+
+
+def progress_callback(every: int) -> Any:
+    """An SB3 callback that prints a line every ``every`` steps and at the end: the steps done, and
+    the hands finished in SB3's Monitor buffer with their mean result in big blinds."""
+    from stable_baselines3.common.callbacks import BaseCallback  # late import: SB3 is an optional extra
+
+    class Progress(BaseCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.next = every
+
+        def _on_step(self) -> bool:
+            if self.num_timesteps >= self.next:
+                self.next += every
+                self._report()
+            return True
+
+        def _on_training_end(self) -> None:
+            self._report()
+
+        def _report(self) -> None:
+            episodes = list(self.model.ep_info_buffer or ())
+            mean = sum(e["r"] for e in episodes) / len(episodes) if episodes else float("nan")
+            print(f"{self.num_timesteps:,} steps: last {len(episodes)} hands {mean:+.2f} bb/hand", flush=True)
+
+    return Progress()
