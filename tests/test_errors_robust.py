@@ -123,12 +123,14 @@ def _children(pid: int) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
-def test_ctrl_c_prints_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", ["eval", "lbr"])
+def test_ctrl_c_prints_one_line(tmp_path: Path, command: str) -> None:
     import os
     import signal
     import time
 
-    cmd = [sys.executable, "-m", "holdem_env.cli", "eval", "random", "random", "--hands", "2000000", "--workers", "2", "--no-progress"]
+    args = ["random", "random"] if command == "eval" else ["random"]
+    cmd = [sys.executable, "-m", "holdem_env.cli", command, *args, "--hands", "2000000", "--workers", "2", "--no-progress"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=tmp_path)
     try:
         while len(_children(proc.pid)) < 2 and proc.poll() is None:  # wait until the pool's workers play
@@ -140,4 +142,4 @@ def test_ctrl_c_prints_one_line(tmp_path: Path) -> None:
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 130, err
-    assert err.strip() == "holdem eval: interrupted"
+    assert err.strip() == f"holdem {command}: interrupted"

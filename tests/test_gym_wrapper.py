@@ -137,3 +137,22 @@ def test_reset_with_learner_sitting_out_raises_and_changes_nothing() -> None:
     events = env.aec.state_object.events
     assert sum(1 for e in events if getattr(e, "seat", None) == 1 and hasattr(e, "kind")) == acted + 1
     assert env.reset()[1]["view"]["button"] == (button + 1) % 3  # the failed reset did not move the button
+
+
+@pytest.mark.parametrize("returned", [None, "1", 2.5, -1, 10**9])
+def test_an_opponent_that_returns_no_action_id_is_named(returned: object) -> None:
+    """An opponent returning None (or anything but an action id) is a clear error naming it and its seat."""
+    from holdem_env.engine.errors import IllegalActionError
+
+    class Broken:
+        def act(self, observation, info):  # type: ignore[no-untyped-def]
+            return returned
+
+        def __repr__(self) -> str:
+            return "Broken()"
+
+    env = HoldemGymEnv(1, Broken(), num_players=2)
+    with pytest.raises(IllegalActionError, match=r"opponent Broken\(\) at seat 0 returned .* not an action id \(legal now: "):
+        for seed in range(20):  # the opponent acts first preflop heads-up when it has the button
+            env.reset(seed=seed)
+            env.step(1)

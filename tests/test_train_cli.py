@@ -89,3 +89,31 @@ def test_holdem_train_runs_a_tiny_ppo_run_config(tmp_path: Path, capsys: pytest.
     assert main(args) == 2  # the run folder exists: refused, nothing overwritten
     assert "already exists" in capsys.readouterr().err
     assert main([*args, "--overwrite"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("field", "value"), [("rounds_done", -1), ("rounds_done", True), ("global_step", "many"), ("pool", [])]
+)
+def test_a_tampered_ppo_checkpoint_is_refused_on_resume(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], field: str, value: object
+) -> None:
+    """Every checkpoint field is checked before the run resumes: a tampered one is one line naming
+    the file and the field, and nothing is trained."""
+    import torch
+
+    config = {
+        "name": "tampered", "seed": 3, "table": {"num_players": 2}, "rounds": 2, "iterations_per_round": 1,
+        "ppo": {"num_envs": 2, "num_steps": 8, "num_minibatches": 1, "update_epochs": 1, "hidden": [8], "opponents": ["random"]},
+    }
+    path = tmp_path / "tampered.yaml"
+    path.write_text(yaml.safe_dump(config))
+    args = ["train", "--config", str(path), "--runs-dir", str(tmp_path / "runs")]
+    assert main([*args, "--rounds", "1"]) == 0, capsys.readouterr().err
+    ck = tmp_path / "runs" / "tampered" / "checkpoint.pt"
+    state = torch.load(ck, weights_only=True)
+    state[field] = value
+    torch.save(state, ck)
+    capsys.readouterr()
+    assert main([*args, "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert "checkpoint.pt" in err and field in err and "Traceback" not in err, err

@@ -62,6 +62,7 @@ from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, blocked_by, equity_against_each, equity_against_range
 from holdem_env.engine.validate import check_int
 from holdem_env.env import nlhe_v1
+from holdem_env.signals import ignore_sigint
 from holdem_env.training.arena import MAX_HANDS
 from holdem_env.training.stats import mean_ci95
 from holdem_env.training.torch_settings import torch_settings
@@ -358,7 +359,8 @@ def _one_thread_per_worker() -> None:
     thread, for the life of the worker (the workers are the parallelism; several threads per
     worker on few cores cost far more wall time than they save). A range query's network call
     on ~1,300 rows is too small to gain from threads; on a busy machine they cost several times
-    the work."""
+    the work. Ctrl-C is left to the parent (one line, no traceback per worker)."""
+    ignore_sigint()
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.set_num_threads(1)

@@ -72,7 +72,8 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from holdem_env.engine.errors import ConfigError, HoldemError
+from holdem_env.engine.errors import ConfigError, HoldemError, IllegalActionError, short_repr
+from holdem_env.engine.validate import is_int
 from holdem_env.env.flat import flat_observation_space, flatten_observation, split_flat_observation
 from holdem_env.env.nlhe_v1 import raw_env
 from holdem_env.env.render_rgb import draw_table
@@ -207,7 +208,15 @@ class HoldemGymEnv(gymnasium.Env):
             legal = np.flatnonzero(obs["action_mask"])
             return int(legal[self.np_random.integers(len(legal))])
         act = getattr(policy, "act", None)
-        return int(act(obs, info) if callable(act) else policy(obs, info))
+        action = act(obs, info) if callable(act) else policy(obs, info)
+        mask = obs["action_mask"]
+        if not is_int(action) or not 0 <= action < len(mask):  # a masked id is the env's to judge (illegal_action)
+            legal_ids = ", ".join(str(int(a)) for a in np.flatnonzero(mask))
+            raise IllegalActionError(
+                f"opponent {short_repr(policy)} at seat {seat} returned {short_repr(action)}, not an action id "
+                f"(legal now: {legal_ids})"
+            )
+        return int(action)
 
     def _reseed_opponents(self, seed: int) -> None:
         """Give every opponent object with ``set_rng`` a generator drawn from ``seed`` (one per seat)."""
