@@ -117,3 +117,29 @@ def test_a_tampered_ppo_checkpoint_is_refused_on_resume(
     assert main([*args, "--resume"]) == 2
     err = capsys.readouterr().err
     assert "checkpoint.pt" in err and field in err and "Traceback" not in err, err
+
+
+def test_a_ppo_run_that_died_before_its_first_checkpoint_starts_again(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A run folder with logs but no checkpoint.pt (killed in its first round) is started again
+    without --overwrite; one with a checkpoint is refused (pass --resume)."""
+    config = {
+        "name": "died", "seed": 3, "table": {"num_players": 2}, "rounds": 1, "iterations_per_round": 1,
+        "ppo": {"num_envs": 2, "num_steps": 8, "num_minibatches": 1, "update_epochs": 1, "hidden": [8], "opponents": ["random"]},
+    }
+    path = tmp_path / "died.yaml"
+    path.write_text(yaml.safe_dump(config))
+    run_dir = tmp_path / "runs" / "died"
+    run_dir.mkdir(parents=True)
+    (run_dir / "config.yaml").write_text("left by a killed run\n")
+    args = ["train", "--config", str(path), "--runs-dir", str(tmp_path / "runs")]
+    assert main(args) == 0, capsys.readouterr().err
+    assert (run_dir / "checkpoint.pt").is_file()
+    assert main(args) == 2 and "already exists" in capsys.readouterr().err
+
+
+def test_duplicate_keys_in_a_ppo_run_config_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "dup.yaml"
+    path.write_text("name: dup\nrounds: 1\nrounds: 2\n")
+    assert main(["train", "--config", str(path), "--runs-dir", str(tmp_path / "runs")]) == 2
+    err = capsys.readouterr().err
+    assert "rounds" in err and "Traceback" not in err, err

@@ -148,13 +148,14 @@ class PpoRunConfig:
 
 
 def load_run_config(path: str | Path) -> PpoRunConfig:
-    """Read and validate a stand-alone run's YAML file."""
-    import yaml
+    """Read and validate a stand-alone run's YAML file (read as a league file is: a missing,
+    oversized, binary or malformed file, duplicate keys and aliases are clear errors)."""
+    from ..config import read_config_file  # late import: the league's config module imports this package's lazily
 
     p = Path(path)
     if not p.is_file():
         raise ConfigError("config", str(p), "must be an existing YAML file, e.g. configs/ppo_hu.yaml")
-    data = yaml.safe_load(p.read_text())
+    data = read_config_file(p)
     if not isinstance(data, Mapping):
         raise ConfigError("config", str(p), "must be a YAML mapping with at least 'name'")
     known = {f.name for f in fields(PpoRunConfig)}

@@ -38,8 +38,9 @@ def run(config: PpoRunConfig, *, resume: bool = False, log: Any = print) -> PpoL
         if state.get("run_config") != config.to_dict():
             raise ConfigError("config", config.name, "differs from the checkpointed run's config")
         learner.load_state_dict(state)
-    elif run_dir.exists() and any(run_dir.iterdir()):
+    elif ck.is_file():
         raise ConfigError("name", config.name, f"run folder {run_dir} already exists: pass --resume or use a new name")
+    # a folder without checkpoint.pt (a run that died before its first round ended) starts again
     run_dir.mkdir(parents=True, exist_ok=True)
     atomic_write_text(run_dir / "config.yaml", yaml.safe_dump(config.to_dict(), sort_keys=False))
     writer = SummaryWriter(str(run_dir), purge_step=learner.global_step + 1 if resume else None)
