@@ -29,6 +29,12 @@ PLAYERS = 6
 SB, BB, STACK = 5, 10, 1000
 
 
+def _pick(rand, facing: bool, can_raise: bool) -> int:
+    """The random policy of both engines: -1 fold, 0 check/call, 1 raise, uniform over what is legal."""
+    r = int(rand() * ((2 if facing else 1) + can_raise))
+    return r - 1 if facing else r
+
+
 def play_ours(hands: int, seed: int) -> tuple[int, float]:
     """Play ``hands`` hands; returns (decisions, seconds)."""
     cfg = TableConfig(num_players=PLAYERS, small_blind=SB, big_blind=BB, buy_in=STACK)
@@ -44,15 +50,10 @@ def play_ours(hands: int, seed: int) -> tuple[int, float]:
             la = s.legal_actions()
             facing = la.call > 0
             lo = la.min_raise_to
-            k = (2 if facing else 1) + (lo is not None)
-            r = int(rand() * k)
-            if facing:
-                r -= 1
-                if r < 0:
-                    s.fold()
-                    decisions += 1
-                    continue
-            if r == 0:
+            r = _pick(rand, facing, lo is not None)
+            if r < 0:
+                s.fold()
+            elif r == 0:
                 if facing:
                     s.call()
                 else:
@@ -92,17 +93,10 @@ def play_pokerkit(hands: int, seed: int) -> tuple[int, float]:
         while s.status:
             if s.actor_index is None:  # pragma: no cover - all other steps are automated
                 break
-            facing = s.checking_or_calling_amount > 0
-            can_raise = s.can_complete_bet_or_raise_to()
-            k = (2 if facing else 1) + can_raise
-            r = int(rand() * k)
-            if facing:
-                r -= 1
-                if r < 0:
-                    s.fold()
-                    decisions += 1
-                    continue
-            if r == 0:
+            r = _pick(rand, s.checking_or_calling_amount > 0, s.can_complete_bet_or_raise_to())
+            if r < 0:
+                s.fold()
+            elif r == 0:
                 s.check_or_call()
             else:
                 lo = s.min_completion_betting_or_raising_to_amount
