@@ -18,6 +18,7 @@ import shlex
 import sys
 import time
 import warnings
+from collections.abc import Callable
 
 import numpy as np
 
@@ -27,6 +28,12 @@ from holdem_env.engine.state import HandState
 _clock = time.process_time  # CPU time: steady on a shared machine (both engines are single-threaded)
 PLAYERS = 6
 SB, BB, STACK = 5, 10, 1000
+
+
+def _draws(seed: int) -> tuple[Callable[[], float], Callable[[int, int], int]]:
+    """The policy's own generator, seeded: its ``random`` and ``randint``."""
+    pick = random.Random(seed)
+    return pick.random, pick.randint
 
 
 def _pick(rand, facing: bool, can_raise: bool) -> int:
@@ -39,9 +46,7 @@ def play_ours(hands: int, seed: int) -> tuple[int, float]:
     """Play ``hands`` hands; returns (decisions, seconds)."""
     cfg = TableConfig(num_players=PLAYERS, small_blind=SB, big_blind=BB, buy_in=STACK)
     rng = np.random.default_rng(seed)
-    pick = random.Random(seed)
-    rand = pick.random
-    randint = pick.randint
+    rand, randint = _draws(seed)
     decisions = 0
     t0 = _clock()
     for h in range(hands):
@@ -82,9 +87,7 @@ def play_pokerkit(hands: int, seed: int) -> tuple[int, float]:
         Automation.CHIPS_PULLING,
     )
     random.seed(seed)  # PokerKit shuffles with the global ``random``
-    pick = random.Random(seed)
-    rand = pick.random
-    randint = pick.randint
+    rand, randint = _draws(seed)
     decisions = 0
     t0 = _clock()
     for _ in range(hands):
