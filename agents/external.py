@@ -147,11 +147,7 @@ class TorchScriptAgent:
     """Plays a TorchScript policy ``logits = policy(obs[1, D], mask[1, A])``."""
 
     def __init__(
-        self,
-        path: str,
-        deterministic: bool = True,
-        seed: int | None = None,
-        rng: np.random.Generator | None = None,
+        self, path: str, deterministic: bool = True, seed: int | None = None, rng: np.random.Generator | None = None
     ) -> None:
         import torch
 

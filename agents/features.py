@@ -48,6 +48,8 @@ holdem_env.engine.errors.HoldemError: an observation row has 7 entries: expected
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from holdem_env.engine.errors import HoldemError
@@ -410,25 +412,33 @@ def encode_batch(
 ) -> np.ndarray:
     """The network input: ``observations * scale``, then (``with_features``) :func:`features_batch`
     (``equity``: passed on to it)."""
-    obs = np.asarray(observations, dtype=np.float32)
-    if obs.ndim != 2 or obs.shape[1] != scale.shape[0]:
-        raise HoldemError(
-            f"observations of shape {obs.shape} do not match the scale's {scale.shape[0]} entries per row"
-        )
-    scaled = obs * scale
-    if not with_features:
-        return scaled
-    return np.concatenate([scaled, features_batch(obs, equity)], axis=1)
+    return _encode(
+        observations, scale, with_features, 2, lambda obs: features_batch(obs, equity),
+        "observations of shape {shape} do not match the scale's {n} entries per row",
+    )
 
 
 def encode_row(observation: np.ndarray, scale: np.ndarray, with_features: bool = True) -> np.ndarray:
     """:func:`encode_batch` of one observation row ``(obs_len,)``; equal to ``encode_batch(row[None])[0]``."""
+    return _encode(
+        observation, scale, with_features, 1, features_row,
+        "an observation of shape {shape} does not match the scale's {n} entries",
+    )
+
+
+def _encode(
+    observation: np.ndarray,
+    scale: np.ndarray,
+    with_features: bool,
+    ndim: int,
+    features: Callable[[np.ndarray], np.ndarray],
+    mismatch: str,
+) -> np.ndarray:
+    """``observation * scale`` (``ndim`` axes, the last one the scale's), then ``features(obs)`` along it."""
     obs = np.asarray(observation, dtype=np.float32)
-    if obs.ndim != 1 or obs.shape[0] != scale.shape[0]:
-        raise HoldemError(
-            f"an observation of shape {obs.shape} does not match the scale's {scale.shape[0]} entries"
-        )
+    if obs.ndim != ndim or obs.shape[-1] != scale.shape[0]:
+        raise HoldemError(mismatch.format(shape=obs.shape, n=scale.shape[0]))
     scaled = obs * scale
     if not with_features:
         return scaled
-    return np.concatenate([scaled, features_row(obs)])
+    return np.concatenate([scaled, features(obs)], axis=-1)

@@ -53,29 +53,21 @@ _LINUX_CAPABILITY_VERSION_3 = 0x20080522
 
 # Per architecture: the audit arch, capset, and the calls refused (signals, other processes,
 # process groups, limits). prlimit64 is handled apart: allowed when it only reads.
+_DENIED = (
+    "kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_open", "pidfd_getfd",
+    "pidfd_send_signal", "ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "perf_event_open",
+    "setsid", "setpgid", "setrlimit",
+)
+
+
+def _arch(audit: int, capset: int, prlimit64: int, deny: tuple[int, ...]) -> dict[str, Any]:
+    """One architecture's audit value and syscall numbers; ``deny`` in the order of ``_DENIED``."""
+    return {"audit": audit, "capset": capset, "prlimit64": prlimit64, "deny": dict(zip(_DENIED, deny, strict=True))}
+
+
 _ARCH: dict[str, dict[str, Any]] = {
-    "x86_64": {
-        "audit": 0xC000003E,
-        "capset": 126,
-        "prlimit64": 302,
-        "deny": {
-            "kill": 62, "tkill": 200, "tgkill": 234, "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297,
-            "pidfd_open": 434, "pidfd_getfd": 438, "pidfd_send_signal": 424, "ptrace": 101,
-            "process_vm_readv": 310, "process_vm_writev": 311, "kcmp": 312, "perf_event_open": 298,
-            "setsid": 112, "setpgid": 109, "setrlimit": 160,
-        },
-    },
-    "aarch64": {
-        "audit": 0xC00000B7,
-        "capset": 91,
-        "prlimit64": 261,
-        "deny": {
-            "kill": 129, "tkill": 130, "tgkill": 131, "rt_sigqueueinfo": 138, "rt_tgsigqueueinfo": 240,
-            "pidfd_open": 434, "pidfd_getfd": 438, "pidfd_send_signal": 424, "ptrace": 117,
-            "process_vm_readv": 270, "process_vm_writev": 271, "kcmp": 272, "perf_event_open": 241,
-            "setsid": 157, "setpgid": 154, "setrlimit": 164,
-        },
-    },
+    "x86_64": _arch(0xC000003E, 126, 302, (62, 200, 234, 129, 297, 434, 438, 424, 101, 310, 311, 312, 298, 112, 109, 160)),
+    "aarch64": _arch(0xC00000B7, 91, 261, (129, 130, 131, 138, 240, 434, 438, 424, 117, 270, 271, 272, 241, 157, 154, 164)),
 }
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -141,30 +142,25 @@ def openspiel_rows(name: str, checkpoints: dict[str, list[int]], seed: int) -> N
     cpp(pyspiel.CFRPlusSolver, "cfr+", checkpoints["cfr+"])
     cpp(pyspiel.CFRSolver, "cfr", checkpoints["cfr"])
 
+    def py_curve(algo: str, solver: Any, iterate: Callable[[], None], points: list[int]) -> None:
+        """The curve of an OpenSpiel Python solver: ``iterate`` runs one iteration of ``solver``."""
+
+        def py_step(n: int) -> None:
+            for _ in range(n):
+                iterate()
+
+        def py_measure() -> tuple[float, float]:
+            pol = solver.average_policy()
+            return os_expl.exploitability(game, pol), value_of(pol)
+
+        curve(name, algo, "OpenSpiel Python", points, py_step, py_measure)
+
     py_solver = os_cfr.CFRPlusSolver(game)
-
-    def py_step(n: int) -> None:
-        for _ in range(n):
-            py_solver.evaluate_and_update_policy()
-
-    def py_measure() -> tuple[float, float]:
-        pol = py_solver.average_policy()
-        return os_expl.exploitability(game, pol), value_of(pol)
-
-    curve(name, "cfr+", "OpenSpiel Python", checkpoints["cfr+ python"], py_step, py_measure)
+    py_curve("cfr+", py_solver, py_solver.evaluate_and_update_policy, checkpoints["cfr+ python"])
 
     es_py = os_es.ExternalSamplingSolver(game, average_type=os_es.AverageType.SIMPLE)
     np.random.seed(seed)  # OpenSpiel's Python MCCFR samples from numpy's global generator
-
-    def es_py_step(n: int) -> None:
-        for _ in range(n):
-            es_py.iteration()
-
-    def es_py_measure() -> tuple[float, float]:
-        pol = es_py.average_policy()
-        return os_expl.exploitability(game, pol), value_of(pol)
-
-    curve(name, "ES-MCCFR simple", "OpenSpiel Python", checkpoints["mccfr python"], es_py_step, es_py_measure)
+    py_curve("ES-MCCFR simple", es_py, es_py.iteration, checkpoints["mccfr python"])
 
     es_cpp = pyspiel.ExternalSamplingMCCFRSolver(game, seed, pyspiel.MCCFRAverageType.SIMPLE)
 

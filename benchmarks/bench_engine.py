@@ -18,6 +18,7 @@ import shlex
 import sys
 import time
 import warnings
+from collections.abc import Callable
 
 import numpy as np
 
@@ -29,13 +30,23 @@ PLAYERS = 6
 SB, BB, STACK = 5, 10, 1000
 
 
+def _draws(seed: int) -> tuple[Callable[[], float], Callable[[int, int], int]]:
+    """The policy's own generator, seeded: its ``random`` and ``randint``."""
+    pick = random.Random(seed)
+    return pick.random, pick.randint
+
+
+def _pick(rand, facing: bool, can_raise: bool) -> int:
+    """The random policy of both engines: -1 fold, 0 check/call, 1 raise, uniform over what is legal."""
+    r = int(rand() * ((2 if facing else 1) + can_raise))
+    return r - 1 if facing else r
+
+
 def play_ours(hands: int, seed: int) -> tuple[int, float]:
     """Play ``hands`` hands; returns (decisions, seconds)."""
     cfg = TableConfig(num_players=PLAYERS, small_blind=SB, big_blind=BB, buy_in=STACK)
     rng = np.random.default_rng(seed)
-    pick = random.Random(seed)
-    rand = pick.random
-    randint = pick.randint
+    rand, randint = _draws(seed)
     decisions = 0
     t0 = _clock()
     for h in range(hands):
@@ -44,15 +55,10 @@ def play_ours(hands: int, seed: int) -> tuple[int, float]:
             la = s.legal_actions()
             facing = la.call > 0
             lo = la.min_raise_to
-            k = (2 if facing else 1) + (lo is not None)
-            r = int(rand() * k)
-            if facing:
-                r -= 1
-                if r < 0:
-                    s.fold()
-                    decisions += 1
-                    continue
-            if r == 0:
+            r = _pick(rand, facing, lo is not None)
+            if r < 0:
+                s.fold()
+            elif r == 0:
                 if facing:
                     s.call()
                 else:
@@ -81,9 +87,7 @@ def play_pokerkit(hands: int, seed: int) -> tuple[int, float]:
         Automation.CHIPS_PULLING,
     )
     random.seed(seed)  # PokerKit shuffles with the global ``random``
-    pick = random.Random(seed)
-    rand = pick.random
-    randint = pick.randint
+    rand, randint = _draws(seed)
     decisions = 0
     t0 = _clock()
     for _ in range(hands):
@@ -92,17 +96,10 @@ def play_pokerkit(hands: int, seed: int) -> tuple[int, float]:
         while s.status:
             if s.actor_index is None:  # pragma: no cover - all other steps are automated
                 break
-            facing = s.checking_or_calling_amount > 0
-            can_raise = s.can_complete_bet_or_raise_to()
-            k = (2 if facing else 1) + can_raise
-            r = int(rand() * k)
-            if facing:
-                r -= 1
-                if r < 0:
-                    s.fold()
-                    decisions += 1
-                    continue
-            if r == 0:
+            r = _pick(rand, s.checking_or_calling_amount > 0, s.can_complete_bet_or_raise_to())
+            if r < 0:
+                s.fold()
+            elif r == 0:
                 s.check_or_call()
             else:
                 lo = s.min_completion_betting_or_raising_to_amount

@@ -99,6 +99,18 @@ def _play_aec(env, hands: int, rng: np.random.Generator, exact: bool = False) ->
     """Play ``hands`` hands through ``agent_iter``/``last``/``step``; returns (hands, decisions)."""
     steps = 0
     uniforms = _Uniforms(rng)
+    for obs, info in _decisions(env, hands):
+        u, v = uniforms.pair()
+        if exact:
+            env.step(_choose_exact(info["legal"], u, v))
+        else:
+            env.step(_choose_mask(obs["action_mask"], u, v))
+        steps += 1
+    return hands, steps
+
+
+def _decisions(env, hands: int):
+    """Yield (obs, info) at each decision of ``hands`` hands (the caller steps); steps ended seats with None."""
     for _ in range(hands):
         env.reset()
         for _agent in env.agent_iter():
@@ -106,13 +118,7 @@ def _play_aec(env, hands: int, rng: np.random.Generator, exact: bool = False) ->
             if term or trunc:
                 env.step(None)
                 continue
-            u, v = uniforms.pair()
-            if exact:
-                env.step(_choose_exact(info["legal"], u, v))
-            else:
-                env.step(_choose_mask(obs["action_mask"], u, v))
-            steps += 1
-    return hands, steps
+            yield obs, info
 
 
 _clock = time.process_time
@@ -232,17 +238,11 @@ def _record_actions(num_players: int, hands: int, seed: int) -> list[int]:
     env.reset(seed=seed)
     uniforms = _Uniforms(np.random.default_rng(seed))
     actions = []
-    for _ in range(hands):
-        env.reset()
-        for _agent in env.agent_iter():
-            _obs, _, term, trunc, info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            u, v = uniforms.pair()
-            a = _choose_exact(info["legal"], u, v)
-            actions.append(a)
-            env.step(a)
+    for _obs, info in _decisions(env, hands):
+        u, v = uniforms.pair()
+        a = _choose_exact(info["legal"], u, v)
+        actions.append(a)
+        env.step(a)
     return actions
 
 

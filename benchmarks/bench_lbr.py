@@ -48,16 +48,10 @@ def bench_lbr(
 
     out = []
     for spec in agents:
+        small_blind, big_blind, stack = blinds
         cfg = LbrConfig(
-            agent=spec,
-            hands=hands,
-            seed=seed,
-            workers=workers,
-            actions=actions,
-            check_until=check_until,
-            small_blind=blinds[0],
-            big_blind=blinds[1],
-            stack=blinds[2],
+            agent=spec, hands=hands, seed=seed, workers=workers, actions=actions, check_until=check_until,
+            small_blind=small_blind, big_blind=big_blind, stack=stack,
         )
         cpu0 = _cpu_seconds()
         result = run_lbr(cfg)

@@ -253,25 +253,27 @@ class ActionAbstraction:
 
     def label(self, index: int) -> str:
         """Short human label of an abstract action index (``fold``, ``call``, ``0.5pot``, ``allin``)."""
-        if index == FOLD:
-            return "fold"
-        if index == CALL:
-            return "call"
-        if self.all_in and index == self.num_actions - 1:
-            return "allin"
+        name = self._named(index)
+        if name is not None:
+            return name
         if 2 <= index < 2 + len(self.pot_fractions):
             return f"{self.pot_fractions[index - 2]:g}pot"
         raise ConfigError("action", index, f"must be an abstract action index in 0..{self.num_actions - 1}")
 
     def code(self, index: int) -> str:
         """One-character code of an index in information-set keys (``f``, ``c``, ``0``.., ``a``)."""
+        name = self._named(index)
+        return name[0] if name is not None else "0123456789"[index - 2]
+
+    def _named(self, index: int) -> str | None:
+        """``fold``, ``call`` or ``allin`` for those indices, else ``None`` (a pot fraction)."""
         if index == FOLD:
-            return "f"
+            return "fold"
         if index == CALL:
-            return "c"
+            return "call"
         if self.all_in and index == self.num_actions - 1:
-            return "a"
-        return "0123456789"[index - 2]
+            return "allin"
+        return None
 
     def to_dict(self) -> dict[str, object]:
         """Plain-JSON form."""

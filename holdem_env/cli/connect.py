@@ -12,6 +12,7 @@ no-limit 50/100 with 20,000 stacks). At the end it prints the hands played and c
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 
 from holdem_env.acpc.client import AcpcClient, connect_and_play
@@ -43,21 +44,19 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"holdem connect: {exc}", file=sys.stderr)
         return 2
-    out = open(args.log, "w") if args.log else None
-    try:
-        results = connect_and_play(
-            args.host, args.port, client, secret=args.secret, timeout=30.0,
-            on_hand=(lambda r: out.write(f"{r.hand} {r.position} {r.payoff}\n")) if out else None,
-        )
-    except OSError as exc:
-        print(f"holdem connect: cannot play on {args.host}:{args.port}: {exc}", file=sys.stderr)
-        return 1
-    except HoldemError as exc:
-        print(f"holdem connect: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        if out is not None:
-            out.close()
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(open(args.log, "w")) if args.log else None
+        try:
+            results = connect_and_play(
+                args.host, args.port, client, secret=args.secret, timeout=30.0,
+                on_hand=(lambda r: out.write(f"{r.hand} {r.position} {r.payoff}\n")) if out else None,
+            )
+        except OSError as exc:
+            print(f"holdem connect: cannot play on {args.host}:{args.port}: {exc}", file=sys.stderr)
+            return 1
+        except HoldemError as exc:
+            print(f"holdem connect: {exc}", file=sys.stderr)
+            return 1
     total = sum(r.payoff for r in results)
     print(f"{len(results)} hands, {total:+d} chips")
     return 0

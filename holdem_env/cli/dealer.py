@@ -76,10 +76,7 @@ def run(args: argparse.Namespace) -> int:
             t_response=args.t_response, t_hand=args.t_hand, t_connect=args.t_connect, secrets=secrets,
             match_name=args.name,
         )
-    except ValueError as exc:
-        print(f"holdem dealer: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
+    except (ValueError, OSError) as exc:
         print(f"holdem dealer: {exc}", file=sys.stderr)
         return 2
     try:

@@ -15,13 +15,11 @@ A spec string names code that runs in this process (agents are trusted code); wi
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-from holdem_env.agents.base import AgentError, AgentSpecError, registered_agents
-from holdem_env.cli._shared import json_target_problem, open_writer
-from holdem_env.engine.errors import HoldemError
+from holdem_env.agents.base import registered_agents
+from holdem_env.cli._shared import config_or_report, json_target_reported, open_writer, run_or_report, write_json
 from holdem_env.training.aivat import format_luck_adjusted, luck_adjusted
 from holdem_env.training.arena import ArenaConfig, format_table, run_match
 
@@ -85,30 +83,17 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the match; print the table; 0 on success, 2 on bad input or a misbehaving agent."""
-    try:
-        cfg = ArenaConfig(
-            agents=tuple(args.agents),
-            players=args.players,
-            hands=args.hands,
-            seed=args.seed,
-            duplicate=not args.no_duplicate,
-            workers=args.workers,
-            small_blind=args.small_blind,
-            big_blind=args.big_blind,
-            buy_in=args.buy_in,
-            betting=args.betting,
-            action_mode=args.action_mode,
-            on_illegal=args.on_illegal,
-            history_dir=args.history,
-            isolate_agents=args.isolate_agents,
-        )
-    except HoldemError as exc:
-        print(f"holdem eval: {exc}", file=sys.stderr)
-        return 2
-    # Checked before the match, so that a long run is not lost to a typo in a path.
-    problem = json_target_problem("eval", args.json)
-    if problem:
-        print(problem, file=sys.stderr)
+    cfg = config_or_report(
+        "eval",
+        lambda: ArenaConfig(
+            agents=tuple(args.agents), players=args.players, hands=args.hands, seed=args.seed,
+            duplicate=not args.no_duplicate, workers=args.workers, small_blind=args.small_blind,
+            big_blind=args.big_blind, buy_in=args.buy_in, betting=args.betting, action_mode=args.action_mode,
+            on_illegal=args.on_illegal, history_dir=args.history, isolate_agents=args.isolate_agents,
+        ),
+    )
+    # The --json target is checked before the match, so that a long run is not lost to a typo in a path.
+    if cfg is None or json_target_reported("eval", args.json):
         return 2
     if args.history and Path(args.history).exists() and not Path(args.history).is_dir():
         print(
@@ -132,14 +117,11 @@ def run(args: argparse.Namespace) -> int:
                 if row["ci95"] != float("inf"):
                     writer.add_scalar(f"eval/{tag}/ci95", row["ci95"], hands)
 
-    try:
-        result = run_match(cfg, progress=not args.no_progress, callback=callback, keep_records=args.aivat)
-    except (AgentError, AgentSpecError, HoldemError) as exc:  # HoldemError: the env's own checks, maybe in a worker
-        print(f"holdem eval: {exc}", file=sys.stderr)
+    result = run_or_report(
+        "eval", lambda: run_match(cfg, progress=not args.no_progress, callback=callback, keep_records=args.aivat), writer
+    )
+    if result is None:
         return 2
-    finally:
-        if writer is not None:
-            writer.close()
     print(format_table(result))
     data = result.to_json_dict()
     if args.aivat:
@@ -147,8 +129,5 @@ def run(args: argparse.Namespace) -> int:
         print(format_luck_adjusted(adjusted))
         data["aivat"] = adjusted
     if args.json:
-        try:  # written in place: --json may name a pipe or a device
-            Path(args.json).write_text(json.dumps(data, indent=2, allow_nan=False) + "\n")
-        except OSError as exc:  # a failed write (a full disk) names no file: name it
-            raise OSError(exc.errno, exc.strerror, args.json) if exc.filename is None else exc from None
+        write_json(args.json, data)
     return 0

@@ -15,13 +15,16 @@ see :mod:`holdem_env.training.lbr` for the algorithm and the action sets.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
-from pathlib import Path
 
-from holdem_env.agents.base import AgentError, AgentSpecError, registered_agents
-from holdem_env.cli._shared import json_target_problem, open_writer
-from holdem_env.engine.errors import HoldemError
+from holdem_env.agents.base import registered_agents
+from holdem_env.cli._shared import (
+    config_or_report,
+    int_arg,
+    json_target_reported,
+    open_writer,
+    run_or_report,
+    write_json,
+)
 from holdem_env.training.lbr import LbrConfig, format_result, run_lbr
 
 __all__ = ["configure_parser", "run"]
@@ -31,13 +34,9 @@ def _workers(text: str) -> int | None:
     """``--workers``: a positive integer, or ``all`` (``None``: every CPU core)."""
     if text.strip().lower() == "all":
         return None
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer or 'all'") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is not a positive integer (use 'all' for every CPU core)")
-    return value
+    return int_arg(
+        text, 1, "{text!r} is not a positive integer or 'all'", "{value} is not a positive integer (use 'all' for every CPU core)"
+    )
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
@@ -78,24 +77,15 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the LBR match and print the report; 0 on success, 2 on bad input or an unsuitable agent."""
-    try:
-        cfg = LbrConfig(
-            agent=args.agent,
-            hands=args.hands,
-            seed=args.seed,
-            small_blind=args.small_blind,
-            big_blind=args.big_blind,
-            stack=args.stack,
-            actions=args.actions,
-            check_until=args.check_until,
-            workers=args.workers,
-        )
-    except HoldemError as exc:
-        print(f"holdem lbr: {exc}", file=sys.stderr)
-        return 2
-    problem = json_target_problem("lbr", args.json)
-    if problem:
-        print(problem, file=sys.stderr)
+    cfg = config_or_report(
+        "lbr",
+        lambda: LbrConfig(
+            agent=args.agent, hands=args.hands, seed=args.seed, small_blind=args.small_blind, big_blind=args.big_blind,
+            stack=args.stack, actions=args.actions, check_until=args.check_until, workers=args.workers,
+        ),
+    )
+    # The --json target is checked before the match, so that a long run is not lost to a typo in a path.
+    if cfg is None or json_target_reported("lbr", args.json):
         return 2
 
     writer = None
@@ -108,15 +98,10 @@ def run(args: argparse.Namespace) -> int:
             if half != float("inf"):
                 writer.add_scalar(f"eval/{cfg.agent}/lbr_ci95", half, hands)
 
-    try:
-        result = run_lbr(cfg, progress=not args.no_progress, callback=callback)
-    except (AgentError, AgentSpecError, HoldemError) as exc:
-        print(f"holdem lbr: {exc}", file=sys.stderr)
+    result = run_or_report("lbr", lambda: run_lbr(cfg, progress=not args.no_progress, callback=callback), writer)
+    if result is None:
         return 2
-    finally:
-        if writer is not None:
-            writer.close()
     print(format_result(result))
     if args.json:
-        Path(args.json).write_text(json.dumps(result.to_json_dict(), indent=2, allow_nan=False) + "\n")
+        write_json(args.json, result.to_json_dict())
     return 0

@@ -16,6 +16,7 @@ import time
 
 import numpy as np
 
+from holdem_env.cli._shared import int_arg
 from holdem_env.training.cfr.cfr import CFRSolver
 from holdem_env.training.cfr.game import ExtensiveFormGame, compile_game
 from holdem_env.training.cfr.kuhn import KUHN_GAME_VALUE, KuhnPoker
@@ -29,13 +30,7 @@ SOLVER_CHOICES = ("cfr+", "cfr", "mccfr")
 
 
 def _non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is negative: expected an integer >= 0")
-    return value
+    return int_arg(text, 0, "{text!r} is not an integer", "{value} is negative: expected an integer >= 0")
 
 
 def _positive_int(text: str) -> int:

@@ -13,16 +13,7 @@ from holdem_env.engine.cards import card_id, card_str
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import HoldemError
 
-__all__ = [
-    "ActionEvent",
-    "DealEvent",
-    "UncalledBetReturned",
-    "ShowEvent",
-    "MuckEvent",
-    "PotResult",
-    "Event",
-    "HandRecord",
-]
+__all__ = ["ActionEvent", "DealEvent", "Event", "HandRecord", "MuckEvent", "PotResult", "ShowEvent", "UncalledBetReturned"]
 
 
 @dataclass(frozen=True, slots=True)

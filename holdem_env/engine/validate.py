@@ -77,13 +77,7 @@ def _bounds(lo: float | None, hi: float | None, lo_open: bool = False, hi_open: 
 
 
 def check_int(
-    name: str,
-    value: Any,
-    lo: int | None = None,
-    hi: int | None = None,
-    *,
-    none_ok: bool = False,
-    allowed: str | None = None,
+    name: str, value: Any, lo: int | None = None, hi: int | None = None, *, none_ok: bool = False, allowed: str | None = None
 ) -> Any:
     """``value`` as an ``int`` in ``lo..hi`` (either bound may be None; None itself passes when ``none_ok``)."""
     if value is None and none_ok:

@@ -76,13 +76,8 @@ def parse_settings(
                 f"the TableConfig fields {', '.join(sorted(table_fields))}"
             )
     config = TableConfig(
-        num_players=num_players,
-        small_blind=small_blind,
-        big_blind=big_blind,
-        ante=ante,
-        buy_in=buy_in,
-        betting=BettingStructure.parse(betting),
-        **table_kwargs,
+        num_players=num_players, small_blind=small_blind, big_blind=big_blind, ante=ante, buy_in=buy_in,
+        betting=BettingStructure.parse(betting), **table_kwargs,
     )
     n = config.num_players
     _choice("action_mode", action_mode, ACTION_MODES, "'discrete' or 'exact'")
@@ -105,14 +100,7 @@ def parse_settings(
             "use action_mode='discrete' or smaller chip units for deeper stacks"
         )
     return EnvSettings(
-        config=config,
-        action_mode=action_mode,
-        bet_sizes=check_bet_sizes(bet_sizes),
-        max_stack=max_stack,
-        reward_unit=reward_unit,
-        illegal_action=illegal_action,
-        info_mode=info_mode,
-        pad_seats=pad_seats,
-        render_mode=render_mode,
-        render_viewer=render_viewer,
+        config=config, action_mode=action_mode, bet_sizes=check_bet_sizes(bet_sizes), max_stack=max_stack,
+        reward_unit=reward_unit, illegal_action=illegal_action, info_mode=info_mode, pad_seats=pad_seats,
+        render_mode=render_mode, render_viewer=render_viewer,
     )

@@ -151,13 +151,9 @@ def describe_legal(legal: LegalLike, *, exact: bool, discrete_amounts: Sequence[
     >>> describe_legal(LegalActions(0, True, False, 10, 20, 100), exact=True, discrete_amounts=None)
     '0 (fold), 1 (call 10), 21..101 (raise to 20..100)'
     """
-    parts = []
-    if legal.fold:
-        parts.append("0 (fold)")
-    if legal.check:
-        parts.append("1 (check)")
-    elif legal.call > 0:
-        parts.append(f"1 (call {legal.call})")
+    parts = ["0 (fold)"] if legal.fold else []
+    if legal.check or legal.call > 0:
+        parts.append("1 (check)" if legal.check else f"1 (call {legal.call})")
     lo, hi = legal.min_raise_to, legal.max_raise_to
     if lo is not None and hi is not None:
         if exact:

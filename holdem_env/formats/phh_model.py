@@ -49,9 +49,7 @@ class PHHActionError(PHHError):
     """An entry of ``actions`` is malformed or illegal; names the action's index and text."""
 
     def __init__(self, index: int, action: str, reason: str) -> None:
-        self.index = index
-        self.action = action
-        self.reason = reason
+        self.index, self.action, self.reason = index, action, reason
         super().__init__(f"action {index} {short_repr(action)}: {reason}")
 
 

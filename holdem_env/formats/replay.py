@@ -14,12 +14,12 @@ and shown cards are compared with the cards dealt.
 
 >>> from holdem_env.formats.phh import loads
 >>> hand = loads('''
-... variant = "NT"
-... antes = [0, 0]
-... blinds_or_straddles = [1, 2]
-... min_bet = 2
-... starting_stacks = [100, 100]
 ... actions = ["d dh p1 AsKs", "d dh p2 ????", "p2 cbr 6", "p1 f"]
+... starting_stacks = [100, 100]
+... min_bet = 2
+... blinds_or_straddles = [1, 2]
+... antes = [0, 0]
+... variant = "NT"
 ... ''')
 >>> replay(hand).finishing_stacks
 (98, 102)

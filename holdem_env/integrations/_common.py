@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import gymnasium
 import numpy as np
 
 from holdem_env.agents.base import make_agent
 from holdem_env.engine.errors import ConfigError
 from holdem_env.env.gym_wrapper import HoldemGymEnv
 
-__all__ = ["holdem_env_from_config", "opponent_from_spec"]
+__all__ = ["IllegalCountWrapper", "holdem_env_from_config", "opponent_from_spec"]
 
 
 def opponent_from_spec(opponent: Any, seed: int = 0) -> Any:
@@ -38,3 +39,16 @@ def holdem_env_from_config(config: Mapping[str, Any] | None) -> HoldemGymEnv:
     seed = kwargs.pop("seed", 0)
     kwargs.setdefault("num_players", 2)
     return HoldemGymEnv(opponents=opponent_from_spec(opponent, seed), **kwargs)
+
+
+class IllegalCountWrapper(gymnasium.ObservationWrapper):
+    """An observation wrapper whose ``reset``/``step`` infos keep only ``illegal_actions`` and whose reward is a
+    float (what RLlib and Tianshou expect); subclasses say how the observation is renamed."""
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
+        obs, info = super().reset(seed=seed, options=options)
+        return obs, {"illegal_actions": info["illegal_actions"]}
+
+    def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
+        obs, reward, terminated, truncated, info = super().step(action)
+        return obs, float(reward), terminated, truncated, {"illegal_actions": info["illegal_actions"]}

@@ -29,12 +29,12 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from holdem_env.integrations._common import holdem_env_from_config
+from holdem_env.integrations._common import IllegalCountWrapper, holdem_env_from_config
 
 __all__ = ["RLlibHoldemEnv", "action_masking_module_spec", "export_torchscript"]
 
 
-class RLlibHoldemEnv(gymnasium.ObservationWrapper):
+class RLlibHoldemEnv(IllegalCountWrapper):
     """``HoldemGymEnv`` (built from ``config``, see :func:`~holdem_env.integrations._common.holdem_env_from_config`)
     with ``{"observations": float32 vector, "action_mask": float32 0/1}`` observations.
 
@@ -57,14 +57,6 @@ class RLlibHoldemEnv(gymnasium.ObservationWrapper):
     def observation(self, observation: dict) -> dict:
         """Rename ``observation`` and make the mask float32."""
         return {"observations": observation["observation"], "action_mask": observation["action_mask"].astype(np.float32)}
-
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
-        obs, info = super().reset(seed=seed, options=options)
-        return obs, {"illegal_actions": info["illegal_actions"]}
-
-    def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
-        obs, reward, terminated, truncated, info = super().step(action)
-        return obs, float(reward), terminated, truncated, {"illegal_actions": info["illegal_actions"]}
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions as bools."""

@@ -25,12 +25,12 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from holdem_env.integrations._common import holdem_env_from_config
+from holdem_env.integrations._common import IllegalCountWrapper, holdem_env_from_config
 
 __all__ = ["TianshouHoldemEnv", "make_tianshou_env", "export_q_network"]
 
 
-class TianshouHoldemEnv(gymnasium.ObservationWrapper):
+class TianshouHoldemEnv(IllegalCountWrapper):
     """``{"obs": float32 vector, "mask": bool mask}`` observations and ``{"illegal_actions": n}`` infos."""
 
     def __init__(self, env: gymnasium.Env) -> None:
@@ -47,14 +47,6 @@ class TianshouHoldemEnv(gymnasium.ObservationWrapper):
     def observation(self, observation: dict) -> dict:
         """Rename and make the mask bool."""
         return {"obs": observation["observation"], "mask": observation["action_mask"].astype(bool)}
-
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
-        obs, info = super().reset(seed=seed, options=options)
-        return obs, {"illegal_actions": info["illegal_actions"]}
-
-    def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
-        obs, reward, terminated, truncated, info = super().step(action)
-        return obs, float(reward), terminated, truncated, {"illegal_actions": info["illegal_actions"]}
 
 
 def make_tianshou_env(opponent: str | None = "random", seed: int = 0, **kwargs: Any) -> Callable[[], TianshouHoldemEnv]:

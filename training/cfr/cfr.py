@@ -15,7 +15,7 @@ from holdem_env.engine.validate import is_int
 from holdem_env.training.cfr.evaluation import TreeEvaluator
 from holdem_env.training.cfr.game import GameError, GameTree
 
-__all__ = ["regret_matching", "normalise_average", "CFRSolver", "ALGORITHMS"]
+__all__ = ["regret_matching", "normalise_average", "AverageScores", "CFRSolver", "ALGORITHMS"]
 
 #: Names accepted by :class:`CFRSolver`.
 ALGORITHMS = ("cfr", "cfr+")
@@ -43,7 +43,24 @@ def normalise_average(cumulative: np.ndarray, legal_mask: np.ndarray) -> np.ndar
         return np.where(total > 0.0, cumulative / total, uniform)
 
 
-class CFRSolver:
+class AverageScores:
+    """Exploitability and game value of a solver's average policy, for the solvers with an exact ``evaluator``."""
+
+    evaluator: TreeEvaluator
+
+    def average_policy(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def exploitability(self) -> float:
+        """Exact exploitability of the average policy (chips)."""
+        return self.evaluator.exploitability(self.average_policy())
+
+    def game_value(self) -> float:
+        """Expected payoff of player 0 when both play the average policy."""
+        return float(self.evaluator.expected_values(self.average_policy())[0])
+
+
+class CFRSolver(AverageScores):
     """Vanilla CFR (``algorithm="cfr"``) or CFR+ (``"cfr+"``) on a :class:`GameTree`.
 
     >>> from holdem_env.training.cfr.game import compile_game
@@ -109,11 +126,3 @@ class CFRSolver:
     def average_policy(self) -> np.ndarray:
         """The average strategy, which converges to a Nash equilibrium."""
         return normalise_average(self.cumulative_policy, self.tree.legal_mask)
-
-    def exploitability(self) -> float:
-        """Exploitability of the average policy (chips)."""
-        return self.evaluator.exploitability(self.average_policy())
-
-    def game_value(self) -> float:
-        """Expected payoff of player 0 when both play the average policy."""
-        return float(self.evaluator.expected_values(self.average_policy())[0])

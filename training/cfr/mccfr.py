@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from holdem_env.engine.validate import is_int
-from holdem_env.training.cfr.cfr import normalise_average, regret_matching
+from holdem_env.training.cfr.cfr import AverageScores, normalise_average, regret_matching
 from holdem_env.training.cfr.evaluation import TreeEvaluator
 from holdem_env.training.cfr.game import CHANCE, ExtensiveFormGame, GameError, GameTree
 from holdem_env.training.cfr.tables import InfosetTable
@@ -227,7 +227,7 @@ class ExternalSamplingMCCFR:
         return policy
 
 
-class BatchedExternalSamplingMCCFR:
+class BatchedExternalSamplingMCCFR(AverageScores):
     """External-sampling MCCFR on a compiled tree, ``batch_size`` traversals per numpy pass.
 
     >>> from holdem_env.training.cfr.game import compile_game
@@ -351,11 +351,3 @@ class BatchedExternalSamplingMCCFR:
     def average_policy(self) -> np.ndarray:
         """Average strategy (uniform at sets never visited by the opponent's traversals)."""
         return normalise_average(self.average, self.tree.legal_mask)
-
-    def exploitability(self) -> float:
-        """Exact exploitability of the average policy (chips)."""
-        return self.evaluator.exploitability(self.average_policy())
-
-    def game_value(self) -> float:
-        """Expected payoff of player 0 under the average policy."""
-        return float(self.evaluator.expected_values(self.average_policy())[0])
