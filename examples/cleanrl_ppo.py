@@ -23,6 +23,7 @@ import torch
 from torch import nn
 
 import holdem_env  # noqa: F401  (registers "holdem_env/Holdem-v1" with Gymnasium)
+from holdem_env.integrations._common import add_script_arguments
 from holdem_env.training.arena import report_strength
 
 
@@ -58,11 +59,7 @@ def main() -> None:
     parser.add_argument("--timesteps", type=int, default=200_000)
     parser.add_argument("--envs", type=int, default=8)
     parser.add_argument("--steps", type=int, default=128, help="rollout length per env")
-    parser.add_argument("--opponent", default="tag", help="agent spec in the other seat")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default="ppo_policy.pt")
-    parser.add_argument("--threads", type=int, default=1, help="torch threads")
-    parser.add_argument("--eval-hands", type=int, default=2000, help="duplicate hands against each of tag and random")
+    add_script_arguments(parser, out="ppo_policy.pt", opponent="tag")
     args = parser.parse_args()
 
     # Seeding: torch for the network and sampling, the env seeds for deals and opponents (reset(seed) reseeds them).

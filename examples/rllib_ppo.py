@@ -19,6 +19,7 @@ import argparse
 import torch
 from ray.rllib.algorithms.ppo import PPOConfig
 
+from holdem_env.integrations._common import add_script_arguments
 from holdem_env.integrations.rllib import RLlibHoldemEnv, action_masking_module_spec, export_torchscript
 from holdem_env.training.arena import report_strength
 
@@ -27,11 +28,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=50)
     parser.add_argument("--batch", type=int, default=4000, help="env steps per iteration")
-    parser.add_argument("--opponent", default="tag", help="agent spec in the other seat")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default="rllib_policy.pt")
-    parser.add_argument("--threads", type=int, default=1, help="torch threads")
-    parser.add_argument("--eval-hands", type=int, default=2000, help="duplicate hands against each of tag and random")
+    add_script_arguments(parser, out="rllib_policy.pt", opponent="tag")
     args = parser.parse_args()
 
     torch.set_num_threads(args.threads)

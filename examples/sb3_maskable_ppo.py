@@ -23,6 +23,7 @@ import argparse
 import torch
 from sb3_contrib import MaskablePPO
 
+from holdem_env.integrations._common import add_script_arguments
 from holdem_env.integrations.sb3 import make_sb3_vec_env, progress_callback
 from holdem_env.training.arena import report_strength
 
@@ -32,10 +33,7 @@ def main() -> None:
     parser.add_argument("--timesteps", type=int, default=100_000)
     parser.add_argument("--pool", nargs="+", default=["random", "tag"], help="opponent agent specs")
     parser.add_argument("--envs", type=int, default=4, help="parallel tables (opponents cycle through the pool)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default="ppo_holdem.zip")
-    parser.add_argument("--threads", type=int, default=1, help="torch threads")
-    parser.add_argument("--eval-hands", type=int, default=2000, help="duplicate hands against each of tag and random")
+    add_script_arguments(parser, out="ppo_holdem.zip")
     args = parser.parse_args()
 
     torch.set_num_threads(args.threads)

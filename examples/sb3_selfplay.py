@@ -27,6 +27,7 @@ from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 import holdem_env  # noqa: F401  (registers "holdem_env/Holdem-v1" with Gymnasium)
+from holdem_env.integrations._common import add_script_arguments
 from holdem_env.integrations.sb3 import progress_callback
 from holdem_env.training.arena import report_strength
 
@@ -61,10 +62,7 @@ def main() -> None:
     parser.add_argument("--timesteps", type=int, default=200_000)
     parser.add_argument("--swap", type=int, default=20_000, help="steps between opponent refreshes")
     parser.add_argument("--envs", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default="selfplay.zip")
-    parser.add_argument("--threads", type=int, default=1, help="torch threads")
-    parser.add_argument("--eval-hands", type=int, default=2000, help="duplicate hands against each of tag and random")
+    add_script_arguments(parser, out="selfplay.zip")
     args = parser.parse_args()
 
     torch.set_num_threads(args.threads)

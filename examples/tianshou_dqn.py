@@ -25,6 +25,7 @@ from tianshou.env import DummyVectorEnv
 from tianshou.trainer import OffPolicyTrainerParams
 from tianshou.utils.net.common import Net
 
+from holdem_env.integrations._common import add_script_arguments
 from holdem_env.integrations.tianshou import export_q_network, make_tianshou_env
 from holdem_env.training.arena import report_strength
 
@@ -35,11 +36,7 @@ def main() -> None:
     parser.add_argument("--epoch-steps", type=int, default=10_000)
     parser.add_argument("--envs", type=int, default=4)
     parser.add_argument("--test-episodes", type=int, default=20, help="greedy hands after each epoch (progress only)")
-    parser.add_argument("--opponent", default="random", help="agent spec in the other seat")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default="dqn_policy.pt")
-    parser.add_argument("--threads", type=int, default=1, help="torch threads")
-    parser.add_argument("--eval-hands", type=int, default=2000, help="duplicate hands against each of tag and random")
+    add_script_arguments(parser, out="dqn_policy.pt", opponent="random")
     args = parser.parse_args()
 
     torch.set_num_threads(args.threads)

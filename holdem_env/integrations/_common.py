@@ -12,7 +12,7 @@ from holdem_env.agents.base import make_agent
 from holdem_env.engine.errors import ConfigError
 from holdem_env.env.gym_wrapper import HoldemGymEnv
 
-__all__ = ["IllegalCountWrapper", "holdem_env_from_config", "opponent_from_spec"]
+__all__ = ["IllegalCountWrapper", "holdem_env_from_config", "opponent_from_spec", "add_script_arguments"]
 
 
 def opponent_from_spec(opponent: Any, seed: int = 0) -> Any:
@@ -52,3 +52,19 @@ class IllegalCountWrapper(gymnasium.ObservationWrapper):
     def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
         obs, reward, terminated, truncated, info = super().step(action)
         return obs, float(reward), terminated, truncated, {"illegal_actions": info["illegal_actions"]}
+
+
+def add_script_arguments(parser: Any, *, out: str, opponent: str | None = None) -> Any:
+    """Add the options every training script of ``examples/`` shares to an ``argparse`` parser:
+    ``--seed`` (0), ``--out`` (``out``: where the trained policy goes), ``--threads`` (torch
+    threads, 1: on a busy machine torch's default of one per core makes small networks many times
+    slower) and ``--eval-hands`` (the closing duplicate evaluation's hands per opponent, 2000);
+    with ``opponent``, also ``--opponent`` (the agent spec in the other seat, that default).
+    Returns the parser."""
+    if opponent is not None:
+        parser.add_argument("--opponent", default=opponent, help="agent spec in the other seat")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default=out, help="where the trained policy is saved")
+    parser.add_argument("--threads", type=int, default=1, help="torch threads")
+    parser.add_argument("--eval-hands", type=int, default=2000, help="duplicate hands against each of tag and random")
+    return parser
