@@ -14,6 +14,7 @@ refused at once with :class:`UnsafeFileError` naming the file, the member and th
 from __future__ import annotations
 
 import zipfile
+import zlib
 from pathlib import Path
 from typing import IO, Any
 
@@ -43,7 +44,7 @@ def check_zip(source: str | Path | IO[bytes], max_bytes: int = MAX_FILE_BYTES) -
     try:
         with zipfile.ZipFile(source) as zf:
             members = zf.infolist()
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
+    except (zipfile.BadZipFile, zlib.error, OSError, ValueError, EOFError) as exc:
         raise UnsafeFileError(f"{name!r} is not a readable zip archive ({type(exc).__name__}: {exc})") from None
     total = sum(m.file_size for m in members)
     if total > max_bytes:
@@ -97,6 +98,6 @@ def read_npz(source: str | Path | IO[bytes], max_bytes: int = MAX_FILE_BYTES) ->
                     out[key] = array.reshape(shape, order="F" if fortran else "C").copy()
     except UnsafeFileError:
         raise
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError, TypeError, SyntaxError, OverflowError) as exc:
+    except (zipfile.BadZipFile, zlib.error, OSError, ValueError, EOFError, TypeError, SyntaxError, OverflowError) as exc:
         raise UnsafeFileError(f"{name!r} is not a readable .npz file ({type(exc).__name__}: {exc})") from None
     return out

@@ -129,7 +129,12 @@ _FLAGS = {
 def test_cli_flags_with_bad_values_give_usage_not_tracebacks(
     command: str, flag_index: int, value: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import importlib
+
     from holdem_env.training import arena, lbr
+
+    for module in ("holdem_env.cli.eval", "holdem_env.cli.lbr"):  # before the patches: they bind the real functions
+        importlib.import_module(module)
 
     # whatever passes validation is not played: only the parsing and checking are under test
     monkeypatch.setattr(arena, "run_match", _refuse)
