@@ -9,33 +9,17 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browserkit import CHROMEDRIVER, CHROMIUM, page_state, press, require_browser, text_of, wait_state
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver") or next(
-    (p for p in ("/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver") if Path(p).exists()), None
-)
-try:
-    import selenium  # noqa: F401
-    import starlette  # noqa: F401
-except ImportError:
-    HAVE_PACKAGES = False
-else:
-    HAVE_PACKAGES = True
-if not (CHROMIUM and CHROMEDRIVER and HAVE_PACKAGES):
-    pytest.skip(
-        "browser tests skipped: enable them with `apt-get install chromium chromium-driver` and "
-        "`pip install -e '.[dev]'` (selenium, play extra); .ci/run installs both",
-        allow_module_level=True,
-    )
+require_browser()
 
 from playkit import stacked_deck  # noqa: E402
 from selenium import webdriver  # noqa: E402
@@ -106,23 +90,7 @@ def driver() -> Iterator[Any]:
             browser.quit()
 
 
-def _state(d: Any) -> dict[str, Any] | None:
-    return d.execute_script("return window.holdem && window.holdem.state")
-
-
-def _wait(d: Any, pred: Callable[[dict[str, Any]], bool], timeout: float = 20) -> dict[str, Any]:
-    WebDriverWait(d, timeout, poll_frequency=0.05).until(lambda _: (s := _state(d)) is not None and pred(s))
-    return _state(d)  # type: ignore[return-value]
-
-
-def _press(d: Any, *keys: str) -> None:
-    body = d.find_element(By.TAG_NAME, "body")
-    for key in keys:
-        body.send_keys(key)
-
-
-def _text(d: Any, element_id: str) -> str:
-    return d.find_element(By.ID, element_id).text
+_state, _wait, _press, _text = page_state, wait_state, press, text_of
 
 
 def _my_turn(s: dict[str, Any]) -> bool:

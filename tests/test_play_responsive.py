@@ -11,39 +11,22 @@ grows a point per hand. Screenshots go to ``tests/artifacts/`` (git-ignored):
 from __future__ import annotations
 
 import re
-import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browserkit import CHROMEDRIVER, CHROMIUM, page_state, press, require_browser, text_of, wait_state
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver") or next(
-    (p for p in ("/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver") if Path(p).exists()), None
-)
-try:
-    import selenium  # noqa: F401
-    import starlette  # noqa: F401
-except ImportError:
-    HAVE_PACKAGES = False
-else:
-    HAVE_PACKAGES = True
-if not (CHROMIUM and CHROMEDRIVER and HAVE_PACKAGES):
-    pytest.skip(
-        "browser tests skipped: enable them with `apt-get install chromium chromium-driver` and "
-        "`pip install -e '.[dev]'` (selenium, play extra); .ci/run installs both",
-        allow_module_level=True,
-    )
+require_browser()
 
 from playkit import CallAgent  # noqa: E402
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from holdem_env.play.server import PlayServer, serve_in_thread  # noqa: E402
 from holdem_env.play.session import HUMAN_SEAT, PlayConfig, PlaySession  # noqa: E402
@@ -83,23 +66,7 @@ def sized(request: pytest.FixtureRequest) -> Iterator[tuple[str, Any]]:
             browser.quit()
 
 
-def _state(d: Any) -> dict[str, Any] | None:
-    return d.execute_script("return window.holdem && window.holdem.state")
-
-
-def _wait(d: Any, pred: Callable[[dict[str, Any]], bool], timeout: float = 20) -> dict[str, Any]:
-    WebDriverWait(d, timeout, poll_frequency=0.05).until(lambda _: (s := _state(d)) is not None and pred(s))
-    return _state(d)  # type: ignore[return-value]
-
-
-def _press(d: Any, *keys: str) -> None:
-    body = d.find_element(By.TAG_NAME, "body")
-    for key in keys:
-        body.send_keys(key)
-
-
-def _text(d: Any, element_id: str) -> str:
-    return d.find_element(By.ID, element_id).text
+_state, _wait, _press, _text = page_state, wait_state, press, text_of
 
 
 def _no_sideways_scroll(d: Any) -> None:
