@@ -50,14 +50,8 @@ def _log_lbr(
     for i, e in enumerate(config.agents):
         if e.name not in members or (not e.train and round_no != config.league.rounds):
             continue  # an agent that does not train plays the same every round: measured after the last
-        trainer = trainers.get(e.name)
-        if trainer is not None and getattr(trainer, "policy_suffix", ".npz") == ".pt":
-            spec = _ppo_spec(e, run_dir / "policies" / e.name / f"round_{round_no:04d}.pt")
-        else:
-            path = run_dir / "policies" / e.name / f"round_{round_no:04d}.npz" if trainer is not None else None
-            spec = _spec_for(e, path)
         cfg = LbrConfig(
-            agent=spec,
+            agent=_round_spec(e, trainers.get(e.name), run_dir, round_no),
             hands=config.league.lbr_hands,
             seed=_int_seed(config, 3, i, round_no),
             small_blind=t.small_blind,
@@ -87,6 +81,16 @@ def _spec_for(entry: Any, policy_path: Path | None) -> str:
     return f"holdem_env.agents.cfr_lite:CfrLiteAgent({args})"
 
 
+def _round_spec(entry: Any, trainer: Any, run_dir: Path, round_no: int) -> str:
+    """The spec ``entry`` plays in round ``round_no``: a training agent (``trainer`` not None) its
+    policy file of that round (``.pt`` for ppo, ``.npz`` for cfr-lite), any other its own spec."""
+    if trainer is None:
+        return _spec_for(entry, None)
+    suffix = getattr(trainer, "policy_suffix", ".npz")
+    path = run_dir / "policies" / entry.name / f"round_{round_no:04d}{suffix}"
+    return _ppo_spec(entry, path) if suffix == ".pt" else _spec_for(entry, path)
+
+
 def _eval_job(job: dict[str, Any]) -> list[dict[str, Any]]:
     cfg = ArenaConfig(**job)
     return run_match(cfg).rows
@@ -107,13 +111,7 @@ def _evaluate(
     ``fixed_rows``; a resumed run plays it again and gets the same rows.
     """
     entries = list(config.agents)
-    specs = {}
-    for e in entries:
-        if e.name in trainers and getattr(trainers[e.name], "policy_suffix", ".npz") == ".pt":
-            specs[e.name] = _ppo_spec(e, run_dir / "policies" / e.name / f"round_{round_no:04d}.pt")
-            continue
-        path = run_dir / "policies" / e.name / f"round_{round_no:04d}.npz" if e.name in trainers else None
-        specs[e.name] = _spec_for(e, path)
+    specs = {e.name: _round_spec(e, trainers.get(e.name), run_dir, round_no) for e in entries}
     t = config.table
     jobs: list[dict[str, Any]] = []
     pairs: list[tuple[str, str]] = []
@@ -167,11 +165,7 @@ def _exploiter_gate(
     for i, e in enumerate(config.agents):
         if not e.train:
             continue
-        trainer = trainers[e.name]
-        if getattr(trainer, "policy_suffix", ".npz") == ".pt":
-            spec = _ppo_spec(e, run_dir / "policies" / e.name / f"round_{round_no:04d}.pt")
-        else:
-            spec = _spec_for(e, run_dir / "policies" / e.name / f"round_{round_no:04d}.npz")
+        spec = _round_spec(e, trainers[e.name], run_dir, round_no)
         for j, exploiter in enumerate(config.league.exploiters):
             agents = (spec, exploiter) if t.num_players == 2 else (exploiter, *([spec] * (t.num_players - 1)))
             jobs.append({
