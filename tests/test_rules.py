@@ -684,6 +684,20 @@ def test_showing_order_last_river_bettor_shows_first_worse_hands_muck() -> None:
 
 
 @pytest.mark.rule("Showdown")
+def test_a_show_all_hands_table_shows_every_player_still_in_in_the_showing_order() -> None:
+    s = make_state(3, button=2, stacks=[100, 300, 1000], holes={0: "AsAd", 1: "KsKd", 2: "7c2h"},
+                   board="3c8d9hJc4s", show_all_hands=True)
+    s.all_in()
+    s.call()
+    s.call()
+    shows = [e for e in s.events if isinstance(e, (ShowEvent, MuckEvent))]
+    # the same order as the muck rule's (seat 0 first), but the losing 7-2 is shown, not mucked
+    assert shows == [ShowEvent(0, parse_cards("AsAd")), ShowEvent(1, parse_cards("KsKd")), ShowEvent(2, parse_cards("7c2h"))]
+    assert set(s.shown) == {0, 1, 2} and s.mucked == ()
+    assert s.payoffs == (200, 100, -300)  # as without showing all: AA the main pot, KK the side pot
+
+
+@pytest.mark.rule("Showdown")
 def test_showing_order_checked_river_first_left_of_button_shows_first() -> None:
     s = _river_showdown(bet_on_river=False)
     shows = [e for e in s.events if isinstance(e, (ShowEvent, MuckEvent))]

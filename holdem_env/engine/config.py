@@ -74,6 +74,9 @@ class TableConfig:
     clock_seconds: float = 30.0
     #: Bankroll mode: seats carry cash between hands (see :class:`holdem_env.engine.table.Table`).
     bankroll: bool = False
+    #: At a showdown every player still in shows, in the showing order, and nothing is mucked
+    #: (docs/RULES.md, Showdown); off: a hand that wins nothing and is worse than one shown is mucked.
+    show_all_hands: bool = False
 
     def __post_init__(self) -> None:
         for name in ("num_players", "small_blind", "big_blind", "ante", "buy_in", "raise_cap"):
@@ -92,7 +95,7 @@ class TableConfig:
             _check_int("raise_cap", self.raise_cap, 1)
         clock = self.clock_seconds
         check_number("clock_seconds", clock, 0, lo_open=True, allowed="must be a positive number of seconds (finite)")
-        for name in ("big_blind_ante", "uncapped_heads_up", "allow_free_fold", "bankroll"):
+        for name in ("big_blind_ante", "uncapped_heads_up", "allow_free_fold", "bankroll", "show_all_hands"):
             check_bool(name, getattr(self, name))
 
     @property

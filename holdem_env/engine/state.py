@@ -573,11 +573,12 @@ class HandState:
         shown: dict[int, tuple[int, ...]] = {}
         mucked = []
         best_shown = -1
+        show_all = self.config.show_all_hands
         for k in range(n):
             s = (first + k) % n
             if folded[s]:
                 continue
-            if won[s] or strength[s] >= best_shown:
+            if show_all or won[s] or strength[s] >= best_shown:
                 shown[s] = hole[s]  # type: ignore[assignment]
                 if strength[s] > best_shown:
                     best_shown = strength[s]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,20 +115,19 @@ class PlayConfig:
             big_blind=self.big_blind,
             buy_in=self.buy_in,
             clock_seconds=clock,
+            show_all_hands=True,  # the free-play table: "the players still in show their cards"
         )
 
 
-def redacted_record(record: HandRecord, seat: int, shown: Collection[int] | None = None) -> HandRecord:
+def redacted_record(record: HandRecord, seat: int) -> HandRecord:
     """``record`` as ``seat`` may see it: other players' hole cards only where shown; no seed.
 
     The deck order is replaced by the public cards alone being known: the hole cards
-    of the others become ``None`` unless shown at showdown (``shown``: the seats shown at
-    the table, default the engine's ``record.shown``), and the deck and seed (which would
+    of the others become ``None`` unless shown at showdown, and the deck and seed (which would
     give every card away) are dropped.
     """
-    visible = record.shown if shown is None else shown
     hole = tuple(
-        cards if (s == seat or s in visible) else None for s, cards in enumerate(record.hole_cards)
+        cards if (s == seat or s in record.shown) else None for s, cards in enumerate(record.hole_cards)
     )
     return dataclasses.replace(record, hole_cards=hole, seed=None, deck=())
 
@@ -189,7 +188,6 @@ class PlaySession:
         self.last_actions: list[str | None] = [None] * n
         #: The person's net result after each finished hand (the session chart), 0 first.
         self.net_history: list[int] = [0]
-        self._shown_log: list[tuple[int, ...]] = []
 
     # ------------------------------------------------------------------ reading
     @property
@@ -425,28 +423,16 @@ class PlaySession:
                 lines.append(f"{names} split the {label} ({pot.amount:,}: {shares}){what}")
         self.stacks = list(final)
         self.records.append(hand.record())
-        self._shown_log.append(tuple(self.table_shown(hand)))
         self.net_history.append(self.net)
         for problem in self.bots.end_hand(hand, self.table_shown(hand)):
             lines.append(problem)
 
     @staticmethod
     def table_shown(hand: HandState) -> dict[int, tuple[int, ...]]:
-        """The hands shown at this table: at a showdown, every player still in shows.
-
-        The game description of the free-play table says "the players still in show their
-        cards"; the engine's showing order (docs/RULES.md) decides who shows first, and
-        here the hands it would muck are turned up too. No showdown (everyone else folded):
-        nothing is shown.
-        """
-        if not hand.is_over or not hand.shown:
-            return {}
-        shown = dict(hand.shown)
-        for s in hand.mucked:
-            cards = hand.hole_cards[s]
-            if cards is not None:
-                shown[s] = tuple(cards)
-        return shown
+        """The hands shown at this table: at a showdown, every player still in shows (the table is
+        set with the engine's ``show_all_hands``, docs/RULES.md). No showdown (everyone else
+        folded): nothing is shown."""
+        return dict(hand.shown) if hand.is_over else {}
 
     def _describe_seat(self, hand: HandState, seat: int) -> HandDescription:
         hole = hand.hole_cards[seat]
@@ -485,7 +471,7 @@ class PlaySession:
             return f"{street}: " + " ".join(card_str(c) for c in ev.cards)
         if isinstance(ev, UncalledBetReturned):
             return f"Uncalled {ev.amount:,} returned to {self.names[ev.seat]}"
-        if isinstance(ev, (ShowEvent, MuckEvent)):  # at this table every player still in shows
+        if isinstance(ev, (ShowEvent, MuckEvent)):  # a MuckEvent only where a table is not show-all
             hole = hand.hole_cards[ev.seat]
             assert hole is not None
             cards = " ".join(card_str(c) for c in hole)
@@ -638,8 +624,7 @@ class PlaySession:
         for i, record in enumerate(self.records, start=1):
             order = [(record.button + k) % n for k in range(1, n + 1)]
             players = [self.names[s] for s in order if record.dealt_in[s]]
-            shown = set(record.shown) | (set(self._shown_log[i - 1]) if i - 1 < len(self._shown_log) else set())
-            hands.append(from_record(redacted_record(record, viewer, shown), players=players, name=f"hand-{i}"))
+            hands.append(from_record(redacted_record(record, viewer), players=players, name=f"hand-{i}"))
         return dumps_all(hands)
 
 
