@@ -21,9 +21,8 @@ import numpy as np
 from holdem_env.batched.views import BatchViews
 from holdem_env.engine.errors import ConfigError, IllegalActionError
 
-__all__ = ["parse_opponents", "play", "widen_history", "head", "bot_name"]
+__all__ = ["parse_opponents", "play", "head", "bot_name"]
 
-_HISTORY_FIELDS = ("hist_seat", "hist_street", "hist_kind", "hist_to")
 _ROW_FIELDS = tuple(f.name for f in fields(BatchViews) if f.name not in ("num_players", "small_blind", "big_blind"))
 
 
@@ -41,7 +40,7 @@ def parse_opponents(
     seat_bot = np.full(num_players, -1, dtype=np.int64)
     if opponents is None:
         return [], seat_bot, []
-    allowed = 'must be a mapping {seat (0..%d) or "others": bot with decide(views, uniforms)}' % (num_players - 1)
+    allowed = f'must be a mapping {{seat (0..{num_players - 1}) or "others": bot with decide(views, uniforms)}}'
     if not isinstance(opponents, Mapping) or not opponents:
         raise ConfigError("opponents", opponents, allowed)
     bots: list[Any] = []
@@ -80,14 +79,6 @@ def parse_opponents(
         raise ConfigError("opponents", sorted(opponents, key=str), f"{why} needs a bot (seats {missing} have none; "
                           'use "others" for the rest)')
     return bots, seat_bot, per
-
-
-def widen_history(views: BatchViews, room: int) -> None:
-    """Give ``views`` history arrays of ``room`` columns (zeroed; they are refilled by the next fill)."""
-    rows = views.rows
-    for name in _HISTORY_FIELDS:
-        setattr(views, name, np.zeros((rows, room), dtype=np.int64))
-    views.hist_len[:] = 0
 
 
 def head(views: BatchViews, k: int) -> BatchViews:

@@ -75,8 +75,6 @@ cdef class BatchedTables:
     @cython.locals(u=cython.double, v=cython.double, k=cython.longlong, r=cython.longlong, fold=bint, raises=cython.longlong)
     cdef long long _random_action(self, Py_ssize_t t) except -1
     @cython.locals(t=Py_ssize_t)
-    cdef Py_ssize_t _first_illegal(self, long long[::1] acts) except -2
-    @cython.locals(t=Py_ssize_t)
     cdef int _step_all(self, long long[::1] acts) except -1
     @cython.locals(t=Py_ssize_t)
     cdef int _fill_random(self, long long[::1] out) except -1

@@ -10,10 +10,8 @@ from decks drawn in batches from a seeded numpy generator (``deck`` holds each t
 any hand can be replayed by a ``HandState`` given the same deck and button), or, with ``table_seeds``,
 each table's buttons and decks are those of ``Table(config, seed=s)`` (and so of
 ``nlhe_v1.env(...).reset(seed=s)`` followed by plain resets), at some cost in speed. Compiled (``_tables.pxd``)
-the whole step is C; the ``.py`` runs the same rules slowly.
-
-Actions are nlhe_v1's exact ids: 0 fold, 1 check or call (an all-in call when short), ``k + 1`` bet or
-raise to ``k`` chips (the street total).
+the whole step is C; the ``.py`` runs the same rules slowly. Actions are nlhe_v1's exact ids: 0 fold,
+1 check or call (an all-in call when short), ``k + 1`` bet or raise to ``k`` chips (the street total).
 """
 
 from __future__ import annotations
@@ -22,10 +20,12 @@ from typing import Any
 
 import numpy as np
 
+from holdem_env.batched import _checks, _external
+from holdem_env.batched._checks import fill_rows, positive_int, starting_stacks
+from holdem_env.batched._checks import table_seeds as seed_list
+from holdem_env.batched.views import BatchViews
 from holdem_env.engine.errors import ConfigError, IllegalActionError
 from holdem_env.engine.evaluator import _CARD_KEYS, _FLUSH_TABLE, _dense_table
-from holdem_env.batched import _external
-from holdem_env.batched.views import BatchViews
 
 __all__ = ["BatchedTables"]
 
@@ -36,13 +36,6 @@ _FLUSH_TEST = 0x8888 << 32
 _POOL = 4096  # decks, uniforms and learner seats drawn per numpy call
 _FOLD_K, _CHECK_K, _CALL_K, _BET_K, _RAISE_K = 0, 1, 2, 3, 4  # views.HISTORY_KINDS codes
 _HIST0 = 64  # history room per table at first (doubled whenever a hand needs more)
-
-
-def _positive_int(name: str, value: object, lo: int, hi: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo or (hi is not None and value > hi):
-        allowed = f"an integer >= {lo}" if hi is None else f"an integer in {lo}..{hi}"
-        raise ConfigError(name, value, f"must be {allowed}")
-    return int(value)
 
 
 class BatchedTables:
@@ -86,25 +79,15 @@ class BatchedTables:
         opponents: object = None,
         random_learner_seat: bool = False,
     ) -> None:
-        nt = _positive_int("num_tables", num_tables, 1)
-        n = _positive_int("num_players", num_players, 2, 10)
-        bb = _positive_int("big_blind", big_blind, 1)
-        sb = _positive_int("small_blind", small_blind, 0, bb)
-        _positive_int("buy_in", buy_in, 1)
-        an = _positive_int("ante", ante, 0)
-        _positive_int("seed", seed, 0)
-        seat = _positive_int("learner_seat", learner_seat, 0, n - 1)
-        if stacks is None:
-            start = np.full((nt, n), int(buy_in), dtype=np.int64)
-        else:
-            given = np.asarray(stacks)
-            if given.dtype.kind not in "iu" or given.shape not in ((n,), (nt, n)) or (given < 1).any():
-                raise ConfigError("stacks", stacks, f"must be integers >= 1, shaped ({n},) or ({nt}, {n})")
-            start = np.ascontiguousarray(np.broadcast_to(given, (nt, n)), dtype=np.int64).copy()
-        if (start <= an + bb).any():
-            # so that no seat is all-in from the forced bets and every hand has a first decision
-            raise ConfigError("stacks" if stacks is not None else "buy_in", stacks if stacks is not None else buy_in,
-                              f"every starting stack must exceed the ante plus the big blind ({an + bb})")
+        nt = positive_int("num_tables", num_tables, 1)
+        n = positive_int("num_players", num_players, 2, 10)
+        bb = positive_int("big_blind", big_blind, 1)
+        sb = positive_int("small_blind", small_blind, 0, bb)
+        positive_int("buy_in", buy_in, 1)
+        an = positive_int("ante", ante, 0)
+        positive_int("seed", seed, 0)
+        seat = positive_int("learner_seat", learner_seat, 0, n - 1)
+        start = starting_stacks(stacks, buy_in, nt, n, an + bb)
         self.num_tables, self.num_players = nt, n
         self.small_blind, self.big_blind, self.ante = sb, bb, an
         self.random_opponents, self.learner_seat = bool(random_opponents), seat
@@ -117,7 +100,7 @@ class BatchedTables:
         )
         self._stalled = ""
         self.record = bool(record)
-        # when ``record``: (table, seat, action id) per decision, (table, -1, (button, deck)) per deal,
+        # when ``record``: (table, seat, action id) per decision, (table, -1, (button, deck, learner seat)) per deal,
         # (table, -2, payoffs) per finished hand
         self.trace: list[tuple[int, int, Any]] = []
         self.decisions = 0
@@ -151,9 +134,7 @@ class BatchedTables:
             self._table_rngs = []
             self.button = self._deck_rng.integers(n, size=nt).astype(np.int64)
         else:
-            seeds = list(table_seeds)  # type: ignore[call-overload]
-            if len(seeds) != nt or not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) and x >= 0 for x in seeds):
-                raise ConfigError("table_seeds", table_seeds, f"must be {nt} non-negative integers (one per table)")
+            seeds = seed_list(table_seeds, nt)
             # each table draws its first button and shuffles each deck exactly as Table(config, seed=s) does
             self._table_rngs = [np.random.default_rng(int(x)) for x in seeds]
             self.button = np.array([int(g.integers(n)) for g in self._table_rngs], dtype=np.int64)
@@ -187,8 +168,6 @@ class BatchedTables:
             self._new_hand(t)
         self._settle_all()
 
-    # ------------------------------------------------------------------ Python-level helpers
-
     def _refill_decks(self) -> None:
         """The next ``_POOL`` shuffled decks (one numpy call)."""
         base = np.broadcast_to(np.arange(52, dtype=np.int64), (_POOL, 52))
@@ -213,15 +192,10 @@ class BatchedTables:
 
     def _grow_history(self) -> None:
         """Double every table's history room (a hand outgrew it), keeping what is recorded."""
-        old, cap = self._hist_cap, 2 * self._hist_cap
-        grown = []
-        for a in (self.hist_seat, self.hist_street, self.hist_kind, self.hist_to):
-            b = np.zeros((self.num_tables, cap), dtype=np.int64)
-            b[:, :old] = a
-            grown.append(b)
+        grown = [np.concatenate([a, np.zeros_like(a)], axis=1) for a in (self.hist_seat, self.hist_street, self.hist_kind, self.hist_to)]
         self.hist_seat, self.hist_street, self.hist_kind, self.hist_to = grown
         self._hseat, self._hstreet, self._hkind, self._hto = grown
-        self._hist_cap = cap
+        self._hist_cap = 2 * self._hist_cap
 
     def _settle_all(self) -> None:
         """Run the opponents (if any) and write every table's legal set."""
@@ -250,15 +224,7 @@ class BatchedTables:
         """
         if self._stalled:
             raise IllegalActionError(f"these tables stopped in the middle of a step ({self._stalled}); build new ones")
-        a = np.asarray(actions)
-        if a.shape != (self.num_tables,) or a.dtype.kind not in "iu":
-            raise IllegalActionError(
-                f"actions must be {self.num_tables} integer action ids (one per table), got shape {a.shape} dtype {a.dtype}"
-            )
-        acts = np.ascontiguousarray(a, dtype=np.int64)
-        t = self._first_illegal(acts)
-        if t >= 0:
-            raise IllegalActionError(f"table {t}: action {int(acts[t])} is not legal ({self.describe_legal(t)})")
+        acts = _checks.action_ids(self, actions)
         self.rewards[:] = 0
         self.terminated[:] = 0
         self.learner_reward[:] = 0
@@ -268,12 +234,6 @@ class BatchedTables:
         if self._external:
             self._play_external()
         self.decisions = self._n_decisions
-
-    def _first_illegal(self, acts: np.ndarray) -> int:
-        for t in range(self.num_tables):
-            if not self._is_legal(t, acts[t]):
-                return t
-        return -1
 
     def _step_all(self, acts: np.ndarray) -> int:
         for t in range(self.num_tables):
@@ -292,23 +252,8 @@ class BatchedTables:
         table size and blinds; its history arrays are replaced by wider ones when a hand's history
         does not fit. Entries of ``out`` past a row's ``hist_len`` are kept 0.
         """
-        nt = self.num_tables
-        if rows is None:
-            r = self._all_rows
-        else:
-            given = np.asarray(rows)
-            if given.ndim != 1 or (given.size and given.dtype.kind not in "iu"):
-                raise ConfigError("rows", rows, f"must be a 1-D sequence of table indices in 0..{nt - 1}")
-            r = np.ascontiguousarray(given, dtype=np.int64)
-            if r.size and (int(r.min()) < 0 or int(r.max()) >= nt):
-                raise ConfigError("rows", rows, f"must be table indices in 0..{nt - 1}")
+        r = fill_rows(self, rows, out)
         k = len(r)
-        if not isinstance(out, BatchViews) or out.num_players != self.num_players or out.rows < k \
-                or (out.small_blind, out.big_blind) != (self.small_blind, self.big_blind):
-            raise ConfigError("out", type(out).__name__, f"must be a BatchViews of >= {k} rows for {self.num_players} seats, "
-                              f"blinds {self.small_blind}/{self.big_blind} (BatchViews.empty)")
-        if k and int(self.hist_len[r].max()) > out.hist_seat.shape[1]:
-            _external.widen_history(out, max(self._hist_cap, 2 * out.hist_seat.shape[1]))
         try:
             self._fill_views(r, out.seat, out.button, out.street, out.hole, out.board, out.board_len, out.pot,
                              out.current_bet, out.stacks, out.street_bets, out.folded, out.all_in, out.dealt_in,
@@ -353,16 +298,11 @@ class BatchedTables:
             hi[i] = self._hi[t]
             h = self._hlen[t]
             prev = hlen[i] if hlen[i] < hseat.shape[1] else hseat.shape[1]
-            for j in range(h):
-                hseat[i, j] = self._hseat[t, j]
-                hstreet[i, j] = self._hstreet[t, j]
-                hkind[i, j] = self._hkind[t, j]
-                hto[i, j] = self._hto[t, j]
-            for j in range(h, prev):  # what the row held before, past the new length
-                hseat[i, j] = 0
-                hstreet[i, j] = 0
-                hkind[i, j] = 0
-                hto[i, j] = 0
+            for j in range(h if h > prev else prev):  # past the new length: zero what the row held before
+                hseat[i, j] = self._hseat[t, j] if j < h else 0
+                hstreet[i, j] = self._hstreet[t, j] if j < h else 0
+                hkind[i, j] = self._hkind[t, j] if j < h else 0
+                hto[i, j] = self._hto[t, j] if j < h else 0
             hlen[i] = h
         return 0
 
@@ -391,22 +331,11 @@ class BatchedTables:
 
     def describe_legal(self, t: int) -> str:
         """Table ``t``'s legal exact ids in words."""
-        parts = ["0 fold"] if self.legal_fold[t] else []
-        call = int(self.legal_call[t])
-        parts.append(f"1 call {call}" if call else "1 check")
-        lo, hi = int(self.min_raise_to[t]), int(self.max_raise_to[t])
-        if lo:
-            parts.append(f"{lo + 1}..{hi + 1} raise to {lo}..{hi}")
-        return ", ".join(parts)
+        return _checks.describe_legal(self, t)  # type: ignore[no-any-return]
 
     def legal_mask(self, width: int) -> np.ndarray:
         """The exact-id legal mask of every table, ``(num_tables, width)`` int8 (raise ids past ``width`` cut)."""
-        ids = np.arange(width)
-        lo, hi = self.min_raise_to[:, None], self.max_raise_to[:, None]
-        mask = ((ids >= lo + 1) & (ids <= hi + 1) & (lo > 0)).astype(np.int8)
-        mask[:, 0] = self.legal_fold
-        mask[:, 1] = 1
-        return mask
+        return _checks.legal_mask(self, width)
 
     def random_actions(self) -> np.ndarray:
         """One action id per table from the random opponents' policy (the same generator)."""
@@ -484,7 +413,7 @@ class BatchedTables:
             self._hole[t, 2 * s + 1] = self._deck[t, j + n]
         self._pos[t] = 2 * n
         if self.record:
-            self.trace.append((t, -1, (int(b), tuple(self.deck[t].tolist()))))
+            self.trace.append((t, -1, (int(b), tuple(self.deck[t].tolist()), int(self._learner[t]))))
         self._next_actor_from(t, bb)
         return 0
 
