@@ -331,7 +331,7 @@ class BatchedTables:
 
     def describe_legal(self, t: int) -> str:
         """Table ``t``'s legal exact ids in words."""
-        return _checks.describe_legal(self, t)  # type: ignore[no-any-return]
+        return _checks.describe_legal(self, t)
 
     def legal_mask(self, width: int) -> np.ndarray:
         """The exact-id legal mask of every table, ``(num_tables, width)`` int8 (raise ids past ``width`` cut)."""
