@@ -136,3 +136,18 @@ def test_fill_views_refuses_bad_rows_and_outputs() -> None:
         bt.fill_views(None, {"seat": np.zeros(4)})  # type: ignore[arg-type]
     for name in _ROW_FIELDS:
         assert (getattr(out, name) == before[name]).all()
+
+
+def test_the_differential_checks_the_views_too() -> None:
+    from holdem_env.batched.verify import MismatchError, play_differential
+
+    class Corrupted(BatchedTables):
+        def fill_views(self, rows: object, out: BatchViews) -> int:
+            k = super().fill_views(rows, out)
+            out.hist_to[0, max(int(out.hist_len[0]) - 1, 0)] += 1  # one history amount off by a chip
+            return k
+
+    stats = play_differential(BatchedTables(4, 3, 5, 10, 200, seed=1), 40, seed=1)
+    assert stats.hands >= 40
+    with pytest.raises(MismatchError, match="view history"):
+        play_differential(Corrupted(4, 3, 5, 10, 200, seed=1), 40, seed=1)
