@@ -83,7 +83,7 @@ def test_fill_views_equal_the_single_table_views_at_every_decision(players: int)
 
 def test_fill_views_long_histories_grow_and_stay_equal() -> None:
     # deep stacks and many min raises: hands outgrow the first history room (64 actions)
-    bt_cap = BatchedTables(1, 2).hist_seat.shape[1]
+    bt_cap = BatchedTables(1, 2).hist.shape[1]
     seeds = [5, 6]
     bt = BatchedTables(2, 2, 5, 10, 50_000, table_seeds=seeds)
     envs = [nlhe_v1.env(num_players=2, action_mode="exact", buy_in=50_000) for _ in seeds]
@@ -102,7 +102,7 @@ def test_fill_views_long_histories_grow_and_stay_equal() -> None:
             env.step(int(a))
         bt.step(acts)
         assert not bt.terminated.any()
-    assert longest > 2 * bt_cap and bt.hist_seat.shape[1] > bt_cap
+    assert longest > 2 * bt_cap and bt.hist.shape[1] > bt_cap
 
 
 def test_fill_views_subsets_and_order_of_rows() -> None:

@@ -53,8 +53,8 @@ class BatchedTables:
     (:mod:`holdem_env.batched._external`). ``random_learner_seat`` draws the learner's seat
     (``learner``, one per table) uniformly at every new hand.
 
-    Every table keeps its hand's action history (``hist_len``; ``hist_seat``, ``hist_street``,
-    ``hist_kind``, ``hist_to`` per action, as the view's ``history``); :meth:`fill_views` writes the
+    Every table keeps its hand's action history (``hist_len`` actions in ``hist``, one int64 each:
+    ``seat | street << 4 | kind << 8 | to << 12``, kinds coded as ``views.HISTORY_KINDS``; :meth:`history`); :meth:`fill_views` writes the
     view of the seat to act at any tables into a :class:`~holdem_env.batched.views.BatchViews`. A
     finished hand in which the learner decided also writes the learner's payoff (``learner_reward``,
     chips), ``learner_done`` (1) and its seat (``final_seat``), cleared at the start of each step;
@@ -125,8 +125,7 @@ class BatchedTables:
         self.decided = z(nt, dtype=np.int8)
         self.learner_reward, self.learner_done, self.final_seat = z(nt), z(nt), np.full(nt, -1, dtype=np.int64)
         self._hist_cap = _HIST0
-        self.hist_len = z(nt)
-        self.hist_seat, self.hist_street, self.hist_kind, self.hist_to = (z(nt, _HIST0) for _ in range(4))
+        self.hist_len, self.hist = z(nt), z(nt, _HIST0)
         self._all_rows = np.arange(nt, dtype=np.int64)
         self._pend_rows, self._pend_bots = z(nt), z(nt)
         self._engine_deal = table_seeds is not None
@@ -149,8 +148,7 @@ class BatchedTables:
         self._terminated, self._hands = self.terminated, self.hands_played
         self._learner, self._decided = self.learner, self.decided
         self._lrew, self._ldone, self._fseat = self.learner_reward, self.learner_done, self.final_seat
-        self._hlen = self.hist_len
-        self._hseat, self._hstreet, self._hkind, self._hto = self.hist_seat, self.hist_street, self.hist_kind, self.hist_to
+        self._hlen, self._hist = self.hist_len, self.hist
         self._seat_bot = self._seat_bot_arr
         self._card_keys = _CARD_KEYS
         self._plain7 = _dense_table(7)
@@ -192,10 +190,12 @@ class BatchedTables:
 
     def _grow_history(self) -> None:
         """Double every table's history room (a hand outgrew it), keeping what is recorded."""
-        grown = [np.concatenate([a, np.zeros_like(a)], axis=1) for a in (self.hist_seat, self.hist_street, self.hist_kind, self.hist_to)]
-        self.hist_seat, self.hist_street, self.hist_kind, self.hist_to = grown
-        self._hseat, self._hstreet, self._hkind, self._hto = grown
+        self.hist = self._hist = np.concatenate([self.hist, np.zeros_like(self.hist)], axis=1)
         self._hist_cap = 2 * self._hist_cap
+
+    def history(self, t: int) -> list[tuple[int, int, int, int]]:
+        """Table ``t``'s hand so far: ``(seat, street code, kind code, to)`` per action (``hist`` unpacked)."""
+        return [(x & 15, (x >> 4) & 15, (x >> 8) & 15, x >> 12) for x in self.hist[t, : self.hist_len[t]].tolist()]
 
     def _settle_all(self) -> None:
         """Run the opponents (if any) and write every table's legal set."""
@@ -298,11 +298,14 @@ class BatchedTables:
             hi[i] = self._hi[t]
             h = self._hlen[t]
             prev = hlen[i] if hlen[i] < hseat.shape[1] else hseat.shape[1]
-            for j in range(h if h > prev else prev):  # past the new length: zero what the row held before
-                hseat[i, j] = self._hseat[t, j] if j < h else 0
-                hstreet[i, j] = self._hstreet[t, j] if j < h else 0
-                hkind[i, j] = self._hkind[t, j] if j < h else 0
-                hto[i, j] = self._hto[t, j] if j < h else 0
+            for j in range(h):
+                x = self._hist[t, j]
+                hseat[i, j] = x & 15
+                hstreet[i, j] = (x >> 4) & 15
+                hkind[i, j] = (x >> 8) & 15
+                hto[i, j] = x >> 12
+            for j in range(h, prev):  # zero what the row held past the new length
+                hseat[i, j] = hstreet[i, j] = hkind[i, j] = hto[i, j] = 0
             hlen[i] = h
         return 0
 
@@ -622,22 +625,16 @@ class BatchedTables:
             self._decided[t] = 1
         if self.record:
             self.trace.append((t, s, a))
-        h = self._hlen[t]
-        if h >= self._hist_cap:
-            self._grow_history()
-        self._hlen[t] = h + 1
-        self._hseat[t, h] = s
-        self._hstreet[t, h] = self._street[t]
         if a == 0:
-            self._hkind[t, h] = _FOLD_K
-            self._hto[t, h] = self._bets[t, s]
+            kind = _FOLD_K
+            to = self._bets[t, s]
             self._folded[t, s] = 1
             self._n_live[t] -= 1
             self._n_active[t] -= 1
         elif a == 1:
             put = self._call[t]
-            self._hkind[t, h] = _CALL_K if put else _CHECK_K
-            self._hto[t, h] = self._bets[t, s] + put
+            kind = _CALL_K if put else _CHECK_K
+            to = self._bets[t, s] + put
             if put:
                 stack = self._stacks[t, s] - put
                 self._stacks[t, s] = stack
@@ -649,8 +646,8 @@ class BatchedTables:
             self._faced[t, s] = cb
         else:
             amount = a - 1
-            self._hkind[t, h] = _RAISE_K if cb or self._street[t] == 0 else _BET_K
-            self._hto[t, h] = amount
+            kind = _RAISE_K if cb or self._street[t] == 0 else _BET_K
+            to = amount
             put = amount - self._bets[t, s]
             stack = self._stacks[t, s] - put
             self._stacks[t, s] = stack
@@ -664,6 +661,11 @@ class BatchedTables:
             self._faced[t, s] = amount
             if stack == 0:
                 self._mark_all_in(t, s)
+        h = self._hlen[t]  # the history, one int64 per action: seat | street << 4 | kind << 8 | to << 12
+        if h >= self._hist_cap:
+            self._grow_history()
+        self._hist[t, h] = s | (self._street[t] << 4) | (kind << 8) | (to << 12)
+        self._hlen[t] = h + 1
         if self._n_live[t] == 1:
             self._finish(t, False)
         else:
