@@ -118,6 +118,11 @@ def test_fill_views_subsets_and_order_of_rows() -> None:
         a, b = getattr(some, name)[:4], getattr(every, name)[rows]
         assert (a[..., : b.shape[-1]] == b[..., : a.shape[-1]]).all(), name
     assert (some.seat[:4] == bt.actor[rows]).all()
+    assert some.hist_len[:4].max() > 0
+    for i, t in enumerate(rows):  # the packed per-table history unpacks to the rows' history
+        h = int(some.hist_len[i])
+        assert bt.history(t) == list(zip(some.hist_seat[i, :h].tolist(), some.hist_street[i, :h].tolist(),
+                                         some.hist_kind[i, :h].tolist(), some.hist_to[i, :h].tolist(), strict=True))
 
 
 def test_fill_views_refuses_bad_rows_and_outputs() -> None:
