@@ -6,6 +6,8 @@ from dataclasses import fields
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from holdem_env.batched import BatchedTables
 from holdem_env.batched.views import BatchViews
@@ -156,3 +158,14 @@ def test_the_differential_checks_the_views_too() -> None:
     assert stats.hands >= 40
     with pytest.raises(MismatchError, match="view history"):
         play_differential(Corrupted(4, 3, 5, 10, 200, seed=1), 40, seed=1)
+
+
+@settings(max_examples=15, deadline=None)
+@given(players=st.integers(2, 10), seed=st.integers(0, 2**32), top=st.integers(30, 2000), ante=st.integers(0, 3))
+def test_views_equal_the_engine_on_uneven_stacks_and_antes(players: int, seed: int, top: int, ante: int) -> None:
+    # play_differential compares every decision's fill_views row with HandState's state and events
+    from holdem_env.batched.verify import play_differential
+
+    stacks = np.random.default_rng(seed).integers(ante + 11, top + ante + 12, size=(4, players))
+    bt = BatchedTables(4, players, 5, 10, 1000, seed=seed, ante=ante, stacks=stacks)
+    assert play_differential(bt, 20, seed=seed, ante=ante).hands >= 20
