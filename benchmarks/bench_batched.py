@@ -112,7 +112,7 @@ def verify(hands: int, seed: int) -> int:
     s = replay_opponents(bt, max(hands // 400, 10), seed=seed)
     print(f"  random opponents (6 seats, traces replayed): {s.hands:,} hands, {s.decisions:,} decisions: identical")
     print(f"verified {total.hands + s.hands:,} hands ({total.decisions + s.decisions:,} decisions) against HandState "
-          f"in {time.perf_counter() - t0:.0f} s: actors, legal sets, pots and payoffs identical")
+          f"in {time.perf_counter() - t0:.0f} s: actors, legal sets, pots, seat views (fill_views) and payoffs identical")
     return 0
 
 
