@@ -282,3 +282,21 @@ def test_uniforms_per_decision_defaults_to_one_and_rows_are_the_seats_to_act() -
     for _ in range(10):
         bt.step(np.ones(8, dtype=np.int64))
     assert bot.shapes and all(len(s) == 2 and s[1] == 1 for s in bot.shapes)
+
+
+def test_set_opponents_replaces_the_bots_from_the_next_step() -> None:
+    first, second = ScriptedBot(1), ScriptedBot(2)
+    bt = BatchedTables(8, 3, seed=4, opponents={"others": first})
+    for _ in range(5):
+        bt.step(np.ones(8, dtype=np.int64))
+    with pytest.raises(ConfigError, match="opponents"):
+        bt.set_opponents({"others": object()})  # refused: the first bot stays
+    with pytest.raises(ConfigError, match="replaced only"):
+        bt.set_opponents(None)
+    n_first = len(first.calls)
+    bt.set_opponents({1: second, 2: second})
+    for _ in range(5):
+        bt.step(np.ones(8, dtype=np.int64))
+    assert len(first.calls) == n_first and second.calls
+    with pytest.raises(ConfigError, match="replaced only"):
+        BatchedTables(2, 3).set_opponents({"others": second})

@@ -21,7 +21,7 @@ import numpy as np
 from holdem_env.batched.views import BatchViews
 from holdem_env.engine.errors import ConfigError, IllegalActionError
 
-__all__ = ["parse_opponents", "play", "head", "bot_name"]
+__all__ = ["parse_opponents", "install", "play", "head", "bot_name"]
 
 _ROW_FIELDS = tuple(f.name for f in fields(BatchViews) if f.name not in ("num_players", "small_blind", "big_blind"))
 
@@ -79,6 +79,21 @@ def parse_opponents(
         raise ConfigError("opponents", sorted(opponents, key=str), f"{why} needs a bot (seats {missing} have none; "
                           'use "others" for the rest)')
     return bots, seat_bot, per
+
+
+def install(bt: Any, opponents: object, first: bool) -> None:
+    """Seat ``opponents`` (``None``: none) at ``bt``: its bots, each seat's bot, each bot's uniforms per
+    decision and views to fill. After construction (``first`` false) only tables built with opponents
+    take new ones, and only a whole new mapping (checked before anything changes)."""
+    if first and opponents is not None and bt.random_opponents:
+        raise ConfigError("opponents", opponents, "cannot be given with random_opponents=True (one or the other)")
+    if not first and (not bt._external or opponents is None):
+        raise ConfigError("opponents", opponents, "can be replaced only at tables built with opponents=..., by a new mapping")
+    bots, seat_bot, per = parse_opponents(opponents, bt.num_players, bt.learner_seat, bt.random_seat)
+    bt._external = opponents is not None
+    bt.opponents, bt._seat_bot_arr, bt._uniforms_per = bots, seat_bot, per
+    bt._bot_views = [BatchViews.empty(bt.num_tables, bt.num_players, bt.small_blind, bt.big_blind) for _ in bots]
+    bt._bind_seat_bots()
 
 
 def head(views: BatchViews, k: int) -> BatchViews:

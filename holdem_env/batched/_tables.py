@@ -92,12 +92,8 @@ class BatchedTables:
         self.small_blind, self.big_blind, self.ante = sb, bb, an
         self.random_opponents, self.learner_seat = bool(random_opponents), seat
         self.random_seat = bool(random_learner_seat)
-        if opponents is not None and self.random_opponents:
-            raise ConfigError("opponents", opponents, "cannot be given with random_opponents=True (one or the other)")
-        self._external = opponents is not None
-        self.opponents, self._seat_bot_arr, self._uniforms_per = _external.parse_opponents(
-            opponents, n, seat, self.random_seat
-        )
+        self._external, self._seat_bot_arr = False, np.full(n, -1, dtype=np.int64)  # (what install sets)
+        _external.install(self, opponents, first=True)
         self._stalled = ""
         self.record = bool(record)
         # when ``record``: (table, seat, action id) per decision, (table, -1, (button, deck, learner seat)) per deal,
@@ -149,19 +145,15 @@ class BatchedTables:
         self._learner, self._decided = self.learner, self.decided
         self._lrew, self._ldone, self._fseat = self.learner_reward, self.learner_done, self.final_seat
         self._hlen, self._hist = self.hist_len, self.hist
-        self._seat_bot = self._seat_bot_arr
         self._card_keys = _CARD_KEYS
         self._plain7 = _dense_table(7)
         self._flush_table = _FLUSH_TABLE
         self._scratch = z(n)
-        self._pool_next = _POOL
-        self._uni_next = _POOL
+        self._pool_next = self._uni_next = self._seat_next = _POOL  # every pool drawn when first needed
         self._n_decisions = 0
         self._deck_pool = self._pool = z(1, 52)
         self._uniforms = self._uni = np.zeros(1)
         self._seat_pool = self._seatq = z(1)
-        self._seat_next = _POOL
-        self._bot_views = [BatchViews.empty(nt, n, sb, bb, _HIST0) for _ in self.opponents]
         for t in range(nt):
             self._new_hand(t)
         self._settle_all()
@@ -206,6 +198,13 @@ class BatchedTables:
         if self._external:
             self._play_external()
         self.decisions = self._n_decisions
+
+    def set_opponents(self, opponents: object) -> None:
+        """Replace the external bots (a mapping as the constructor's ``opponents``) from the next step on."""
+        _external.install(self, opponents, first=False)
+
+    def _bind_seat_bots(self) -> None:
+        self._seat_bot = self._seat_bot_arr  # the typed view of each seat's bot index (set by _external.install)
 
     def _play_external(self) -> None:
         """The external bots' rounds (``_external.play``); a failure stalls the tables for good."""
