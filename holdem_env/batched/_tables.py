@@ -54,8 +54,9 @@ class BatchedTables:
     (``learner``, one per table) uniformly at every new hand.
 
     Every table keeps its hand's action history (``hist_len`` actions in ``hist``, one int64 each:
-    ``seat | street << 4 | kind << 8 | to << 12``, kinds coded as ``views.HISTORY_KINDS``; :meth:`history`); :meth:`fill_views` writes the
-    view of the seat to act at any tables into a :class:`~holdem_env.batched.views.BatchViews`. A
+    ``seat | street << 4 | kind << 8 | to << 12``, kinds coded as ``views.HISTORY_KINDS``;
+    :meth:`history` unpacks it); :meth:`fill_views` writes the view of the seat to act at any tables
+    into a :class:`~holdem_env.batched.views.BatchViews`. A
     finished hand in which the learner decided also writes the learner's payoff (``learner_reward``,
     chips), ``learner_done`` (1) and its seat (``final_seat``), cleared at the start of each step;
     hands it never acted in (everyone folds to its big blind) count only in ``rewards``/``terminated``.
@@ -92,9 +93,8 @@ class BatchedTables:
         self.small_blind, self.big_blind, self.ante = sb, bb, an
         self.random_opponents, self.learner_seat = bool(random_opponents), seat
         self.random_seat = bool(random_learner_seat)
-        self._external, self._seat_bot_arr = False, np.full(n, -1, dtype=np.int64)  # (what install sets)
+        self._external, self._seat_bot_arr, self._stalled = False, np.full(n, -1, dtype=np.int64), ""
         _external.install(self, opponents, first=True)
-        self._stalled = ""
         self.record = bool(record)
         # when ``record``: (table, seat, action id) per decision, (table, -1, (button, deck, learner seat)) per deal,
         # (table, -2, payoffs) per finished hand
