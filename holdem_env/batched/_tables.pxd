@@ -87,8 +87,8 @@ cdef class BatchedTables:
                          signed char[:, ::1] all_in, signed char[:, ::1] dealt, signed char[::1] lfold, signed char[::1] lcheck,
                          long long[::1] call, long long[::1] lo, long long[::1] hi, long long[::1] hlen,
                          long long[:, ::1] hseat, long long[:, ::1] hstreet, long long[:, ::1] hkind, long long[:, ::1] hto) except -1
-    @cython.locals(k=Py_ssize_t, t=Py_ssize_t, s=Py_ssize_t)
-    cpdef Py_ssize_t _collect(self, long long[::1] rows, long long[::1] bots) except -1
+    @cython.locals(k=Py_ssize_t, i=Py_ssize_t, t=Py_ssize_t, s=Py_ssize_t)
+    cpdef Py_ssize_t _collect(self, long long[::1] rows, Py_ssize_t n_rows, long long[::1] bots) except -1
     @cython.locals(i=Py_ssize_t)
     cpdef Py_ssize_t _first_illegal_rows(self, long long[::1] rows, long long[::1] acts) except -2
     @cython.locals(i=Py_ssize_t)

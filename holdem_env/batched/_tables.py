@@ -170,18 +170,15 @@ class BatchedTables:
         self._table_rngs[t].shuffle(deck)
         self.deck[t] = deck
 
-    def _refill_uniforms(self) -> None:
-        """The next ``_POOL`` uniforms in [0, 1) for the random opponents (one numpy call)."""
+    def _refill_uniforms(self) -> None:  # the next _POOL uniforms in [0, 1) for the opponents (one numpy call)
         self._uniforms = self._uni = self._opp_rng.random(_POOL)
         self._uni_next = 0
 
-    def _refill_seats(self) -> None:
-        """The next ``_POOL`` learner seats, uniform over the seats (one numpy call)."""
+    def _refill_seats(self) -> None:  # the next _POOL learner seats, uniform over the seats (one numpy call)
         self._seat_pool = self._seatq = self._seat_rng.integers(self.num_players, size=_POOL, dtype=np.int64)
         self._seat_next = 0
 
-    def _grow_history(self) -> None:
-        """Double every table's history room (a hand outgrew it), keeping what is recorded."""
+    def _grow_history(self) -> None:  # double every table's history room (a hand outgrew it), keeping it
         self.hist = self._hist = np.concatenate([self.hist, np.zeros_like(self.hist)], axis=1)
         self._hist_cap = 2 * self._hist_cap
 
@@ -203,8 +200,8 @@ class BatchedTables:
         """Replace the external bots (a mapping as the constructor's ``opponents``) from the next step on."""
         _external.install(self, opponents, first=False)
 
-    def _bind_seat_bots(self) -> None:
-        self._seat_bot = self._seat_bot_arr  # the typed view of each seat's bot index (set by _external.install)
+    def _bind_seat_bots(self) -> None:  # the typed view of each seat's bot index (set by _external.install)
+        self._seat_bot = self._seat_bot_arr
 
     def _play_external(self) -> None:
         """The external bots' rounds (``_external.play``); a failure stalls the tables for good."""
@@ -243,16 +240,16 @@ class BatchedTables:
         return 0
 
     def fill_views(self, rows: object, out: BatchViews) -> int:
-        """Write the view of the seat to act at each table of ``rows`` (``None``: every table, in order)
-        into rows ``0..len(rows)-1`` of ``out``; return how many rows were written.
+        """Write the view of the seat to act at each table of ``rows`` (``None``: all, in order) into rows
+        ``0..len(rows)-1`` of ``out`` (a BatchViews with room, for this table size and blinds; its history
+        arrays are replaced by wider ones when a table's outgrow them) and return how many: what nlhe_v1's
+        ``info["view"]`` and ``info["legal"]`` say to that seat now. Entries past a row's ``hist_len`` are 0."""
+        return self._fill_checked(fill_rows(self, rows, out), out)
 
-        Each row is what nlhe_v1's ``info["view"]`` and ``info["legal"]`` say to that seat now (see
-        :meth:`BatchViews.from_seat_views`). ``out`` must have room (``out.rows >= len(rows)``) and this
-        table size and blinds; its history arrays are replaced by wider ones when a hand's history
-        does not fit. Entries of ``out`` past a row's ``hist_len`` are kept 0.
-        """
-        r = fill_rows(self, rows, out)
-        k = len(r)
+    def _fill_checked(self, r: np.ndarray, out: BatchViews) -> int:
+        """fill_views for checked rows ``r`` (int64, C order) and a BatchViews with room for them."""
+        if out.hist_seat.shape[1] < self._hist_cap:  # room for the longest history a table can hold now
+            _checks.widen_history(out, self._hist_cap)
         try:
             self._fill_views(r, out.seat, out.button, out.street, out.hole, out.board, out.board_len, out.pot,
                              out.current_bet, out.stacks, out.street_bets, out.folded, out.all_in, out.dealt_in,
@@ -260,7 +257,7 @@ class BatchedTables:
                              out.hist_len, out.hist_seat, out.hist_street, out.hist_kind, out.hist_to)
         except (ValueError, TypeError) as e:  # an array of the wrong dtype, shape or layout
             raise ConfigError("out", type(out).__name__, f"must hold BatchViews.empty's arrays (dtypes, shapes, C order): {e}") from e
-        return k
+        return len(r)
 
     def _fill_views(self, rows: Any, seat: Any, button: Any, street: Any, hole: Any, board: Any, board_len: Any,
                     pot: Any, cbet: Any, stacks: Any, bets: Any, folded: Any, all_in: Any, dealt: Any, lfold: Any,
@@ -308,10 +305,12 @@ class BatchedTables:
             hlen[i] = h
         return 0
 
-    def _collect(self, rows: Any, bots: Any) -> int:
-        """Write every table's legal set; list the tables where an opponent is to act (and its bot)."""
+    def _collect(self, rows: Any, n_rows: int, bots: Any) -> int:
+        """Of the tables ``rows[:n_rows]``, keep (in place, in order) those where an opponent is to act,
+        with its bot in ``bots``; write each one's legal set."""
         k = 0
-        for t in range(self.num_tables):
+        for i in range(n_rows):
+            t = rows[i]
             self._legal(t)
             s = self._actor[t]
             if s != self._learner[t]:
