@@ -85,6 +85,10 @@ def test_rows_are_the_envs_observations_masks_and_ids(players, mode, pad, kwargs
     m = np.full_like(masks, 7)
     bet_sizes = kwargs.get("bet_sizes", DEFAULT_BET_SIZES)
     encode.legal_masks(b, mode, m, bet_sizes=bet_sizes)
+    if mode == "discrete":  # the amounts made once and handed in: the same masks
+        again = np.full_like(masks, 7)
+        encode.legal_masks(b, mode, again, bet_sizes=bet_sizes, amounts=encode.discrete_amounts(b, bet_sizes))
+        np.testing.assert_array_equal(again, masks)
     assert m.shape[1] == encode.num_actions(mode, bet_sizes=bet_sizes, max_stack=MAX_STACK)
     np.testing.assert_array_equal(m, masks)
     np.testing.assert_array_equal(encode.exact_actions(b, acts, mode, bet_sizes=bet_sizes), exact)
@@ -164,6 +168,8 @@ def test_bad_input_is_refused_and_changes_nothing():
         encode.legal_masks(b, "pot", m)
     with pytest.raises(ConfigError, match="columns"):
         encode.legal_masks(b, "exact", np.zeros((len(views), 20), dtype=np.int8))
+    with pytest.raises(ConfigError, match="amounts"):
+        encode.legal_masks(b, "discrete", m, amounts=np.zeros((len(views), 3), dtype=np.int64))
     with pytest.raises(ConfigError, match="bet_sizes"):
         encode.legal_masks(b, "discrete", m, bet_sizes=(0.5, -1.0))
     with pytest.raises(ConfigError, match="views"):

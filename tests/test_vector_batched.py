@@ -199,3 +199,19 @@ def test_the_backend_is_chosen_and_refused_clearly() -> None:
     assert tables.backend == "tables"
     obs, _ = tables.reset(seed=1)
     assert obs["observation"].shape == (2, 158)
+
+
+def test_a_plain_source_counts_the_same_hands_in_bulk() -> None:
+    # FixedOpponents takes each step's hands in one record_many; Counting (record overridden) one by one
+    def run(source: FixedOpponents) -> HoldemVectorEnv:
+        venv = HoldemVectorEnv(5, source, num_players=2, ante=1)
+        obs, _ = venv.reset(seed=2)
+        rng = np.random.default_rng(1)
+        for _ in range(40):
+            obs, *_ = venv.step(np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]]))
+        return venv
+
+    plain, counting = FixedOpponents([UniformBot]), Counting([UniformBot])
+    a, b = run(plain), run(counting)
+    assert a.hands_played == b.hands_played == plain.hands[0] == counting.hands[0] == len(counting.reported) > 40
+    assert plain.payoff[0] == pytest.approx(counting.payoff[0]) and plain.payoff[0] == pytest.approx(sum(counting.reported))

@@ -203,12 +203,14 @@ def discrete_amounts(views: BatchViews, bet_sizes: Sequence[float] = DEFAULT_BET
 def legal_masks(
     views: BatchViews, action_mode: str, out: np.ndarray, *, bet_sizes: Sequence[float] = DEFAULT_BET_SIZES,
     rows: Any = None,
+    amounts: np.ndarray | None = None,
 ) -> np.ndarray:
     """Write every row's ``nlhe_v1`` action mask (int8) into ``out`` and return ``out``.
 
     ``action_mode`` ``"exact"``: fold, check/call and ids ``min_raise_to + 1 .. max_raise_to + 1`` (``out`` has
     ``2 + max_stack`` columns); ``"discrete"``: fold, check/call and the ids of :func:`discrete_amounts` that are
-    not masked (``4 + len(bet_sizes)`` columns). ``rows`` as in :func:`encode_observations`.
+    not masked (``4 + len(bet_sizes)`` columns; ``amounts``: those of these views, when already made).
+    ``rows`` as in :func:`encode_observations`.
     """
     if action_mode not in ACTION_MODES:
         raise ConfigError("action_mode", action_mode, f"must be one of {', '.join(ACTION_MODES)}")
@@ -223,6 +225,10 @@ def legal_masks(
         if width < 2 or (views.rows and int(a["max_raise_to"].max()) + 1 >= width):
             raise ConfigError("out", f"{width} columns", "must hold every exact raise id (max_raise_to + 1) of the views")
         amounts = np.zeros((views.rows, 0), dtype=np.int64)
+    elif amounts is not None:
+        _check_out(amounts, _I64, len(fractions) + 2, "amounts")
+        if amounts.shape[0] != views.rows:
+            raise ConfigError("amounts", f"{amounts.shape[0]} rows", f"must have one row per view row ({views.rows})")
     else:
         amounts = np.empty((views.rows, len(fractions) + 2), dtype=np.int64)
         _write_amounts(a["seat"], a["pot"], a["current_bet"], a["stacks"], a["street_bets"], a["call"],

@@ -64,6 +64,7 @@ class BatchedBackend:
         self.scale = 1.0 / self.bb if probe.reward_unit == "bb" else 1.0
         self.bot = bot
         self.record = getattr(opponents, "record", None)
+        self.record_many = getattr(opponents, "record_many", None)
         self.bt: BatchedTables | None = None
         self.views = BatchViews.empty(num_envs, self.n, self.sb, self.bb)
         self.obs = np.zeros((num_envs, enc.observation_size(self.n, self.pad)), dtype=np.float32)
@@ -140,7 +141,7 @@ class BatchedBackend:
             enc.legal_masks(views, "exact", self.masks)
         else:
             enc.discrete_amounts(views, self.bet_sizes, self.amounts)
-            enc.legal_masks(views, "discrete", self.masks, bet_sizes=self.bet_sizes)
+            enc.legal_masks(views, "discrete", self.masks, bet_sizes=self.bet_sizes, amounts=self.amounts)
 
     def _report(self, decided: np.ndarray) -> None:
         """Tell the opponent source every hand that finished (member 0: the source's only one)."""
@@ -149,6 +150,10 @@ class BatchedBackend:
         bt = self.bt
         assert bt is not None
         walks = bt.terminated - decided
+        if self.record_many is not None:
+            played = bt.learner_reward[decided > 0] * self.scale
+            self.record_many(0, np.concatenate([np.full(int(walks.sum()), self.walk_payoff), played]))
+            return
         for t in np.flatnonzero(bt.terminated).tolist():
             for _ in range(int(walks[t])):
                 self.record(0, self.walk_payoff)

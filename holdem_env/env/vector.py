@@ -190,6 +190,16 @@ class FixedOpponents:
         self.hands[member] += 1
         self.payoff[member] += payoff
 
+    def record_many(self, member: int, payoffs: np.ndarray) -> None:
+        """Count finished hands against ``member``, one per entry of ``payoffs`` (one :meth:`record`
+        call each where a subclass changes ``record``)."""
+        if type(self).record is not FixedOpponents.record:
+            for p in np.asarray(payoffs, dtype=np.float64).tolist():
+                self.record(member, p)
+            return
+        self.hands[member] += len(payoffs)
+        self.payoff[member] += float(np.sum(payoffs))
+
 
 class _Table:
     """One table's env, generator and who sits where this hand."""
