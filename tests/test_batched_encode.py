@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -28,11 +29,16 @@ COMPILED = encode.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES
 MAX_STACK = 2500
 
 
-def _play(players: int, mode: str, pad: bool, count: int, seed: int, **kwargs):
+def _play(players: int, mode: str, pad: bool, count: int, seed: int, **kwargs: Any) -> tuple[Any, ...]:
     """``count``-odd decisions of nlhe_v1: (views, legals, observations, masks, action ids, exact ids applied)."""
     env = nlhe_v1.env(num_players=players, action_mode=mode, pad_seats=pad, max_stack=MAX_STACK, **kwargs)
     rng = np.random.default_rng(seed)
-    views, legals, obs, masks, acts, exact = [], [], [], [], [], []
+    views: list[Any] = []
+    legals: list[Any] = []
+    obs: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
+    acts: list[int] = []
+    exact: list[int] = []
     hand = 0
     while len(views) < count:
         stacks = rng.integers(0, MAX_STACK + 1, size=players) if rng.random() < 0.5 else None
