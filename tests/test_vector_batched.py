@@ -174,7 +174,7 @@ def test_an_illegal_learner_action_changes_nothing_batched() -> None:
     masks[:] = 1  # the caller's copy: changing it makes nothing legal
     with pytest.raises(IllegalActionError, match="table 2: the learner's action"):
         venv.step(bad)
-    np.testing.assert_array_equal(venv._batched.observations()["observation"], obs["observation"])  # type: ignore[union-attr]
+    np.testing.assert_array_equal(venv._observations()["observation"], obs["observation"])
     with pytest.raises(IllegalActionError, match="3 integer action ids"):
         venv.step(bad[:2])
     venv.step(np.ones(3, dtype=np.int64))  # still playable

@@ -449,6 +449,8 @@ class HoldemVectorEnv(VectorEnv):
             pending = [t for t in pending if not self._settle(t, rewards, done, final)]
 
     def _observations(self) -> dict[str, np.ndarray]:
+        if self._batched is not None:
+            return self._batched.observations()
         obs = np.empty((self.num_envs, self._obs_len), dtype=np.float32)
         masks = np.empty((self.num_envs, self._num_actions), dtype=np.int8)
         for t, table in enumerate(self._tables):
