@@ -41,6 +41,7 @@ CANDIDATES = (
     "holdem_env.env._core",
     "holdem_env.env._order",
     "holdem_env.batched._tables",
+    "holdem_env.batched.encode",
 )
 #: Compiled module -> the compiled modules that ``cimport`` its types (``env/_core.pxd`` types the
 #: env's ``_state`` as the compiled ``HandState``; ``env/_order.pxd`` types the wrapped env as the
