@@ -414,7 +414,7 @@ def tag_rows(
                 pos += 1
             behind = max(1, m - 1 - pos)
             is_big_blind = seat == order[m - 1]
-            price = to_call / (pot + to_call) if to_call else 0.0
+            price = to_call / float(pot + to_call) if to_call else 0.0  # float(): C divides integers
             cheap = 1.0 + 5.0 * max(0.0, 0.3 - price)
             if raises == 0:
                 frac = (opens[10] if heads_up else opens[min(behind, 9)]) / t
@@ -461,8 +461,8 @@ def tag_rows(
             value = (0.64 if opponents == 1 else 0.52 if opponents == 2 else 0.43) + 0.04 * (t - 1.0)
             e, uu = eq[i], u[i]
             if to_call > 0:
-                pot_odds = to_call / (pot + to_call)
-                e = e * (1.0 - (0.15 + 0.08 * street) * min(1.0, to_call / max(pot - to_call, 1)))
+                pot_odds = to_call / float(pot + to_call)
+                e = e * (1.0 - (0.15 + 0.08 * street) * min(1.0, to_call / float(max(pot - to_call, 1))))
                 act = _CALL if e >= pot_odds + (0.04 + 0.03 * street) * t else passive
                 if uu < min(1.0, 0.8 * a) and lo >= NO_RAISE and e >= value + 0.12:
                     target, act = current + 0.8 * (pot + to_call), _CALL
@@ -527,7 +527,7 @@ def style_rows(
                     target = current + 0.8 * (pot + to_call)
                     rid = _closest(lo, hi, target)
                 if rid < 0:
-                    pot_odds = to_call / (pot + to_call)
+                    pot_odds = to_call / float(pot + to_call)
                     act = _CALL if e >= pot_odds * (1.0 - stickiness) + 0.03 else passive
             elif e >= strong and uu < aggression:
                 target = current + 0.66 * pot
