@@ -5,7 +5,7 @@ cimport cython
 
 cdef unsigned long long _M64, _GOLDEN, _MIX1, _MIX2, _ONE, _STATE
 cdef long long _FOLD, _CALL, NO_RAISE
-cdef long long[::1] _PAIR_A, _PAIR_B, _PAIR_OF, _ROW_OF, _LEFT, _SUITS, _SBITS, _RANKS, _FULL, _DECK, _PICK, _ORDER
+cdef long long[::1] _PAIR_A, _PAIR_B, _PAIR_OF, _ROW_OF, _LEFT, _SUITS, _SBITS, _RANKS, _FULL, _DECK, _PICK, _ORDER, _WINS
 cdef short[::1] _PV, _FLUSH
 
 @cython.locals(z=cython.ulonglong)
@@ -18,12 +18,14 @@ cdef long long _row5(long long f0, long long f1, long long f2, long long f3, lon
 cdef long long _pair(long long c1, long long c2) noexcept
 @cython.locals(own=cython.ulonglong, k=cython.longlong)
 cdef long long _value(long long base, long long st, long long most, long long sbits, long long c1, long long c2) noexcept
+@cython.locals(dt=cython.longlong)
+cdef long long _recount(long long true, long long plain, long long mine) noexcept
 @cython.locals(left="long long[::1]", suits="long long[::1]", sb="long long[::1]", full="long long[::1]",
                known=cython.ulonglong, own=cython.ulonglong, r=Py_ssize_t, s=Py_ssize_t, j=Py_ssize_t, p=Py_ssize_t,
                x=cython.longlong, base=cython.longlong, most=cython.longlong, st=cython.longlong, mine=cython.longlong,
                wins=cython.longlong, ties=cython.longlong, valid=cython.longlong, a=cython.longlong, b=cython.longlong,
-               cnt=cython.longlong, v=cython.longlong, o1=cython.longlong, o2=cython.longlong, s1=bint, s2=bint,
-               true=cython.longlong, plain=cython.longlong)
+               cnt=cython.longlong, v=cython.longlong, o1=cython.longlong, o2=cython.longlong, r2=cython.longlong,
+               r1=cython.longlong, sbits=cython.longlong)
 cdef double _board_share(long long f0, long long f1, long long f2, long long f3, long long f4, long long c1, long long c2) noexcept
 @cython.locals(rest="long long[::1]", pick="long long[::1]", o="long long[:, ::1]", k=Py_ssize_t, c=cython.longlong,
                i=Py_ssize_t, j=cython.longlong, a=cython.longlong, b=cython.longlong, t=cython.longlong, idx=cython.longlong,
@@ -36,7 +38,7 @@ cpdef double hu_equity(const long long[:] board, long long nboard, long long c1,
                known=cython.ulonglong, i=Py_ssize_t, n=cython.longlong, c=cython.longlong, k=cython.longlong,
                need=cython.longlong, wins=cython.longlong, tied=cython.double, j=cython.longlong, r=cython.longlong,
                t=cython.longlong, s=Py_ssize_t, most=cython.longlong, st=cython.longlong, base=cython.longlong,
-               hero=cython.longlong, best=cython.longlong, at_best=cython.longlong, o=cython.longlong, v=cython.longlong)
+               hero=cython.longlong, best=cython.longlong, at_best=cython.longlong, o=cython.longlong, v=cython.longlong, q=Py_ssize_t)
 cpdef double mc_equity(const long long[:] board, long long nboard, long long c1, long long c2, long long opponents, long long samples, long long seed) except? -2.0
 @cython.locals(q=Py_ssize_t, i=cython.longlong, c1=cython.longlong, c2=cython.longlong, nb=cython.longlong)
 cpdef row_equities(const long long[:, :] board, const long long[:] board_len, const long long[:, :] hole, const long long[:] opponents,

@@ -65,6 +65,7 @@ _FULL = np.zeros(5, dtype=np.int64)
 _DECK = np.zeros(52, dtype=np.int64)
 _PICK = np.zeros(1176, dtype=np.int64)
 _ORDER = np.zeros(11, dtype=np.int64)
+_WINS = np.zeros(1, dtype=np.int64)
 _STATE = 0
 
 
@@ -87,8 +88,8 @@ def _mix_in(x: int) -> None:
 
 
 def _below(n: int) -> int:
-    """A number in ``0 .. n - 1`` from the stream."""
-    return (_rand() >> 11) % n
+    """A number in ``0 .. n - 1`` from the stream (the top 32 bits scaled: no division)."""
+    return ((_rand() >> 32) * n) >> 32
 
 
 # ---------------------------------------------------------------------------------------- hand values
@@ -128,6 +129,21 @@ def _value(base: int, st: int, most: int, sbits: int, c1: int, c2: int) -> int:
     return _PV[base + _pair(c1, c2)]
 
 
+def _recount(true: int, plain: int, mine: int) -> int:
+    """A holding valued ``plain`` among the counts is really worth ``true``: move it between the
+    counts (wins into ``_WINS[0]``; the change of ties is returned)."""
+    dt = 0
+    if true < mine:
+        _WINS[0] += 1
+    elif true == mine:
+        dt += 1
+    if plain < mine:
+        _WINS[0] -= 1
+    elif plain == mine:
+        dt -= 1
+    return dt
+
+
 def _board_share(f0: int, f1: int, f2: int, f3: int, f4: int, c1: int, c2: int) -> float:
     """Heads-up pot share of ``c1 c2`` on the five-card board against each unseen holding (ties
     half): the exact counts of :func:`holdem_env.engine.ranges.holdings_equity_against_random`."""
@@ -156,6 +172,7 @@ def _board_share(f0: int, f1: int, f2: int, f3: int, f4: int, c1: int, c2: int) 
             most, st = suits[s], s
     mine = _value(base, st, most, sb[st], c1, c2)
     wins, ties, valid = 0, 0, 0
+    _WINS[0] = 0
     for p in range(91):
         a, b = _PAIR_A[p], _PAIR_B[p]
         cnt = left[a] * (left[a] - 1) // 2 if a == b else left[a] * left[b]
@@ -167,33 +184,33 @@ def _board_share(f0: int, f1: int, f2: int, f3: int, f4: int, c1: int, c2: int) 
             elif v == mine:
                 ties += cnt
     if most >= 3:  # the holdings that make the flush: their flush value instead of the plain one
-        for o1 in range(52):
+        sbits = sb[st]
+        for r1 in range(13):  # first card of the suit
+            o1 = r1 * 4 + st
             if (known >> o1) & 1:
                 continue
-            s1 = (o1 & 3) == st
-            if most == 3 and not s1:
+            if most == 3:  # both cards of the suit
+                for r2 in range(r1 + 1, 13):
+                    o2 = r2 * 4 + st
+                    if not (known >> o2) & 1:
+                        ties += _recount(_FLUSH[sbits | (_ONE << r1) | (_ONE << r2)], _PV[base + _pair(o1, o2)], mine)
                 continue
-            for o2 in range(o1 + 1, 52):
-                if (known >> o2) & 1:
+            for o2 in range(52):  # with any card (another of the suit only above it)
+                if o2 == o1 or (known >> o2) & 1:
                     continue
-                s2 = (o2 & 3) == st
-                if (most == 3 and not s2) or (most == 4 and not (s1 or s2)):
+                if (o2 & 3) == st:
+                    if o2 > o1:
+                        ties += _recount(_FLUSH[sbits | (_ONE << r1) | (_ONE << (o2 >> 2))], _PV[base + _pair(o1, o2)], mine)
+                else:
+                    ties += _recount(_FLUSH[sbits | (_ONE << r1)], _PV[base + _pair(o1, o2)], mine)
+        if most == 5:  # a flush on board plays for the holdings without a card of its suit too
+            for o1 in range(52):
+                if (o1 & 3) == st or (known >> o1) & 1:
                     continue
-                own = 0
-                if s1:
-                    own |= _ONE << (o1 >> 2)
-                if s2:
-                    own |= _ONE << (o2 >> 2)
-                true = _FLUSH[sb[st] | own]
-                plain = _PV[base + _pair(o1, o2)]
-                if true < mine:
-                    wins += 1
-                elif true == mine:
-                    ties += 1
-                if plain < mine:
-                    wins -= 1
-                elif plain == mine:
-                    ties -= 1
+                for o2 in range(o1 + 1, 52):
+                    if (o2 & 3) != st and not (known >> o2) & 1:
+                        ties += _recount(_FLUSH[sbits], _PV[base + _pair(o1, o2)], mine)
+        wins += _WINS[0]
     return (wins + 0.5 * ties) / valid
 
 
@@ -294,26 +311,28 @@ def mc_equity(board: np.ndarray, nboard: int, c1: int, c2: int, opponents: int, 
     k = 5 - nboard
     need = k + 2 * opponents
     wins, tied = 0, 0.0
-    for _ in range(samples):
+    base, most, st, hero = 0, 0, 0, 0
+    for q in range(samples):
         for j in range(need):  # a partial shuffle of the deck that carries over
             r = j + _below(n - j)
             t = deck[j]
             deck[j] = deck[r]
             deck[r] = t
-        for j in range(k):
-            full[nboard + j] = deck[j]
-        for s in range(4):
-            suits[s] = 0
-            sb[s] = 0
-        for j in range(5):
-            suits[full[j] & 3] += 1
-            sb[full[j] & 3] |= _ONE << (full[j] >> 2)
-        most, st = 0, 0
-        for s in range(4):
-            if suits[s] > most:
-                most, st = suits[s], s
-        base = _row5(full[0], full[1], full[2], full[3], full[4])
-        hero = _value(base, st, most, sb[st], c1, c2)
+        if k or q == 0:  # the board's row and the hero's value (the same every time on the river)
+            for j in range(k):
+                full[nboard + j] = deck[j]
+            for s in range(4):
+                suits[s] = 0
+                sb[s] = 0
+            for j in range(5):
+                suits[full[j] & 3] += 1
+                sb[full[j] & 3] |= _ONE << (full[j] >> 2)
+            most, st = 0, 0
+            for s in range(4):
+                if suits[s] > most:
+                    most, st = suits[s], s
+            base = _row5(full[0], full[1], full[2], full[3], full[4])
+            hero = _value(base, st, most, sb[st], c1, c2)
         best, at_best = -1, 0
         for o in range(opponents):
             v = _value(base, st, most, sb[st], deck[k + 2 * o], deck[k + 2 * o + 1])
