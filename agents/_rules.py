@@ -45,7 +45,7 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarra
     multisets = np.array(list(itertools.combinations_with_replacement(range(13), 5)), dtype=np.int64)
     multisets = multisets[~(multisets[:, 4] == multisets[:, 0])]  # five of a rank cannot be dealt
     codes = (((multisets[:, 0] * 13 + multisets[:, 1]) * 13 + multisets[:, 2]) * 13 + multisets[:, 3]) * 13 + multisets[:, 4]
-    row_of = np.full(13**5, -1, dtype=np.int64)
+    row_of = np.full(13**5, -1, dtype=np.int16)  # 6,175 rows: small, so the look-ups stay in the cache
     row_of[codes] = np.arange(len(multisets))
     keys = np.array(_RANK_KEYS, dtype=np.int64)
     dense = _dense_table(7)
