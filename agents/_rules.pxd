@@ -6,7 +6,8 @@ cimport cython
 cdef unsigned long long _M64, _GOLDEN, _MIX1, _MIX2, _ONE, _STATE
 cdef long long _FOLD, _CALL, NO_RAISE
 cdef long long[::1] _PAIR_A, _PAIR_B, _PAIR_OF, _LEFT, _SUITS, _SBITS, _RANKS, _FULL, _DECK, _PICK, _ORDER, _WINS
-cdef short[::1] _PV, _FLUSH, _ROW_OF
+cdef short[::1] _PV, _FLUSH
+cdef int[::1] _ROW_OF
 
 @cython.locals(z=cython.ulonglong)
 cdef unsigned long long _rand() noexcept

@@ -45,8 +45,8 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarra
     multisets = np.array(list(itertools.combinations_with_replacement(range(13), 5)), dtype=np.int64)
     multisets = multisets[~(multisets[:, 4] == multisets[:, 0])]  # five of a rank cannot be dealt
     codes = (((multisets[:, 0] * 13 + multisets[:, 1]) * 13 + multisets[:, 2]) * 13 + multisets[:, 3]) * 13 + multisets[:, 4]
-    row_of = np.full(13**5, -1, dtype=np.int16)  # 6,175 rows: small, so the look-ups stay in the cache
-    row_of[codes] = np.arange(len(multisets))
+    row_of = np.full(13**5, -1, dtype=np.int32)  # the row's start (row * 91): small enough to stay in the cache
+    row_of[codes] = np.arange(len(multisets)) * 91
     keys = np.array(_RANK_KEYS, dtype=np.int64)
     dense = _dense_table(7)
     sums = keys[multisets].sum(axis=1)[:, None] + keys[pairs].sum(axis=1)[None, :]
@@ -94,7 +94,7 @@ def _below(n: int) -> int:
 
 # ---------------------------------------------------------------------------------------- hand values
 def _row5(f0: int, f1: int, f2: int, f3: int, f4: int) -> int:
-    """The value-table row of a five-card board (its multiset of ranks), times 91."""
+    """Where the value table's row of a five-card board (its multiset of ranks) starts."""
     r = _RANKS
     r[0], r[1], r[2], r[3], r[4] = f0 >> 2, f1 >> 2, f2 >> 2, f3 >> 2, f4 >> 2
     for i in range(1, 5):  # insertion sort of five ranks
@@ -104,7 +104,7 @@ def _row5(f0: int, f1: int, f2: int, f3: int, f4: int) -> int:
             r[j + 1] = r[j]
             j -= 1
         r[j + 1] = x
-    return _ROW_OF[(((r[0] * 13 + r[1]) * 13 + r[2]) * 13 + r[3]) * 13 + r[4]] * 91
+    return _ROW_OF[(((r[0] * 13 + r[1]) * 13 + r[2]) * 13 + r[3]) * 13 + r[4]]
 
 
 def _pair(c1: int, c2: int) -> int:
