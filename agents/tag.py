@@ -35,6 +35,7 @@ by that factor, equity margins grow); ``aggression`` > 1 bets and raises more of
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from types import SimpleNamespace
 from typing import Any
@@ -178,9 +179,12 @@ def one_row(info: Mapping[str, Any]) -> BatchViews:
 def repeat_row(row: BatchViews, holdings: np.ndarray) -> BatchViews:
     """Row 0 of ``row`` once per holding, each with that holding as its hole cards (range queries)."""
     zeros = np.zeros(len(holdings), dtype=np.int64)
-    fields = {k: (v[zeros] if isinstance(v, np.ndarray) else v) for k, v in vars(row).items()}
-    fields["hole"] = np.ascontiguousarray(holdings, dtype=np.int64).reshape(-1, 2)
-    return BatchViews(**fields)
+    out = copy.copy(row)
+    for name, value in vars(row).items():
+        if isinstance(value, np.ndarray):
+            setattr(out, name, value[zeros])
+    out.hole = np.array(holdings, dtype=np.int64).reshape(-1, 2)
+    return out
 
 
 def rule_equities(views: BatchViews, rows: np.ndarray, flop_runouts: int, samples: int, seed: int, out: np.ndarray) -> None:

@@ -43,7 +43,7 @@ def collect(spec: str, hands: int, seed: int, learner_policy: str) -> tuple[list
     env = nlhe_v1.env(num_players=6, action_mode="exact")
     bots = [make_agent(spec) for _ in range(5)]
     for i, b in enumerate(bots):
-        b.rng = _Recorder(seed + i)  # type: ignore[attr-defined]
+        b.rng = _Recorder(seed + i)
     learner = np.random.default_rng(seed)
     rows: list[tuple[Any, Any, np.ndarray, int]] = []
     act_cpu, learner_decisions = 0.0, 0
@@ -64,7 +64,7 @@ def collect(spec: str, hands: int, seed: int, learner_policy: str) -> tuple[list
             t = time.process_time()
             action = bot.act(obs, info)
             act_cpu += time.process_time() - t
-            rows.append((info["view"], info["legal"], bot.rng.last.copy(), action))  # type: ignore[attr-defined]
+            rows.append((info["view"], info["legal"], bot.rng.last.copy(), action))
             env.step(action)
     return rows, act_cpu, learner_decisions
 
@@ -78,7 +78,7 @@ def bench(spec: str, hands: int, batch: int, seed: int, learner_policy: str) -> 
         views = BatchViews.from_seat_views([r[0] for r in part], [r[1] for r in part])
         batches.append((views, np.stack([r[2] for r in part]), [r[3] for r in part]))
     t = time.process_time()
-    out = [bot.decide(v, u) for v, u, _ in batches]  # type: ignore[attr-defined]
+    out = [bot.decide(v, u) for v, u, _ in batches]
     decide_cpu = time.process_time() - t
     assert all(o.tolist() == ids for o, (_, _, ids) in zip(out, batches, strict=True)), "decide differs from act"
     decided = batch * len(batches)

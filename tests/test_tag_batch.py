@@ -50,7 +50,7 @@ def _play(specs: tuple[str, ...], hands: int, seed: int) -> tuple[list[Any], lis
     agents = [make_agent(s) for s in specs]
     recorders = [_Recorder(seed + i) for i in range(len(specs))]
     for a, r in zip(agents, recorders, strict=True):
-        a.rng = r  # type: ignore[attr-defined]
+        a.rng = r
     seen: list[list[tuple[dict, dict, np.ndarray, int]]] = [[] for _ in specs]
     for hand in range(hands):
         env.reset(seed=seed * 100_000 + hand)
@@ -99,7 +99,7 @@ def test_decide_refuses_bad_input() -> None:
     with pytest.raises(ConfigError, match="uniforms"):
         agent.decide(views, np.ones((len(rows), 1)))
     with pytest.raises(ConfigError, match="views"):
-        agent.decide([r[0] for r in rows], np.zeros((len(rows), 1)))  # type: ignore[arg-type]
+        agent.decide([r[0] for r in rows], np.zeros((len(rows), 1)))
 
 
 def _board_and_hole(seed: int, size: int) -> tuple[np.ndarray, tuple[int, int]]:
@@ -172,10 +172,10 @@ def test_the_sources_give_the_compiled_numbers() -> None:
     rule_equities(views, post, 64, 60, 0, compiled)
     original = _rules.row_equities
     try:
-        _rules.row_equities = twin.row_equities  # type: ignore[attr-defined]
+        _rules.row_equities = twin.row_equities
         rule_equities(views, post, 64, 60, 0, pure)
     finally:
-        _rules.row_equities = original  # type: ignore[attr-defined]
+        _rules.row_equities = original
     assert np.array_equal(compiled, pure, equal_nan=True)
     u = np.random.default_rng(0).random(views.rows)
     pct = np.linspace(0.0, 1.0, views.rows)
