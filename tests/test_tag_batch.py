@@ -70,6 +70,15 @@ def _play(specs: tuple[str, ...], hands: int, seed: int) -> tuple[list[Any], lis
 
 @pytest.mark.parametrize(("specs", "hands"), [(("tag", "calling-station"), 1200), (("lag", "tight-passive"), 800), (_SIX, 2000)])
 def test_decide_equals_act_row_for_row(specs: tuple[str, ...], hands: int) -> None:
+    _decide_equals_act(specs, hands)
+
+
+def test_decide_equals_act_with_read_ranges() -> None:
+    # equity against ranges read from the preflop actions: the engine's Monte Carlo, seeded by the cards
+    _decide_equals_act(("tag(read_ranges=True, samples=40)", "tag(read_ranges=True, samples=40, tightness=0.6)", "lag"), 150)
+
+
+def _decide_equals_act(specs: tuple[str, ...], hands: int) -> None:
     agents, seen = _play(specs, hands, seed=len(specs))
     streets: set[str] = set()
     raises = 0
@@ -98,6 +107,7 @@ def test_decide_refuses_bad_input() -> None:
         agent.decide(views, np.zeros((len(rows), 2)))
     with pytest.raises(ConfigError, match="uniforms"):
         agent.decide(views, np.ones((len(rows), 1)))
+    assert agent.decide(BatchViews.empty(0, 2, 5, 10), np.zeros((0, 1))).shape == (0,)
     with pytest.raises(ConfigError, match="views"):
         agent.decide([r[0] for r in rows], np.zeros((len(rows), 1)))
 
