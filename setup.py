@@ -8,7 +8,7 @@ Compiled build: Cython compiles the unchanged ``.py`` sources listed in ``COMPIL
 ``holdem_env/_build.py``'s ``CANDIDATES``) (those whose
 compilation measurably paid; see ``benchmarks/BENCHMARKS.md``) into extension modules
 that Python imports in place of the ``.py``. The ``.pxd`` file next to each (``engine/state.pxd``,
-``env/_core.pxd``, ``env/_order.pxd``, ``env/_view.pxd``) declares its hot class as an extension type with typed fields. ``pip install`` and ``make build``
+``env/_core.pxd``, ``env/_order.pxd``, ``env/_view.pxd``, ``agents/_rules.pxd``) declares its hot class as an extension type with typed fields. ``pip install`` and ``make build``
 (``python setup.py build_ext --inplace``, incremental) compile them when Cython and a C
 compiler are present; otherwise the package installs as pure Python (same behaviour, slower)
 after one warning line. ``HOLDEM_ENV_PURE_PYTHON=1`` at build time compiles nothing; at run
