@@ -461,14 +461,16 @@ def compare_hand(seed: int) -> Outcome:
 class DifferentialSummary:
     """The counts of a differential run over many seeds."""
 
+    # the outcome: hands, those that agree exactly, the documented deviations of the others, failures
     hands: int = 0
     exact: int = 0
+    reasons: Counter[str] = field(default_factory=Counter)
+    failures: list[str] = field(default_factory=list)
+    # the coverage: hands whose final stacks were compared, with >= 2 side pots, with a short all-in raise
     stacks_compared: int = 0
     multiway_side_pots: int = 0
     short_allin_hands: int = 0
-    forced_checks: int = 0
-    reasons: Counter[str] = field(default_factory=Counter)
-    failures: list[str] = field(default_factory=list)
+    forced_checks: int = 0  # PokerKit-only forced checks (not hands)
 
     def text(self) -> str:
         """One line with every count."""
