@@ -48,7 +48,6 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pytest
 from pokerkit_oracle import (
-    OracleLegal,
     OracleSetup,
     PokerKitHand,
     PokerKitRefusedError,
@@ -263,7 +262,7 @@ def rules_view(hand: PlayedHand, index: int) -> RulesView:
     return RulesView(street, current, last_full, tuple(shorts), opening_short, reopened)
 
 
-def classify_legal_diff(hand: PlayedHand, index: int, ours: LegalActions, theirs: OracleLegal) -> str | None:
+def classify_legal_diff(hand: PlayedHand, index: int, ours: LegalActions, theirs: LegalActions) -> str | None:
     """The documented deviation that explains a legal-set difference at decision ``index``, or None.
 
     Only the permission to raise may differ, and only where an independent docs/RULES.md reading
@@ -346,7 +345,7 @@ def classify_stack_diff(hand: PlayedHand, ours: Sequence[int], theirs: Sequence[
     return None
 
 
-def _legal_diff_text(ours: LegalActions, theirs: OracleLegal) -> str:
+def _legal_diff_text(ours: LegalActions, theirs: LegalActions) -> str:
     return (
         f"ours: fold={ours.fold} check={ours.check} call={ours.call} raise={ours.min_raise_to}..{ours.max_raise_to}\n"
         f"PK:   fold={theirs.fold} check={theirs.check} call={theirs.call} raise={theirs.min_raise_to}..{theirs.max_raise_to}"
@@ -547,12 +546,11 @@ def test_legal_diff_outside_documented_deviations_is_not_excused() -> None:
     hand = play_our_hand(1)
     d = hand.decisions[0]
     la = d.legal
-    same = OracleLegal(la.seat, la.fold, la.check, la.call, la.min_raise_to, la.max_raise_to)
     assert la.min_raise_to is not None and la.call > 0
-    assert classify_legal_diff(hand, 0, la, replace(same, call=la.call + 1)) is None
-    assert classify_legal_diff(hand, 0, la, replace(same, min_raise_to=la.min_raise_to + 1)) is None
+    assert classify_legal_diff(hand, 0, la, la._replace(call=la.call + 1)) is None
+    assert classify_legal_diff(hand, 0, la, la._replace(min_raise_to=la.min_raise_to + 1)) is None
     # The first decision of a hand has nothing before it: a refused raise there is unexplained.
-    assert classify_legal_diff(hand, 0, la, replace(same, min_raise_to=None, max_raise_to=None)) is None
+    assert classify_legal_diff(hand, 0, la, la._replace(min_raise_to=None, max_raise_to=None)) is None
 
 
 def _first_failure(seeds: range) -> str | None:
