@@ -569,19 +569,21 @@ def test_diff_catches_odd_chips_handed_out_against_the_rules(monkeypatch: pytest
 
 def test_diff_catches_a_wrong_minimum_raise(monkeypatch: pytest.MonkeyPatch) -> None:
     # Mutant engine: every raise interval starts one chip higher than it should. The mutation
-    # goes in where legal_actions() turns the engine's cached legal set into LegalActions (a
-    # plain Python class's method, so it also reaches a compiled HandState).
+    # goes in where the engine builds its legal set, a LegalActions made by the module's
+    # ``_new_tuple`` (a module global, looked up at run time: it also reaches a compiled HandState).
     import holdem_env.engine.state as engine_state
 
-    real_public = engine_state._Legal.public
+    real_new_tuple = engine_state._new_tuple
 
-    def public(self: engine_state._Legal) -> LegalActions:
-        seat, fold, check, call, lo, hi = real_public(self)
-        if lo is not None and hi is not None and lo < hi:
-            lo += 1
-        return LegalActions(seat, fold, check, call, lo, hi)
+    def new_tuple(cls: type, values: tuple) -> tuple:
+        if cls is LegalActions:
+            seat, fold, check, call, lo, hi = values
+            if lo is not None and hi is not None and lo < hi:
+                lo += 1
+            values = (seat, fold, check, call, lo, hi)
+        return real_new_tuple(cls, values)
 
-    monkeypatch.setattr(engine_state._Legal, "public", public)
+    monkeypatch.setattr(engine_state, "_new_tuple", new_tuple)
     failure = _first_failure(range(50))
     assert failure is not None and "legal actions differ" in failure
 
