@@ -8,6 +8,10 @@ call ``bot.decide(views, uniforms)`` once per bot (``uniforms``: shape ``(rows,
 bot.uniforms_per_decision)`` in [0, 1), from the tables' seeded opponent generator; the attribute
 defaults to 1), check every returned id, and apply them all in C. An illegal id stops the round before
 any of its actions is applied, with an error naming the bot, the table, the seat and the legal set.
+
+Determinism: the uniforms come from the core's one opponent generator, round by round in bot order and
+table order, so a seed gives the same play for the same tables and bots (it is not independent of the
+number of tables, as the per-table vector env is).
 """
 
 from __future__ import annotations
