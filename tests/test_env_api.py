@@ -403,6 +403,29 @@ def test_every_view_handed_out_is_the_engine_at_that_moment(num_players: int, an
     assert checked >= 2 * 30  # decisions checked (30 hands)
 
 
+def test_an_agent_changing_its_info_changes_no_other_info() -> None:
+    # every info, and the legal dict in it, is a dict of its own (the idle seats' legal sets are
+    # copies of one template): an agent that writes into its own changes nothing anyone else gets
+    idle = {"fold": False, "check": False, "call": 0, "min_raise_to": 0, "max_raise_to": 0}
+    env = nlhe_v1.env(num_players=4)
+    env.reset(seed=3)
+    raw = env.unwrapped
+    for _hand in range(3):
+        seen = []
+        for agent in env.agent_iter():
+            _, _, term, trunc, info = env.last()
+            others = [raw.infos[a] for a in raw.agents if a != agent]
+            assert all(o["legal"] == idle for o in others)  # nobody else is to act
+            seen += [id(o["legal"]) for o in others] + [id(info["legal"])]
+            info["legal"]["fold"] = info["legal"]["call"] = "changed"
+            info["legal"]["extra"] = 1
+            assert all(o["legal"] == idle for o in others)
+            env.step(None if term or trunc else 1)
+        assert len(set(seen)) > 4  # new dicts handed out along the hand
+        env.reset()
+        assert all(raw.infos[a]["legal"] == idle for a in raw.agents if a != raw.agent_selection)
+
+
 def test_seat_view_is_a_read_only_mapping_in_either_build() -> None:
     # a registered Mapping (the compiled build makes SeatView an extension type): the mixin
     # methods, equality with dicts, hashing, pickling and the read-only field
