@@ -46,8 +46,8 @@ cdef class _EnvCore:
     cdef public tuple _board_strs
     cdef public tuple _public_now
     cdef public list _history
-    cdef public tuple _all_in
-    cdef public tuple _folded
+    cdef public list _all_in
+    cdef public list _folded
     cdef public list _own
     cdef public Py_ssize_t _street
     cdef public Py_ssize_t _n_events
@@ -67,8 +67,6 @@ cdef class _EnvCore:
     cdef signed char[::1] _mask_stagev
     cdef Py_ssize_t _stage_lo
     cdef Py_ssize_t _stage_hi
-    cdef object _public_of
-    cdef tuple _public_cache
     cdef public bint _full_infos
     cdef public bint _exact
     cdef public double _inv_bb
@@ -103,10 +101,9 @@ cdef class _EnvCore:
     @cython.locals(state=HandState)
     cdef _next_turn(self)
     cdef dict _idle_info(self, Py_ssize_t seat)
-    @cython.locals(latest=SeatView)
     cpdef _seat_view(self, seat)
     cdef list _all_views(self)
-    @cython.locals(state=HandState, table=tuple, public=tuple)
+    @cython.locals(state=HandState)
     cdef tuple _public_values(self)
     @cython.locals(n_events=Py_ssize_t, seat=Py_ssize_t, inv=double, dynv="float[::1]", state=HandState)
     cdef _after_action(self, ev)

@@ -60,11 +60,9 @@ def hole_strs(hole: tuple[int, ...] | None) -> tuple[str, ...]:
 
 
 #: The per-step names :meth:`_EnvCore._bind_buffers` binds (typed views and staging arrays in the
-#: compiled build, and the cache of the views' public values; ``_core.pxd`` declares them
-#: private): never pickled, rebuilt on load.
+#: compiled build; ``_core.pxd`` declares them private): never pickled, rebuilt on load.
 _REBOUND_FIELDS = (
-    "_dynv", "_runsv", "_obs_stage", "_obs_stagev", "_mask_stage", "_mask_stagev", "_stage_lo", "_stage_hi",
-    "_public_of", "_public_cache",
+    "_dynv", "_runsv", "_obs_stage", "_obs_stagev", "_mask_stage", "_mask_stagev", "_stage_lo", "_stage_hi"
 )
 #: Whether this module runs compiled (setup.py COMPILED): observations and masks are then written
 #: by C loops over typed views; from the ``.py`` source, numpy does it (:class:`ObservationBuilder`).
@@ -105,8 +103,8 @@ class _EnvCore:
     _board_strs: tuple[str, ...]
     _public_now: tuple[Any, ...]  # the engine's public_table() since it last moved
     _history: list[tuple[int, str, str, int]]
-    _all_in: tuple[bool, ...]
-    _folded: tuple[bool, ...]
+    _all_in: list[bool]
+    _folded: list[bool]
     _own: list[tuple[Any, ...]]
     _street: int
     _n_events: int
@@ -124,8 +122,6 @@ class _EnvCore:
     _mask_stagev: np.ndarray
     _stage_lo: int
     _stage_hi: int
-    _public_of: tuple[Any, ...] | None
-    _public_cache: tuple[Any, ...]
     _full_infos: bool
     _exact: bool
     _inv_bb: float
@@ -162,8 +158,6 @@ class _EnvCore:
         self._mask_stage = np.zeros(self.num_actions, dtype=np.int8)
         self._mask_stagev = self._mask_stage
         self._stage_lo = self._stage_hi = 0  # the raise range set in the staging mask (none)
-        self._public_of = None  # the _public_now that _public_cache was built from (none yet)
-        self._public_cache = ()
 
     def _refresh_money(self) -> None:
         """Rewrite every seat's stack and street bet (in big blinds) from ``_public_now`` (the engine's
@@ -200,15 +194,14 @@ class _EnvCore:
         dealt = state.dealt_in
         self._dealt = dealt
         # Fold and all-in flags follow the action events (the engine's tuple views are
-        # rebuilt on every read), as tuples the views share: rebuilt only when a flag changes.
-        # Nobody has folded yet; antes and blinds can put seats all-in.
-        self._folded = (False,) * n
-        self._all_in = state.is_all_in
+        # rebuilt on every read). Nobody has folded yet; antes and blinds can put seats all-in.
+        self._folded = [False] * n
+        self._all_in = list(state.is_all_in)
         self._history: list[tuple[int, str, str, int]] = []
         holes = [state.hole_cards_of(s) for s in range(n)]
         # (seat, its cards as strings): the seat's own part of its views only (SeatView)
-        strs = _CARD_STRS
-        self._own = [(s, (strs[h[0]], strs[h[1]]) if h else ()) for s, h in enumerate(holes)]  # hole_strs inlined
+        strs = _CARD_STRS  # hole_strs inlined: no Python call per seat
+        self._own = [(s, (strs[h[0]], strs[h[1]]) if h else ()) for s, h in enumerate(holes)]
         self._board_strs: tuple[str, ...] = ()
         self._street = 0
         self._actor = None
@@ -271,14 +264,10 @@ class _EnvCore:
         kind_name, col = _KIND_INFO[ev.kind._value_]
         self._history.append((seat, STREET_NAMES[street], kind_name, ev.to))
         if ev.all_in:
-            flags = list(self._all_in)
-            flags[seat] = True
-            self._all_in = tuple(flags)
+            self._all_in[seat] = True
             dynv[self._at_all_in + seat] = 1.0
         if col < 0:  # fold
-            flags = list(self._folded)
-            flags[seat] = True
-            self._folded = tuple(flags)
+            self._folded[seat] = True
             dynv[self._at_folded + seat] = 1.0
             return
         at = self._history_at[street][seat]
@@ -330,18 +319,19 @@ class _EnvCore:
         legal = self._legal = state._legal()
         agent = self.agent_selection = self.possible_agents[seat]
         lo = legal.min_raise_to
-        legal_info = {
-            "fold": legal.fold,
-            "check": legal.check,
-            "call": legal.call,
-            "min_raise_to": 0 if lo is None else lo,
-            "max_raise_to": 0 if lo is None else legal.max_raise_to,
+        info: dict[str, Any] = {
+            "legal": {
+                "fold": legal.fold,
+                "check": legal.check,
+                "call": legal.call,
+                "min_raise_to": 0 if lo is None else lo,
+                "max_raise_to": 0 if lo is None else legal.max_raise_to,
+            }
         }
         if self._full_infos:
             view = self._views[seat] = self._seat_view(seat)
-            self.infos[agent] = {"legal": legal_info, "view": view}
-        else:
-            self.infos[agent] = {"legal": legal_info}
+            info["view"] = view
+        self.infos[agent] = info
 
     def _idle_info(self, seat: int) -> dict[str, Any]:
         """The info of a seat that is not to act: no legal action, and its latest view."""
@@ -351,16 +341,8 @@ class _EnvCore:
         return {"legal": legal}
 
     def _seat_view(self, seat: int) -> SeatView:
-        """What ``seat`` may see now, as plain values (its own hole cards only): the seat's
-        latest view again when nothing has happened since it was built (the first actor's view
-        is its view as dealt), else a new one."""
-        public = self._public_values()
-        view = self._views[seat]
-        if type(view) is SeatView:
-            latest = view  # a typed local in the compiled build (_core.pxd): a C field read below
-            if latest._public is public:
-                return latest
-        return view_from_parts(self._own[seat], public)
+        """What ``seat`` may see now, as plain values (its own hole cards only)."""
+        return view_from_parts(self._own[seat], self._public_values())
 
     def _all_views(self) -> list[SeatView]:
         """Every seat's view now (one set of public values, each seat's own hole cards)."""
@@ -373,21 +355,16 @@ class _EnvCore:
 
     def _public_values(self) -> tuple[Any, ...]:
         """The values every seat may see, in :data:`holdem_env.env._view.VIEW_KEYS` order after
-        ``seat`` and ``hole_cards``: one tuple per moment, built once. The env reads the engine's
-        table (``_public_now``, a new tuple) after every event, before it builds any view, so
-        the table it was built from says whether the last one built is still current."""
-        table = self._public_now
-        if table is self._public_of:
-            return self._public_cache
+        ``seat`` and ``hole_cards``."""
         state = self._state
-        pot, current_bet, button, actor, stacks, street_bets = table
+        pot, current_bet, button, actor, stacks, street_bets = self._public_now
         if actor is None:
             cards = state.shown
             shown = tuple([tuple([_CARD_STRS[c] for c in cards.get(s, ())]) for s in range(self._layout.num_players)])
             payoffs = state.payoffs
         else:
             shown, payoffs = self._no_shown, self._no_payoffs
-        public = (
+        return (
             STREET_NAMES[self._street],
             self._board_strs,
             pot,
@@ -396,8 +373,8 @@ class _EnvCore:
             -1 if actor is None else actor,
             stacks,
             street_bets,
-            self._folded,
-            self._all_in,
+            tuple(self._folded),
+            tuple(self._all_in),
             self._dealt,
             self._small_blind,
             self._bb,
@@ -406,8 +383,6 @@ class _EnvCore:
             shown,
             payoffs,
         )
-        self._public_of, self._public_cache = table, public
-        return public
 
     def _after_action(self, ev: ActionEvent) -> None:
         """Bookkeeping after the engine applied one action (``ev``, the event it returned).
