@@ -367,9 +367,9 @@ def test_seat_view_is_a_frozen_snapshot_taken_when_the_seat_is_to_act() -> None:
 
 @pytest.mark.parametrize(("num_players", "ante", "seed"), [(2, 0, 1), (6, 0, 2), (10, 3, 3)])
 def test_every_view_handed_out_is_the_engine_at_that_moment(num_players: int, ante: int, seed: int) -> None:
-    # the env builds a moment's public values once and hands them to every view of that moment
-    # (the first actor's view is its dealt view again): each view must still be the engine's table
-    # when handed out, with the history, fold and all-in flags read back from the engine's events
+    # the env keeps its own copy of what a view shows (history, fold and all-in flags, board)
+    # event by event: each view handed out must be the engine at that moment, the history and the
+    # flags read back from the engine's events
     from holdem_env.engine.actions import ActionKind
     from holdem_env.engine.record import ActionEvent
 
@@ -396,7 +396,7 @@ def test_every_view_handed_out_is_the_engine_at_that_moment(num_players: int, an
                 env.step(None)
                 continue
             assert (view["actor"], view["stacks"], view["street_bets"]) == (seat, stacks, bets) and seat == actor
-            if not actions:  # nothing happened since the deal: the dealt view is the same moment
+            if not actions:  # nothing happened since the deal: the dealt view shows the same moment
                 assert view == dealt[seat]
             checked += 1
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
