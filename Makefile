@@ -86,12 +86,13 @@ train: build
 demo: $(STAMP)
 	$(VENV)/bin/holdem demo
 
-# The benchmarks' reference libraries (the bench extra) come into the same venv on first use.
+# The benchmarks' reference libraries (the bench extra) come into the same venv on first use, their
+# bytecode written at install as for the rest (see UV above).
 bench: build $(VENV)/.bench-installed
 	$(PY) benchmarks/run_all.py
 
 $(VENV)/.bench-installed: $(STAMP)
-	if [ -x $(UV) ]; then $(UV) pip install --python $(PY) --index-strategy unsafe-best-match \
+	if [ -x $(UV) ]; then $(UV) pip install --python $(PY) --index-strategy unsafe-best-match --compile-bytecode \
 	        $(UV_SOURCES) -r pyproject.toml --extra bench; \
 	else HOLDEM_ENV_PURE_PYTHON=1 $(PY) -m pip install -e ".[bench]"; fi
 	touch $@

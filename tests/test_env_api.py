@@ -365,6 +365,67 @@ def test_seat_view_is_a_frozen_snapshot_taken_when_the_seat_is_to_act() -> None:
     assert final["payoffs"] == env.state_object.payoffs and sum(final["payoffs"]) == 0
 
 
+@pytest.mark.parametrize(("num_players", "ante", "seed"), [(2, 0, 1), (6, 0, 2), (10, 3, 3)])
+def test_every_view_handed_out_is_the_engine_at_that_moment(num_players: int, ante: int, seed: int) -> None:
+    # the env keeps its own copy of what a view shows (history, fold and all-in flags, board)
+    # event by event: each view handed out must be the engine at that moment, the history and the
+    # flags read back from the engine's events
+    from holdem_env.engine.actions import ActionKind
+    from holdem_env.engine.record import ActionEvent
+
+    streets = ("preflop", "flop", "turn", "river")
+    env = nlhe_v1.env(num_players=num_players, ante=ante)
+    env.reset(seed=seed)
+    raw, rng, checked = env.unwrapped, np.random.default_rng(seed), 0
+    for _ in range(30):  # short and uneven stacks: all-ins from the blinds and antes on, side pots
+        env.reset(options={"stacks": [int(x) for x in rng.integers(2, 300, num_players)]})
+        dealt = [raw.infos[a]["view"] for a in raw.possible_agents]
+        for agent in env.agent_iter():
+            obs, _, term, trunc, info = env.last()
+            state, seat = raw.state_object, raw.agent_name_mapping[agent]
+            view = info["view"]
+            pot, current_bet, button, actor, stacks, bets = state.public_table()
+            actions = [e for e in state.events if type(e) is ActionEvent]
+            assert (view["seat"], view["pot"], view["current_bet"], view["button"]) == (seat, pot, current_bet, button)
+            assert view["history"] == tuple((e.seat, streets[e.street], e.kind.value, e.to) for e in actions)
+            assert view["folded"] == tuple(any(e.seat == s and e.kind is ActionKind.FOLD for e in actions)
+                                           for s in range(num_players))
+            assert view["all_in"] == state.is_all_in and view["board"] == tuple(map(card_str, state.board))
+            if term or trunc:
+                assert view["is_over"] and view["payoffs"] == state.payoffs
+                env.step(None)
+                continue
+            assert (view["actor"], view["stacks"], view["street_bets"]) == (seat, stacks, bets) and seat == actor
+            if not actions:  # nothing happened since the deal: the dealt view shows the same moment
+                assert view == dealt[seat]
+            checked += 1
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert checked >= 2 * 30  # decisions checked (30 hands)
+
+
+def test_an_agent_changing_its_info_changes_no_other_info() -> None:
+    # every info, and the legal dict in it, is a dict of its own (the idle seats' legal sets are
+    # copies of one template): an agent that writes into its own changes nothing anyone else gets
+    idle = {"fold": False, "check": False, "call": 0, "min_raise_to": 0, "max_raise_to": 0}
+    env = nlhe_v1.env(num_players=4)
+    env.reset(seed=3)
+    raw = env.unwrapped
+    for _hand in range(3):
+        seen = []
+        for agent in env.agent_iter():
+            _, _, term, trunc, info = env.last()
+            others = [raw.infos[a] for a in raw.agents if a != agent]
+            assert all(o["legal"] == idle for o in others)  # nobody else is to act
+            seen += [id(o["legal"]) for o in others] + [id(info["legal"])]
+            info["legal"]["fold"] = info["legal"]["call"] = "changed"
+            info["legal"]["extra"] = 1
+            assert all(o["legal"] == idle for o in others)
+            env.step(None if term or trunc else 1)
+        assert len(set(seen)) > 4  # new dicts handed out along the hand
+        env.reset()
+        assert all(raw.infos[a]["legal"] == idle for a in raw.agents if a != raw.agent_selection)
+
+
 def test_seat_view_is_a_read_only_mapping_in_either_build() -> None:
     # a registered Mapping (the compiled build makes SeatView an extension type): the mixin
     # methods, equality with dicts, hashing, pickling and the read-only field

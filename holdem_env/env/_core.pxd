@@ -17,6 +17,8 @@ cdef Py_ssize_t _AT_TO_CALL, _AT_MIN_RAISE_TO, _AT_MAX_RAISE_TO
 cdef Py_ssize_t _HIST_CHECKS, _HIST_AMOUNT
 # The fold and check/call action ids (FOLD, CHECK_CALL) for the mask writer.
 cdef Py_ssize_t _FOLD_ID, _CHECK_CALL_ID
+# The idle seats' legal set, copied into each of their infos (PyDict_Copy).
+cdef dict _IDLE_LEGAL
 
 
 cdef class _EnvCore:

@@ -48,6 +48,9 @@ _CARD_STRS = tuple(card_str(c) for c in range(52))
 _AT_TO_CALL, _AT_MIN_RAISE_TO, _AT_MAX_RAISE_TO = _obs.OFF_TO_CALL, _obs.OFF_MIN_RAISE_TO, _obs.OFF_MAX_RAISE_TO
 _FOLD_ID, _CHECK_CALL_ID = FOLD, CHECK_CALL  # C integers in the compiled build (_core.pxd)
 _zeros, _INT8 = np.zeros, np.dtype(np.int8)  # the idle seats' all-zero masks (read once here)
+#: The legal set in the info of a seat that is not to act; each info gets a copy (one C call, no
+#: key insertions; numbers are never None: 0 = no raise).
+_IDLE_LEGAL = {"fold": False, "check": False, "call": 0, "min_raise_to": 0, "max_raise_to": 0}
 _copy_array = np.ndarray.copy  # called unbound: no bound method made per observation
 
 
@@ -197,7 +200,8 @@ class _EnvCore:
         self._history: list[tuple[int, str, str, int]] = []
         holes = [state.hole_cards_of(s) for s in range(n)]
         # (seat, its cards as strings): the seat's own part of its views only (SeatView)
-        self._own = [(s, hole_strs(h)) for s, h in enumerate(holes)]
+        strs = _CARD_STRS  # hole_strs inlined: no Python call per seat
+        self._own = [(s, (strs[h[0]], strs[h[1]]) if h else ()) for s, h in enumerate(holes)]
         self._board_strs: tuple[str, ...] = ()
         self._street = 0
         self._actor = None
@@ -331,8 +335,7 @@ class _EnvCore:
 
     def _idle_info(self, seat: int) -> dict[str, Any]:
         """The info of a seat that is not to act: no legal action, and its latest view."""
-        # a new dict each time (an agent may keep or change its info); numbers are never None (0 = no raise)
-        legal = {"fold": False, "check": False, "call": 0, "min_raise_to": 0, "max_raise_to": 0}
+        legal = _IDLE_LEGAL.copy()  # a new dict each time (an agent may keep or change its info)
         if self._full_infos:
             return {"legal": legal, "view": self._views[seat]}
         return {"legal": legal}
