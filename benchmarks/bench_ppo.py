@@ -3,6 +3,8 @@
 Usage::
 
     .venv/bin/python benchmarks/bench_ppo.py --vector [--opponent random|ppo] [--tables 1 16 64 256] [--seconds 5]
+    .venv/bin/python benchmarks/bench_ppo.py --scaling [--workers-list 1 2] [--learner-tables 32]
+        [--scaling-opponents tag] [--seconds 20] [--train]
     .venv/bin/python benchmarks/bench_ppo.py --compare [--seconds 1200] [--hands 20000] [--out DIR]
         [--workers 2] [--learner-tables 32] [--iterations-per-round 1] [--only ours|MaskablePPO]
         [--sb3-vec dummy|subproc]
@@ -13,6 +15,13 @@ step, and a random learner (uniform over each row's legal ids, vectorised), agai
 plain AEC loop of ``nlhe_v1`` with the same agent in every seat deciding one at a time.
 *Decisions* count every seat's actions (learner and opponents); the learner's share is
 printed too. Prints a markdown table for BENCHMARKS.md.
+
+``--scaling`` measures the PPO learner's sampling with W rollout workers (W = 1: this
+process, :class:`~holdem_env.training.ppo.LocalRollouts`; W > 1: worker processes,
+:class:`~holdem_env.training.ppo.RolloutWorkers`): learner decisions per wall second and per
+CPU second (the workers' own CPU time in their collect calls plus this process's), after one
+warm-up rollout, so neither start-up nor imports count. With ``--train`` it times whole PPO
+iterations (sampling and update, ``train_round``) instead of sampling alone.
 
 ``--compare`` trains both learners for the same wall time on the same env: heads-up
 ``nlhe_v1`` through :class:`HoldemVectorEnv`, the same opponents (``random`` and ``tag``,
@@ -31,6 +40,7 @@ to ``--out``. Needs ``pip install sb3-contrib`` (not a dependency of the package
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from pathlib import Path
 
@@ -293,10 +303,66 @@ def _plot_compare(results: dict, path: Path) -> None:
     plt.close(fig)
 
 
+def scaling(workers: int, tables: int, opponents: tuple[str, ...], seconds: float, train: bool = False) -> dict:
+    """Learner decisions per wall second and per CPU second with ``workers`` rollout workers."""
+    import resource
+
+    import torch
+
+    from holdem_env.engine.config import TableConfig
+    from holdem_env.training.ppo import PpoLearner, PpoSettings
+    from holdem_env.training.ppo.workers import LocalRollouts, RolloutWorkers
+
+    torch.set_num_threads(1)
+    settings = PpoSettings(num_envs=tables, num_steps=max(1, 2048 // tables), opponents=opponents, snapshot_every=0,
+                           pool_uniform_share=1.0, num_workers=workers, **COMPARE_PPO)
+    learner = PpoLearner(settings, TableConfig(num_players=2), 0)
+    sampler: LocalRollouts | RolloutWorkers | None = None
+
+    def workers_cpu() -> float:
+        """CPU seconds the worker processes spent sampling (0 with W = 1: this process samples)."""
+        source = learner._workers if train else sampler
+        return float(source.cpu_seconds.sum()) if isinstance(source, RolloutWorkers) else 0.0
+
+    try:
+        if train:
+            learner.train_round(1, 1)  # starts the workers
+        else:
+            if workers > 1:
+                sampler = RolloutWorkers(learner)
+                sampler.start_round(1)
+            else:
+                sampler = LocalRollouts(learner, np.random.default_rng(0))
+            sampler.collect()
+        own0 = resource.getrusage(resource.RUSAGE_SELF)
+        cpu0, wall0, decisions, r = workers_cpu(), time.perf_counter(), 0, 1
+        while time.perf_counter() - wall0 < seconds:
+            if train:
+                r += 1
+                decisions += learner.train_round(4, r).decisions
+            else:
+                assert sampler is not None
+                decisions += sampler.collect().actions.size
+        wall = time.perf_counter() - wall0
+        own1 = resource.getrusage(resource.RUSAGE_SELF)
+        own = (own1.ru_utime + own1.ru_stime) - (own0.ru_utime + own0.ru_stime)
+        cpu = own + workers_cpu() - cpu0
+    finally:
+        learner.close()
+        if sampler is not None:
+            sampler.close()
+    return {"workers": workers, "decisions": decisions, "wall": wall, "cpu": cpu, "main_cpu": own,
+            "per_wall_s": decisions / wall, "per_cpu_s": decisions / cpu}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--vector", action="store_true", help="vector env decisions/s against N tables")
     parser.add_argument("--compare", action="store_true", help="our PPO against MaskablePPO")
+    parser.add_argument("--scaling", action="store_true", help="learner decisions per wall / CPU second with W rollout workers")
+    parser.add_argument("--workers-list", type=int, nargs="+", default=[1, 2], help="--scaling: the W to measure")
+    parser.add_argument("--scaling-opponents", nargs="+", default=["tag"], help="--scaling: the pool's fixed members")
+    parser.add_argument("--train", action="store_true", help="--scaling: time whole iterations (sampling + update)")
     parser.add_argument("--hands", type=int, default=20000)
     parser.add_argument("--out", default="runs/bench_ppo_compare")
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 16, 64, 256])
@@ -316,12 +382,25 @@ def main() -> None:
     parser.add_argument("--sb3-vec", choices=("dummy", "subproc"), default="dummy",
                         help="--compare: MaskablePPO's vector env (subproc: one process per env, no curve)")
     args = parser.parse_args()
+    if args.scaling:
+        print(f"| W | {'iterations' if args.train else 'sampling'} | learner decisions | wall s | CPU s (main) | "
+              "per wall s | per CPU s | wall speed-up | load before |")
+        print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+        base = None
+        for w in args.workers_list:
+            load = os.getloadavg()[0]
+            m = scaling(w, args.learner_tables, tuple(args.scaling_opponents), args.seconds, args.train)
+            base = base or m["per_wall_s"]
+            print(f"| {w} | {'train_round' if args.train else 'collect'} | {m['decisions']:,} | {m['wall']:.1f} | "
+                  f"{m['cpu']:.1f} ({m['main_cpu']:.1f}) | {m['per_wall_s']:,.0f} | {m['per_cpu_s']:,.0f} | "
+                  f"{m['per_wall_s'] / base:.2f}x | {load:.1f} |", flush=True)
+        return
     if args.compare:
         compare(args.seconds, args.hands, Path(args.out), args.workers, args.sb3_vec, args.learner_tables,
                 args.iterations_per_round, args.only, args.overlap)
         return
     if not args.vector:
-        parser.error("choose --vector or --compare")
+        parser.error("choose --vector, --scaling or --compare")
     kind = args.opponent
     aec = bench_aec(args.players, args.seconds, kind)
     print(f"| loop | tables | decisions/s | learner decisions/s | vs AEC loop |  ({args.players} players)")
