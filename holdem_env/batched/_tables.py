@@ -10,10 +10,8 @@ from decks drawn in batches from a seeded numpy generator (``deck`` holds each t
 any hand can be replayed by a ``HandState`` given the same deck and button), or, with ``table_seeds``,
 each table's buttons and decks are those of ``Table(config, seed=s)`` (and so of
 ``nlhe_v1.env(...).reset(seed=s)`` followed by plain resets), at some cost in speed. Compiled (``_tables.pxd``)
-the whole step is C; the ``.py`` runs the same rules slowly.
-
-Actions are nlhe_v1's exact ids: 0 fold, 1 check or call (an all-in call when short), ``k + 1`` bet or
-raise to ``k`` chips (the street total).
+the whole step is C; the ``.py`` runs the same rules slowly. Actions are nlhe_v1's exact ids: 0 fold,
+1 check or call (an all-in call when short), ``k + 1`` bet or raise to ``k`` chips (the street total).
 """
 
 from __future__ import annotations
@@ -22,6 +20,10 @@ from typing import Any
 
 import numpy as np
 
+from holdem_env.batched import _checks, _external
+from holdem_env.batched._checks import fill_rows, positive_int, starting_stacks
+from holdem_env.batched._checks import table_seeds as seed_list
+from holdem_env.batched.views import BatchViews
 from holdem_env.engine.errors import ConfigError, IllegalActionError
 from holdem_env.engine.evaluator import _CARD_KEYS, _FLUSH_TABLE, _dense_table
 
@@ -31,14 +33,9 @@ _RIVER, _SHOWDOWN = 3, 4
 _RANK_MASK = (1 << 32) - 1
 _FLUSH_ADD = 0x3333 << 32
 _FLUSH_TEST = 0x8888 << 32
-_POOL = 4096  # decks and uniforms drawn per numpy call
-
-
-def _positive_int(name: str, value: object, lo: int, hi: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo or (hi is not None and value > hi):
-        allowed = f"an integer >= {lo}" if hi is None else f"an integer in {lo}..{hi}"
-        raise ConfigError(name, value, f"must be {allowed}")
-    return int(value)
+_POOL = 4096  # decks, uniforms and learner seats drawn per numpy call
+_FOLD_K, _CHECK_K, _CALL_K, _BET_K, _RAISE_K = 0, 1, 2, 3, 4  # views.HISTORY_KINDS codes
+_HIST0 = 64  # history room per table at first (doubled whenever a hand needs more)
 
 
 class BatchedTables:
@@ -51,7 +48,17 @@ class BatchedTables:
     ``terminated`` (both cleared at the start of each step), and the table deals its next hand with the
     button one seat on. With ``random_opponents``, every seat but ``learner_seat`` plays a uniform
     legal policy (a uniform legal kind among fold, check/call, bet/raise, then a uniform size) inside
-    :meth:`step`, until the learner is to act again at every table.
+    :meth:`step`, until the learner is to act again at every table. With ``opponents`` (a mapping
+    ``{seat or "others": bot}``), bots with ``decide(views, uniforms)`` play those seats instead
+    (:mod:`holdem_env.batched._external`). ``random_learner_seat`` draws the learner's seat
+    (``learner``, one per table) uniformly at every new hand.
+
+    Every table keeps its hand's action history (``hist_len``; ``hist_seat``, ``hist_street``,
+    ``hist_kind``, ``hist_to`` per action, as the view's ``history``); :meth:`fill_views` writes the
+    view of the seat to act at any tables into a :class:`~holdem_env.batched.views.BatchViews`. A
+    finished hand in which the learner decided also writes the learner's payoff (``learner_reward``,
+    chips), ``learner_done`` (1) and its seat (``final_seat``), cleared at the start of each step;
+    hands it never acted in (everyone folds to its big blind) count only in ``rewards``/``terminated``.
     """
 
     def __init__(
@@ -69,35 +76,38 @@ class BatchedTables:
         learner_seat: int = 0,
         record: bool = False,
         table_seeds: object = None,
+        opponents: object = None,
+        random_learner_seat: bool = False,
     ) -> None:
-        nt = _positive_int("num_tables", num_tables, 1)
-        n = _positive_int("num_players", num_players, 2, 10)
-        bb = _positive_int("big_blind", big_blind, 1)
-        sb = _positive_int("small_blind", small_blind, 0, bb)
-        _positive_int("buy_in", buy_in, 1)
-        an = _positive_int("ante", ante, 0)
-        _positive_int("seed", seed, 0)
-        seat = _positive_int("learner_seat", learner_seat, 0, n - 1)
-        if stacks is None:
-            start = np.full((nt, n), int(buy_in), dtype=np.int64)
-        else:
-            given = np.asarray(stacks)
-            if given.dtype.kind not in "iu" or given.shape not in ((n,), (nt, n)) or (given < 1).any():
-                raise ConfigError("stacks", stacks, f"must be integers >= 1, shaped ({n},) or ({nt}, {n})")
-            start = np.ascontiguousarray(np.broadcast_to(given, (nt, n)), dtype=np.int64).copy()
-        if (start <= an + bb).any():
-            # so that no seat is all-in from the forced bets and every hand has a first decision
-            raise ConfigError("stacks" if stacks is not None else "buy_in", stacks if stacks is not None else buy_in,
-                              f"every starting stack must exceed the ante plus the big blind ({an + bb})")
+        nt = positive_int("num_tables", num_tables, 1)
+        n = positive_int("num_players", num_players, 2, 10)
+        bb = positive_int("big_blind", big_blind, 1)
+        sb = positive_int("small_blind", small_blind, 0, bb)
+        positive_int("buy_in", buy_in, 1)
+        an = positive_int("ante", ante, 0)
+        positive_int("seed", seed, 0)
+        seat = positive_int("learner_seat", learner_seat, 0, n - 1)
+        start = starting_stacks(stacks, buy_in, nt, n, an + bb)
         self.num_tables, self.num_players = nt, n
         self.small_blind, self.big_blind, self.ante = sb, bb, an
         self.random_opponents, self.learner_seat = bool(random_opponents), seat
+        self.random_seat = bool(random_learner_seat)
+        if opponents is not None and self.random_opponents:
+            raise ConfigError("opponents", opponents, "cannot be given with random_opponents=True (one or the other)")
+        self._external = opponents is not None
+        self.opponents, self._seat_bot_arr, self._uniforms_per = _external.parse_opponents(
+            opponents, n, seat, self.random_seat
+        )
+        self._stalled = ""
         self.record = bool(record)
-        self.trace: list[tuple[int, int, Any]] = []  # when ``record``: (table, seat, action id) per decision, (table, -1, (button, deck)) per deal
+        # when ``record``: (table, seat, action id) per decision, (table, -1, (button, deck, learner seat)) per deal,
+        # (table, -2, payoffs) per finished hand
+        self.trace: list[tuple[int, int, Any]] = []
         self.decisions = 0
-        deck_seq, opp_seq = np.random.SeedSequence(int(seed)).spawn(2)
+        deck_seq, opp_seq, seat_seq = np.random.SeedSequence(int(seed)).spawn(3)
         self._deck_rng = np.random.default_rng(deck_seq)
         self._opp_rng = np.random.default_rng(opp_seq)
+        self._seat_rng = np.random.default_rng(seat_seq)
 
         def z(*shape: int, dtype: type = np.int64) -> np.ndarray:
             return np.zeros(shape, dtype=dtype)
@@ -111,14 +121,20 @@ class BatchedTables:
         self.legal_fold = z(nt, dtype=np.int8)
         self.legal_call, self.min_raise_to, self.max_raise_to = z(nt), z(nt), z(nt)
         self.terminated, self.hands_played = z(nt), z(nt)
+        self.learner = np.full(nt, seat, dtype=np.int64)
+        self.decided = z(nt, dtype=np.int8)
+        self.learner_reward, self.learner_done, self.final_seat = z(nt), z(nt), np.full(nt, -1, dtype=np.int64)
+        self._hist_cap = _HIST0
+        self.hist_len = z(nt)
+        self.hist_seat, self.hist_street, self.hist_kind, self.hist_to = (z(nt, _HIST0) for _ in range(4))
+        self._all_rows = np.arange(nt, dtype=np.int64)
+        self._pend_rows, self._pend_bots = z(nt), z(nt)
         self._engine_deal = table_seeds is not None
         if table_seeds is None:
             self._table_rngs = []
             self.button = self._deck_rng.integers(n, size=nt).astype(np.int64)
         else:
-            seeds = list(table_seeds)  # type: ignore[call-overload]
-            if len(seeds) != nt or not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) and x >= 0 for x in seeds):
-                raise ConfigError("table_seeds", table_seeds, f"must be {nt} non-negative integers (one per table)")
+            seeds = seed_list(table_seeds, nt)
             # each table draws its first button and shuffles each deck exactly as Table(config, seed=s) does
             self._table_rngs = [np.random.default_rng(int(x)) for x in seeds]
             self.button = np.array([int(g.integers(n)) for g in self._table_rngs], dtype=np.int64)
@@ -131,6 +147,11 @@ class BatchedTables:
         self._board_len, self._pos = self.board_len, self.pos
         self._fold, self._call, self._lo, self._hi = self.legal_fold, self.legal_call, self.min_raise_to, self.max_raise_to
         self._terminated, self._hands = self.terminated, self.hands_played
+        self._learner, self._decided = self.learner, self.decided
+        self._lrew, self._ldone, self._fseat = self.learner_reward, self.learner_done, self.final_seat
+        self._hlen = self.hist_len
+        self._hseat, self._hstreet, self._hkind, self._hto = self.hist_seat, self.hist_street, self.hist_kind, self.hist_to
+        self._seat_bot = self._seat_bot_arr
         self._card_keys = _CARD_KEYS
         self._plain7 = _dense_table(7)
         self._flush_table = _FLUSH_TABLE
@@ -140,11 +161,12 @@ class BatchedTables:
         self._n_decisions = 0
         self._deck_pool = self._pool = z(1, 52)
         self._uniforms = self._uni = np.zeros(1)
+        self._seat_pool = self._seatq = z(1)
+        self._seat_next = _POOL
+        self._bot_views = [BatchViews.empty(nt, n, sb, bb, _HIST0) for _ in self.opponents]
         for t in range(nt):
             self._new_hand(t)
         self._settle_all()
-
-    # ------------------------------------------------------------------ Python-level helpers
 
     def _refill_decks(self) -> None:
         """The next ``_POOL`` shuffled decks (one numpy call)."""
@@ -163,13 +185,35 @@ class BatchedTables:
         self._uniforms = self._uni = self._opp_rng.random(_POOL)
         self._uni_next = 0
 
+    def _refill_seats(self) -> None:
+        """The next ``_POOL`` learner seats, uniform over the seats (one numpy call)."""
+        self._seat_pool = self._seatq = self._seat_rng.integers(self.num_players, size=_POOL, dtype=np.int64)
+        self._seat_next = 0
+
+    def _grow_history(self) -> None:
+        """Double every table's history room (a hand outgrew it), keeping what is recorded."""
+        grown = [np.concatenate([a, np.zeros_like(a)], axis=1) for a in (self.hist_seat, self.hist_street, self.hist_kind, self.hist_to)]
+        self.hist_seat, self.hist_street, self.hist_kind, self.hist_to = grown
+        self._hseat, self._hstreet, self._hkind, self._hto = grown
+        self._hist_cap = 2 * self._hist_cap
+
     def _settle_all(self) -> None:
         """Run the opponents (if any) and write every table's legal set."""
         for t in range(self.num_tables):
             if self.random_opponents:
                 self._run_opponents(t)
             self._legal(t)
+        if self._external:
+            self._play_external()
         self.decisions = self._n_decisions
+
+    def _play_external(self) -> None:
+        """The external bots' rounds (``_external.play``); a failure stalls the tables for good."""
+        try:
+            _external.play(self)
+        except BaseException as e:
+            self._stalled = f"{type(e).__name__}: {e}"
+            raise
 
     def step(self, actions: object) -> None:
         """Apply one exact action id per table for the seat to act (then the opponents' actions).
@@ -178,25 +222,18 @@ class BatchedTables:
         :class:`~holdem_env.engine.errors.IllegalActionError` naming the table and its legal set, and
         nothing changes.
         """
-        a = np.asarray(actions)
-        if a.shape != (self.num_tables,) or a.dtype.kind not in "iu":
-            raise IllegalActionError(
-                f"actions must be {self.num_tables} integer action ids (one per table), got shape {a.shape} dtype {a.dtype}"
-            )
-        acts = np.ascontiguousarray(a, dtype=np.int64)
-        t = self._first_illegal(acts)
-        if t >= 0:
-            raise IllegalActionError(f"table {t}: action {int(acts[t])} is not legal ({self.describe_legal(t)})")
+        if self._stalled:
+            raise IllegalActionError(f"these tables stopped in the middle of a step ({self._stalled}); build new ones")
+        acts = _checks.action_ids(self, actions)
         self.rewards[:] = 0
         self.terminated[:] = 0
+        self.learner_reward[:] = 0
+        self.learner_done[:] = 0
+        self.final_seat[:] = -1
         self._step_all(acts)
+        if self._external:
+            self._play_external()
         self.decisions = self._n_decisions
-
-    def _first_illegal(self, acts: np.ndarray) -> int:
-        for t in range(self.num_tables):
-            if not self._is_legal(t, acts[t]):
-                return t
-        return -1
 
     def _step_all(self, acts: np.ndarray) -> int:
         for t in range(self.num_tables):
@@ -206,24 +243,99 @@ class BatchedTables:
             self._legal(t)
         return 0
 
+    def fill_views(self, rows: object, out: BatchViews) -> int:
+        """Write the view of the seat to act at each table of ``rows`` (``None``: every table, in order)
+        into rows ``0..len(rows)-1`` of ``out``; return how many rows were written.
+
+        Each row is what nlhe_v1's ``info["view"]`` and ``info["legal"]`` say to that seat now (see
+        :meth:`BatchViews.from_seat_views`). ``out`` must have room (``out.rows >= len(rows)``) and this
+        table size and blinds; its history arrays are replaced by wider ones when a hand's history
+        does not fit. Entries of ``out`` past a row's ``hist_len`` are kept 0.
+        """
+        r = fill_rows(self, rows, out)
+        k = len(r)
+        try:
+            self._fill_views(r, out.seat, out.button, out.street, out.hole, out.board, out.board_len, out.pot,
+                             out.current_bet, out.stacks, out.street_bets, out.folded, out.all_in, out.dealt_in,
+                             out.legal_fold, out.legal_check, out.call, out.min_raise_to, out.max_raise_to,
+                             out.hist_len, out.hist_seat, out.hist_street, out.hist_kind, out.hist_to)
+        except (ValueError, TypeError) as e:  # an array of the wrong dtype, shape or layout
+            raise ConfigError("out", type(out).__name__, f"must hold BatchViews.empty's arrays (dtypes, shapes, C order): {e}") from e
+        return k
+
+    def _fill_views(self, rows: Any, seat: Any, button: Any, street: Any, hole: Any, board: Any, board_len: Any,
+                    pot: Any, cbet: Any, stacks: Any, bets: Any, folded: Any, all_in: Any, dealt: Any, lfold: Any,
+                    lcheck: Any, call: Any, lo: Any, hi: Any, hlen: Any, hseat: Any, hstreet: Any, hkind: Any,
+                    hto: Any) -> int:
+        n = self.num_players
+        for i in range(rows.shape[0]):
+            t = rows[i]
+            self._legal(t)
+            seat[i] = self._actor[t]
+            s = seat[i]
+            button[i] = self._button[t]
+            street[i] = self._street[t]
+            hole[i, 0] = self._hole[t, 2 * s]
+            hole[i, 1] = self._hole[t, 2 * s + 1]
+            bl = self._board_len[t]
+            board_len[i] = bl
+            for j in range(5):
+                board[i, j] = self._board[t, j] if j < bl else -1
+            total = 0
+            for j in range(n):
+                total += self._contrib[t, j]
+                stacks[i, j] = self._stacks[t, j]
+                bets[i, j] = self._bets[t, j]
+                folded[i, j] = self._folded[t, j]
+                all_in[i, j] = self._all_in[t, j]
+                dealt[i, j] = 1
+            pot[i] = total
+            cbet[i] = self._cb[t]
+            lfold[i] = self._fold[t]
+            lcheck[i] = 0 if self._fold[t] else 1
+            call[i] = self._call[t]
+            lo[i] = self._lo[t]
+            hi[i] = self._hi[t]
+            h = self._hlen[t]
+            prev = hlen[i] if hlen[i] < hseat.shape[1] else hseat.shape[1]
+            for j in range(h if h > prev else prev):  # past the new length: zero what the row held before
+                hseat[i, j] = self._hseat[t, j] if j < h else 0
+                hstreet[i, j] = self._hstreet[t, j] if j < h else 0
+                hkind[i, j] = self._hkind[t, j] if j < h else 0
+                hto[i, j] = self._hto[t, j] if j < h else 0
+            hlen[i] = h
+        return 0
+
+    def _collect(self, rows: Any, bots: Any) -> int:
+        """Write every table's legal set; list the tables where an opponent is to act (and its bot)."""
+        k = 0
+        for t in range(self.num_tables):
+            self._legal(t)
+            s = self._actor[t]
+            if s != self._learner[t]:
+                rows[k] = t
+                bots[k] = self._seat_bot[s]
+                k += 1
+        return k
+
+    def _first_illegal_rows(self, rows: Any, acts: Any) -> int:
+        for i in range(rows.shape[0]):
+            if not self._is_legal(rows[i], acts[i]):
+                return i
+        return -1
+
+    def _apply_rows(self, rows: Any, acts: Any) -> int:
+        for i in range(rows.shape[0]):
+            self._apply(rows[i], acts[i])
+        return 0
+
     def describe_legal(self, t: int) -> str:
         """Table ``t``'s legal exact ids in words."""
-        parts = ["0 fold"] if self.legal_fold[t] else []
-        call = int(self.legal_call[t])
-        parts.append(f"1 call {call}" if call else "1 check")
-        lo, hi = int(self.min_raise_to[t]), int(self.max_raise_to[t])
-        if lo:
-            parts.append(f"{lo + 1}..{hi + 1} raise to {lo}..{hi}")
-        return ", ".join(parts)
+        return _checks.describe_legal(self, t)
 
     def legal_mask(self, width: int) -> np.ndarray:
         """The exact-id legal mask of every table, ``(num_tables, width)`` int8 (raise ids past ``width`` cut)."""
-        ids = np.arange(width)
-        lo, hi = self.min_raise_to[:, None], self.max_raise_to[:, None]
-        mask = ((ids >= lo + 1) & (ids <= hi + 1) & (lo > 0)).astype(np.int8)
-        mask[:, 0] = self.legal_fold
-        mask[:, 1] = 1
-        return mask
+        return _checks.legal_mask(self, width)
 
     def random_actions(self) -> np.ndarray:
         """One action id per table from the random opponents' policy (the same generator)."""
@@ -259,6 +371,13 @@ class BatchedTables:
             self._faced[t, s] = 0
         self._n_live[t] = n
         self._n_active[t] = n
+        self._hlen[t] = 0
+        self._decided[t] = 0
+        if self.random_seat:
+            if self._seat_next >= _POOL:
+                self._refill_seats()
+            self._learner[t] = self._seatq[self._seat_next]
+            self._seat_next += 1
         self._street[t] = 0
         self._board_len[t] = 0
         self._cb[t] = self.big_blind
@@ -294,7 +413,7 @@ class BatchedTables:
             self._hole[t, 2 * s + 1] = self._deck[t, j + n]
         self._pos[t] = 2 * n
         if self.record:
-            self.trace.append((t, -1, (int(b), tuple(self.deck[t].tolist()))))
+            self.trace.append((t, -1, (int(b), tuple(self.deck[t].tolist()), int(self._learner[t]))))
         self._next_actor_from(t, bb)
         return 0
 
@@ -450,6 +569,13 @@ class BatchedTables:
         self._award(t, showdown)
         for s in range(n):
             self._rewards[t, s] += self._stacks[t, s] - self._starting[t, s]
+        if self._decided[t]:
+            s = self._learner[t]
+            self._lrew[t] += self._stacks[t, s] - self._starting[t, s]
+            self._ldone[t] = 1
+            self._fseat[t] = s
+        if self.record:
+            self.trace.append((t, -2, tuple([int(x) for x in self.stacks[t] - self.starting[t]])))
         self._terminated[t] += 1
         self._hands[t] += 1
         self._street[t] = _SHOWDOWN
@@ -492,14 +618,26 @@ class BatchedTables:
         s = self._actor[t]
         cb = self._cb[t]
         self._n_decisions += 1
+        if s == self._learner[t]:
+            self._decided[t] = 1
         if self.record:
             self.trace.append((t, s, a))
+        h = self._hlen[t]
+        if h >= self._hist_cap:
+            self._grow_history()
+        self._hlen[t] = h + 1
+        self._hseat[t, h] = s
+        self._hstreet[t, h] = self._street[t]
         if a == 0:
+            self._hkind[t, h] = _FOLD_K
+            self._hto[t, h] = self._bets[t, s]
             self._folded[t, s] = 1
             self._n_live[t] -= 1
             self._n_active[t] -= 1
         elif a == 1:
             put = self._call[t]
+            self._hkind[t, h] = _CALL_K if put else _CHECK_K
+            self._hto[t, h] = self._bets[t, s] + put
             if put:
                 stack = self._stacks[t, s] - put
                 self._stacks[t, s] = stack
@@ -511,6 +649,8 @@ class BatchedTables:
             self._faced[t, s] = cb
         else:
             amount = a - 1
+            self._hkind[t, h] = _RAISE_K if cb or self._street[t] == 0 else _BET_K
+            self._hto[t, h] = amount
             put = amount - self._bets[t, s]
             stack = self._stacks[t, s] - put
             self._stacks[t, s] = stack
@@ -552,7 +692,7 @@ class BatchedTables:
 
     def _run_opponents(self, t: int) -> int:
         """Play the random opponents at table ``t`` until the learner is to act."""
-        while self._actor[t] != self.learner_seat:
+        while self._actor[t] != self._learner[t]:
             a = self._random_action(t)
             self._apply(t, a)
         return 0

@@ -164,8 +164,13 @@ def replay_opponents(bt: BatchedTables, steps: int, seed: int = 0, *, ante: int 
         totals = [[0] * n for _ in range(nt)]
         ended = [0] * nt
         for t, seat, what in bt.trace:
-            if seat < 0:  # a deal: (table, -1, (button, deck))
-                button, deck = what
+            if seat == -2:  # a finished hand's payoffs: (table, -2, payoffs)
+                done = states[t]
+                if done is None or not done.is_over or tuple(done.payoffs or ()) != what:
+                    raise MismatchError(f"step {step} table {t}: batched hand payoffs {what}, engine at {done!r}")
+                continue
+            if seat < 0:  # a deal: (table, -1, (button, deck, learner seat))
+                button, deck, _learner = what
                 states[t] = HandState(cfg, button=button, stacks=bt.starting[t].tolist(), deck=list(deck))
                 continue
             hs = states[t]
