@@ -161,6 +161,25 @@ class OpponentPool:
             self._own[key] = a
         return self._shared.get(member, a)
 
+    def batched_bot(self) -> Any:
+        """The bot that plays every opponent seat at once on the vector env's batched core, or None:
+        with one member (one fixed agent, no snapshots) whose agent has ``decide(views, uniforms)``,
+        that agent (built once, until :meth:`reset_agents`); its hands are member 0's."""
+        if len(self.specs) != 1 or self._snapshots:
+            return None
+        bot = self._shared.get(-1)
+        if bot is None:
+            bot = make_agent(self.specs[0])
+            if not callable(getattr(bot, "decide", None)):
+                return None
+            self._shared[-1] = bot
+        return bot
+
+    def record_many(self, member: int, payoffs: Sequence[float] | np.ndarray) -> None:
+        """:meth:`record` for each entry of ``payoffs``, in order."""
+        for p in np.asarray(payoffs, dtype=np.float64).tolist():
+            self.record(member, p)
+
     def reset_agents(self) -> None:
         """Forget the built agents (a new vector env starts with fresh ones)."""
         self._own.clear()

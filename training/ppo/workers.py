@@ -67,6 +67,13 @@ class _RecordingPool:
         self.records.append((member, payoff))
         self.pool.record(member, payoff)
 
+    def record_many(self, member: int, payoffs: Any) -> None:
+        for p in np.asarray(payoffs, dtype=np.float64).tolist():
+            self.record(member, p)
+
+    def batched_bot(self) -> Any:
+        return self.pool.batched_bot()
+
 
 class RolloutSampler:
     """One rollout worker (a local process or a Ray actor): its share of the tables, a copy of
