@@ -20,7 +20,10 @@ printed too. Prints a markdown table for BENCHMARKS.md.
 process, :class:`~holdem_env.training.ppo.LocalRollouts`; W > 1: worker processes,
 :class:`~holdem_env.training.ppo.RolloutWorkers`): learner decisions per wall second and per
 CPU second (the workers' own CPU time in their collect calls plus this process's), after one
-warm-up rollout, so neither start-up nor imports count. With ``--train`` it times whole PPO
+warm-up rollout, so neither start-up nor imports count. *CPU-bound speed-up*: against W = 1,
+with the time taken as the busiest worker's CPU time plus this process's (the wall time on a
+machine with a free core for each process; on a shared machine the wall time also holds the
+time the processes wait for a core). With ``--train`` it times whole PPO
 iterations (sampling and update, ``train_round``) instead of sampling alone.
 
 ``--compare`` trains both learners for the same wall time on the same env: heads-up
@@ -319,10 +322,13 @@ def scaling(workers: int, tables: int, opponents: tuple[str, ...], seconds: floa
     learner = PpoLearner(settings, TableConfig(num_players=2), 0)
     sampler: LocalRollouts | RolloutWorkers | None = None
 
-    def workers_cpu() -> float:
-        """CPU seconds the worker processes spent sampling (0 with W = 1: this process samples)."""
+    def per_worker() -> np.ndarray:
+        """CPU seconds each worker process spent sampling so far (none with W = 1: this process samples)."""
         source = learner._workers if train else sampler
-        return float(source.cpu_seconds.sum()) if isinstance(source, RolloutWorkers) else 0.0
+        return source.cpu_seconds.copy() if isinstance(source, RolloutWorkers) else np.zeros(0)
+
+    def workers_cpu() -> float:
+        return float(per_worker().sum())
 
     try:
         if train:
@@ -335,6 +341,7 @@ def scaling(workers: int, tables: int, opponents: tuple[str, ...], seconds: floa
                 sampler = LocalRollouts(learner, np.random.default_rng(0))
             sampler.collect()
         own0 = resource.getrusage(resource.RUSAGE_SELF)
+        each0 = per_worker()
         cpu0, wall0, decisions, r = workers_cpu(), time.perf_counter(), 0, 1
         while time.perf_counter() - wall0 < seconds:
             if train:
@@ -347,12 +354,16 @@ def scaling(workers: int, tables: int, opponents: tuple[str, ...], seconds: floa
         own1 = resource.getrusage(resource.RUSAGE_SELF)
         own = (own1.ru_utime + own1.ru_stime) - (own0.ru_utime + own0.ru_stime)
         cpu = own + workers_cpu() - cpu0
+        busiest = float((per_worker() - each0).max()) if workers > 1 else 0.0
     finally:
         learner.close()
         if sampler is not None:
             sampler.close()
+    # On a machine with a free core per process the wall time would be about the busiest
+    # worker's CPU time plus this process's (which waits for the workers, then joins and updates).
+    critical = (busiest + own) if workers > 1 else cpu
     return {"workers": workers, "decisions": decisions, "wall": wall, "cpu": cpu, "main_cpu": own,
-            "per_wall_s": decisions / wall, "per_cpu_s": decisions / cpu}
+            "per_wall_s": decisions / wall, "per_cpu_s": decisions / cpu, "per_critical_s": decisions / critical}
 
 
 def main() -> None:
@@ -384,16 +395,17 @@ def main() -> None:
     args = parser.parse_args()
     if args.scaling:
         print(f"| W | {'iterations' if args.train else 'sampling'} | learner decisions | wall s | CPU s (main) | "
-              "per wall s | per CPU s | wall speed-up | load before |")
-        print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
-        base = None
+              "per wall s | per CPU s | wall speed-up | CPU-bound speed-up | load before |")
+        print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        base = crit = None
         for w in args.workers_list:
             load = os.getloadavg()[0]
             m = scaling(w, args.learner_tables, tuple(args.scaling_opponents), args.seconds, args.train)
             base = base or m["per_wall_s"]
+            crit = crit or m["per_critical_s"]
             print(f"| {w} | {'train_round' if args.train else 'collect'} | {m['decisions']:,} | {m['wall']:.1f} | "
                   f"{m['cpu']:.1f} ({m['main_cpu']:.1f}) | {m['per_wall_s']:,.0f} | {m['per_cpu_s']:,.0f} | "
-                  f"{m['per_wall_s'] / base:.2f}x | {load:.1f} |", flush=True)
+                  f"{m['per_wall_s'] / base:.2f}x | {m['per_critical_s'] / crit:.2f}x | {load:.1f} |", flush=True)
         return
     if args.compare:
         compare(args.seconds, args.hands, Path(args.out), args.workers, args.sb3_vec, args.learner_tables,
