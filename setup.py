@@ -8,7 +8,7 @@ Compiled build: Cython compiles the unchanged ``.py`` sources listed in ``COMPIL
 ``holdem_env/_build.py``'s ``CANDIDATES``) (those whose
 compilation measurably paid; see ``benchmarks/BENCHMARKS.md``) into extension modules
 that Python imports in place of the ``.py``. The ``.pxd`` file next to each (``engine/state.pxd``,
-``env/_core.pxd``, ``env/_order.pxd``, ``env/_view.pxd``) declares its hot class as an extension type with typed fields. ``pip install`` and ``make build``
+``env/_core.pxd``, ``env/_order.pxd``, ``env/_view.pxd``, ``agents/_rules.pxd``) declares its hot class as an extension type with typed fields. ``pip install`` and ``make build``
 (``python setup.py build_ext --inplace``, incremental) compile them when Cython and a C
 compiler are present; otherwise the package installs as pure Python (same behaviour, slower)
 after one warning line. ``HOLDEM_ENV_PURE_PYTHON=1`` at build time compiles nothing; at run
@@ -24,6 +24,16 @@ from setuptools import find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 MAPPED = ("agents", "training")  # repository folder -> installed as holdem_env.<folder>
+
+
+def _source_of(module: str) -> str:
+    """A module's ``.py`` in the repository (``holdem_env.agents.x`` lives in ``agents/x.py``)."""
+    path = module.replace(".", "/") + ".py"
+    for folder in MAPPED:
+        path = path.replace(f"holdem_env/{folder}/", f"{folder}/", 1) if path.startswith(f"holdem_env/{folder}/") else path
+    return path
+
+
 def _candidates() -> list[str]:
     """The compiled modules' sources, from holdem_env/_build.py's CANDIDATES (the one list; read from
     the file, since the package's dependencies may not be installed while it builds)."""
@@ -32,8 +42,14 @@ def _candidates() -> list[str]:
     tree = ast.parse(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "holdem_env", "_build.py")).read())
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "CANDIDATES" for t in node.targets):
-            return [name.replace(".", "/") + ".py" for name in ast.literal_eval(node.value)]
+            return [_source_of(name) for name in ast.literal_eval(node.value)]
     raise RuntimeError("holdem_env/_build.py defines no CANDIDATES")
+
+
+def _module_of(path: str) -> str:
+    """The installed module name of a compiled source path (the inverse of :func:`_source_of`)."""
+    name = path.removesuffix(".py").replace("/", ".")
+    return f"holdem_env.{name}" if name.split(".")[0] in MAPPED else name
 
 
 COMPILED = _candidates()  # those that measurably paid (BENCHMARKS.md)
@@ -63,7 +79,15 @@ def _extensions() -> list:
         # annotation_typing off: the type hints stay hints, so bad input reaches the sources' own checks
         # (and their clear errors) instead of Cython's argument TypeError.
         directives = {"binding": True, "annotation_typing": False}
-        return cythonize(COMPILED, language_level=3, quiet=True, compiler_directives=directives)
+        from setuptools import Extension
+
+        # Cython names a module by its folders (agents/x.py: agents.x, which finds agents/x.pxd); the
+        # extension then takes the installed name (holdem_env.agents.x).
+        modules = [Extension(path.removesuffix(".py").replace("/", "."), [path]) for path in COMPILED]
+        extensions = cythonize(modules, language_level=3, quiet=True, compiler_directives=directives)
+        for ext in extensions:
+            ext.name = _module_of(ext.sources[0].removesuffix(".c") + ".py")
+        return extensions
     except Exception as exc:
         _warn(f"Cython is unavailable or failed ({type(exc).__name__}: {exc})")
         return []

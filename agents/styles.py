@@ -26,6 +26,14 @@ name                class                   play   raise_share  aggression  stic
 Any parameter can be overridden in the spec: ``"calling-station(play=0.9)"``. Like
 ``tag``, a style bot reads only its own seat's observation and ``info`` (``legal`` and
 ``view``) and maps its bet sizes to the closest legal action id in either action mode.
+
+Like ``tag``, its only randomness is one uniform draw per decision (``uniforms_per_decision`` = 1),
+its postflop equity is ``tag``'s deterministic one (heads-up exact against a random holding, the flop
+over 64 sampled run-outs; multiway ``samples`` Monte Carlo deals seeded by the cards), and
+:meth:`StyleAgent.decide` decides for many tables at once what ``act`` decides at one
+(:func:`holdem_env.agents._rules.style_rows`, compiled). Behaviour change (batched bots, issue 25):
+before, the postflop equity was a Monte Carlo estimate drawn from the bot's own generator (noisy, and
+it moved the generator), and preflop decisions drew nothing.
 """
 
 from __future__ import annotations
@@ -35,17 +43,17 @@ from typing import Any
 
 import numpy as np
 
-from holdem_env.engine.cards import parse_cards
-from holdem_env.engine.equity import equity
+from holdem_env.batched.views import BatchViews
 from holdem_env.engine.validate import check_fraction, check_int, check_number
 
-from .base import agent_rng, check_bet_sizes, legal_of
-from .preflop import class_percentile, hand_class
-from .tag import _DEFAULT_BET_SIZES, closest_raise, passive_action
+from . import _rules
+from .base import agent_rng, check_bet_sizes
+from .tag import _DEFAULT_BET_SIZES, check_uniforms, one_row, percentiles, rule_equities, to_mode
 
 __all__ = ["StyleAgent", "LooseAggressiveAgent", "CallingStationAgent", "TightPassiveAgent"]
 
-_FOLD, _CHECK_CALL = 0, 1
+#: The heads-up flop's sampled run-outs (``tag``'s default) and the equity seed.
+_FLOP_RUNOUTS, _EQUITY_SEED = 64, 0
 
 
 def _unit(name: str, value: Any, *, positive: bool = False) -> float:
@@ -58,7 +66,7 @@ def _unit(name: str, value: Any, *, positive: bool = False) -> float:
 class StyleAgent:
     """A rule-based bot with a playing style set by its parameters (see the module docstring).
 
-    ``samples``: Monte Carlo deals per postflop equity estimate (default 200);
+    ``samples``: Monte Carlo deals per multiway postflop equity (default 200);
     ``bet_sizes``: the env's discrete pot fractions if not the default; ``rng`` / ``seed``:
     its generator (the arena and the play server reseed it through :meth:`set_rng`).
 
@@ -72,6 +80,8 @@ class StyleAgent:
 
     #: Defaults of this class; the presets override them.
     DEFAULTS: dict[str, float] = {"play": 0.25, "raise_share": 0.5, "aggression": 0.6, "stickiness": 0.2, "bluff": 0.1}
+    #: Uniform draws per decision (``act`` draws them from ``rng``; ``decide`` is handed them).
+    uniforms_per_decision = 1
 
     def __init__(
         self,
@@ -94,6 +104,7 @@ class StyleAgent:
         self.samples = check_int("samples", samples, 10)
         self.bet_sizes = check_bet_sizes(bet_sizes)
         self.rng = agent_rng(rng, seed)
+        self._params = np.array([self.play, self.raise_share, self.aggression, self.stickiness, self.bluff])
 
     def set_rng(self, rng: np.random.Generator) -> None:
         """Use ``rng`` from now on."""
@@ -105,77 +116,30 @@ class StyleAgent:
             f"aggression={self.aggression}, stickiness={self.stickiness}, bluff={self.bluff})"
         )
 
-    # ------------------------------------------------------------------ helpers
-    @staticmethod
-    def _passive(legal: Mapping[str, Any], mask: np.ndarray) -> int:
-        return passive_action(legal, mask)
-
-    def _raise_to(self, observation: Mapping[str, Any], info: Mapping[str, Any], target: float) -> int | None:
-        return closest_raise(observation, info, target, self.bet_sizes)
-
     # ------------------------------------------------------------------ decisions
     def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> int:
-        """Choose an action id for the seat on turn."""
-        view = info["view"]
-        legal = legal_of(info)
-        mask = np.asarray(observation["action_mask"])
-        if view["street"] == "preflop":
-            return self._preflop(observation, info, view, legal, mask)
-        return self._postflop(observation, info, view, legal, mask)
+        """Choose an action id for the seat on turn: :meth:`decide` at this one table, with
+        ``uniforms_per_decision`` draws from ``rng``."""
+        u = np.asarray(self.rng.random(self.uniforms_per_decision), dtype=np.float64).reshape(1, -1)
+        ids, targets = self._rows(one_row(info), u)
+        return to_mode(observation, info, int(ids[0]), float(targets[0]), self.bet_sizes)
 
-    def _preflop(
-        self, observation: Mapping[str, Any], info: Mapping[str, Any], view: Mapping[str, Any],
-        legal: Mapping[str, Any], mask: np.ndarray,
-    ) -> int:
-        seat = view["seat"]
-        pct = class_percentile(hand_class(parse_cards(view["hole_cards"])))
-        raises = sum(1 for h in view["history"] if h[1] == "preflop" and h[2] in ("bet", "raise"))
-        stack_total = view["street_bets"][seat] + view["stacks"][seat]
-        # Every re-raise narrows what it continues with: a 3-bet keeps a third, a 4-bet a ninth.
-        play = self.play / (3.0 ** max(0, raises - 1))
-        if pct > play:
-            return self._passive(legal, mask)
-        if pct <= play * self.raise_share:
-            target = view["big_blind"] * 3 if raises == 0 else view["current_bet"] * 3
-            if target > 0.35 * stack_total:
-                target = stack_total
-            rid = self._raise_to(observation, info, target)
-            if rid is not None:
-                return rid
-        # A call costing a big part of the stack needs a stronger hand unless the bot is sticky.
-        if legal["call"] > 0.3 * stack_total and pct > play * max(self.stickiness, 0.25):
-            return self._passive(legal, mask)
-        return _CHECK_CALL
+    def decide(self, views: BatchViews, uniforms: np.ndarray) -> np.ndarray:
+        """The exact action id at each row of ``views`` given each row's uniform draws in [0, 1):
+        what :meth:`act` plays at that table with those draws."""
+        return self._rows(views, check_uniforms(views, uniforms, self.uniforms_per_decision))[0]
 
-    def _postflop(
-        self, observation: Mapping[str, Any], info: Mapping[str, Any], view: Mapping[str, Any],
-        legal: Mapping[str, Any], mask: np.ndarray,
-    ) -> int:
-        seat = view["seat"]
-        others = [s for s, d in enumerate(view["dealt_in"]) if d and s != seat and not view["folded"][s]]
-        opponents = max(1, min(len(others), 9))
-        eq = equity(view["hole_cards"], view["board"], opponents=opponents, samples=self.samples, rng=self.rng)
-        strong = {1: 0.65, 2: 0.52}.get(opponents, 0.45)
-        pot, to_call, current = view["pot"], legal["call"], view["current_bet"]
-        u = self.rng.random()
-        if to_call > 0:
-            if eq >= strong + 0.1 and u < self.aggression:
-                rid = self._raise_to(observation, info, current + 0.8 * (pot + to_call))
-                if rid is not None:
-                    return rid
-            pot_odds = to_call / (pot + to_call)
-            if eq >= pot_odds * (1.0 - self.stickiness) + 0.03:
-                return _CHECK_CALL
-            return self._passive(legal, mask)
-        if eq >= strong and u < self.aggression:
-            rid = self._raise_to(observation, info, current + 0.66 * pot)
-            if rid is not None:
-                return rid
-        elif eq < strong and u < self.bluff:
-            rid = self._raise_to(observation, info, current + 0.5 * pot)
-            if rid is not None:
-                return rid
-        return _CHECK_CALL
+    def _rows(self, views: BatchViews, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(exact ids, raise targets) of every row (:func:`holdem_env.agents._rules.style_rows`)."""
+        pct = np.ascontiguousarray(percentiles()[views.hole[:, 0], views.hole[:, 1]])
+        eq = np.full(views.rows, np.nan)
+        post = np.flatnonzero(views.street > 0)
+        if post.size:
+            rule_equities(views, post, _FLOP_RUNOUTS, self.samples, _EQUITY_SEED, eq)
+        ids = np.empty(views.rows, dtype=np.int64)
+        targets = np.empty(views.rows)
+        _rules.style_rows(views, self._params, pct, eq, np.ascontiguousarray(u[:, 0]), ids, targets)
+        return ids, targets
 
 
 class LooseAggressiveAgent(StyleAgent):

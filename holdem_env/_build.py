@@ -41,6 +41,8 @@ CANDIDATES = (
     "holdem_env.env._core",
     "holdem_env.env._order",
     "holdem_env.batched._tables",
+    "holdem_env.batched.encode",
+    "holdem_env.agents._rules",
 )
 #: Compiled module -> the compiled modules that ``cimport`` its types (``env/_core.pxd`` types the
 #: env's ``_state`` as the compiled ``HandState``; ``env/_order.pxd`` types the wrapped env as the
@@ -108,6 +110,8 @@ def _extension_of(module: str) -> Path | None:
     """The compiled extension file of ``module`` next to its ``.py``, if there is one."""
     folder, _, short = module.removeprefix("holdem_env.").rpartition(".")
     directory = _PACKAGE_DIR.joinpath(*folder.split(".")) if folder else _PACKAGE_DIR
+    if folder and not directory.is_dir() and folder.split(".")[0] in ("agents", "training"):
+        directory = _PACKAGE_DIR.parent.joinpath(*folder.split("."))  # the repository's layout (setup.py MAPPED)
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
         candidate = directory / f"{short}{suffix}"
         if candidate.is_file():

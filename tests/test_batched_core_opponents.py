@@ -56,6 +56,7 @@ class UniformBot:
     name = "uniform"
 
     def decide(self, v: BatchViews, uniforms: np.ndarray) -> np.ndarray:
+        assert uniforms.shape == (v.rows, 2) and ((uniforms >= 0) & (uniforms < 1)).all()
         u, w = uniforms[:, 0], uniforms[:, 1]
         lo, hi = v.min_raise_to, v.max_raise_to
         top = np.minimum(hi, 4 * np.maximum(lo, 1))
@@ -258,3 +259,44 @@ def test_random_learner_seat_with_random_opponents_reports_the_learner_payoffs()
             hands_seen += 1
     assert hands_seen > 100
     assert len(set(bt.learner.tolist())) > 1
+
+
+def test_uniforms_per_decision_defaults_to_one_and_rows_are_the_seats_to_act() -> None:
+    class Plain:
+        def __init__(self) -> None:
+            self.shapes: list[tuple[int, ...]] = []
+            self.box: list[BatchedTables] = []
+
+        def decide(self, v: BatchViews, uniforms: np.ndarray) -> np.ndarray:
+            self.shapes.append(uniforms.shape)
+            if self.box:  # every row is a table where this bot's seat is to act, with that seat's own cards
+                bt = self.box[0]
+                rows = [t for t in range(bt.num_tables) if bt.actor[t] != bt.learner[t]]
+                assert v.seat.tolist() == [int(bt.actor[t]) for t in rows]
+                assert v.hole.tolist() == [bt.hole[t, 2 * s : 2 * s + 2].tolist() for t, s in zip(rows, v.seat.tolist(), strict=True)]
+            return np.ones(v.rows, dtype=np.int64)
+
+    bot = Plain()
+    bt = BatchedTables(8, 4, seed=2, opponents={"others": bot}, learner_seat=3)
+    bot.box.append(bt)
+    for _ in range(10):
+        bt.step(np.ones(8, dtype=np.int64))
+    assert bot.shapes and all(len(s) == 2 and s[1] == 1 for s in bot.shapes)
+
+
+def test_set_opponents_replaces_the_bots_from_the_next_step() -> None:
+    first, second = ScriptedBot(1), ScriptedBot(2)
+    bt = BatchedTables(8, 3, seed=4, opponents={"others": first})
+    for _ in range(5):
+        bt.step(np.ones(8, dtype=np.int64))
+    with pytest.raises(ConfigError, match="opponents"):
+        bt.set_opponents({"others": object()})  # refused: the first bot stays
+    with pytest.raises(ConfigError, match="replaced only"):
+        bt.set_opponents(None)
+    n_first = len(first.calls)
+    bt.set_opponents({1: second, 2: second})
+    for _ in range(5):
+        bt.step(np.ones(8, dtype=np.int64))
+    assert len(first.calls) == n_first and second.calls
+    with pytest.raises(ConfigError, match="replaced only"):
+        BatchedTables(2, 3).set_opponents({"others": second})

@@ -6,6 +6,8 @@ from dataclasses import fields
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from holdem_env.batched import BatchedTables
 from holdem_env.batched.views import BatchViews
@@ -83,7 +85,7 @@ def test_fill_views_equal_the_single_table_views_at_every_decision(players: int)
 
 def test_fill_views_long_histories_grow_and_stay_equal() -> None:
     # deep stacks and many min raises: hands outgrow the first history room (64 actions)
-    bt_cap = BatchedTables(1, 2).hist_seat.shape[1]
+    bt_cap = BatchedTables(1, 2).hist.shape[1]
     seeds = [5, 6]
     bt = BatchedTables(2, 2, 5, 10, 50_000, table_seeds=seeds)
     envs = [nlhe_v1.env(num_players=2, action_mode="exact", buy_in=50_000) for _ in seeds]
@@ -102,7 +104,7 @@ def test_fill_views_long_histories_grow_and_stay_equal() -> None:
             env.step(int(a))
         bt.step(acts)
         assert not bt.terminated.any()
-    assert longest > 2 * bt_cap and bt.hist_seat.shape[1] > bt_cap
+    assert longest > 2 * bt_cap and bt.hist.shape[1] > bt_cap
 
 
 def test_fill_views_subsets_and_order_of_rows() -> None:
@@ -118,6 +120,11 @@ def test_fill_views_subsets_and_order_of_rows() -> None:
         a, b = getattr(some, name)[:4], getattr(every, name)[rows]
         assert (a[..., : b.shape[-1]] == b[..., : a.shape[-1]]).all(), name
     assert (some.seat[:4] == bt.actor[rows]).all()
+    assert some.hist_len[:4].max() > 0
+    for i, t in enumerate(rows):  # the packed per-table history unpacks to the rows' history
+        h = int(some.hist_len[i])
+        assert bt.history(t) == list(zip(some.hist_seat[i, :h].tolist(), some.hist_street[i, :h].tolist(),
+                                         some.hist_kind[i, :h].tolist(), some.hist_to[i, :h].tolist(), strict=True))
 
 
 def test_fill_views_refuses_bad_rows_and_outputs() -> None:
@@ -136,3 +143,29 @@ def test_fill_views_refuses_bad_rows_and_outputs() -> None:
         bt.fill_views(None, {"seat": np.zeros(4)})  # type: ignore[arg-type]
     for name in _ROW_FIELDS:
         assert (getattr(out, name) == before[name]).all()
+
+
+def test_the_differential_checks_the_views_too() -> None:
+    from holdem_env.batched.verify import MismatchError, play_differential
+
+    class Corrupted(BatchedTables):
+        def fill_views(self, rows: object, out: BatchViews) -> int:
+            k = super().fill_views(rows, out)
+            out.hist_to[0, max(int(out.hist_len[0]) - 1, 0)] += 1  # one history amount off by a chip
+            return k
+
+    stats = play_differential(BatchedTables(4, 3, 5, 10, 200, seed=1), 40, seed=1)
+    assert stats.hands >= 40
+    with pytest.raises(MismatchError, match="view history"):
+        play_differential(Corrupted(4, 3, 5, 10, 200, seed=1), 40, seed=1)
+
+
+@settings(max_examples=15, deadline=None)
+@given(players=st.integers(2, 10), seed=st.integers(0, 2**32), top=st.integers(30, 2000), ante=st.integers(0, 3))
+def test_views_equal_the_engine_on_uneven_stacks_and_antes(players: int, seed: int, top: int, ante: int) -> None:
+    # play_differential compares every decision's fill_views row with HandState's state and events
+    from holdem_env.batched.verify import play_differential
+
+    stacks = np.random.default_rng(seed).integers(ante + 11, top + ante + 12, size=(4, players))
+    bt = BatchedTables(4, players, 5, 10, 1000, seed=seed, ante=ante, stacks=stacks)
+    assert play_differential(bt, 20, seed=seed, ante=ante).hands >= 20

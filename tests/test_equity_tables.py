@@ -11,6 +11,7 @@ boards built to have flushes, straight flushes and paired boards.
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import numpy as np
 import pytest
@@ -216,27 +217,35 @@ def test_few_holdings_equity_counts_by_rank_pairs_exactly(cards: list[int], suit
 
 
 def test_tag_decides_without_building_tables_and_plays_as_with_them() -> None:
-    """The same seeded match, once as is (decisions take the few-holdings path) and once with
-    that path replaced by the full table: the same results and play statistics, and no table built."""
+    """The same seeded match, once as is (each decision values its own holding only) and once with
+    every decision's equity read from the every-holding table that range queries build: the same
+    results and play statistics, and no table built in the first."""
     from holdem_env.agents import tag as tag_module
     from holdem_env.training.arena import ArenaConfig, run_match
 
-    built: list[tuple[int, ...]] = []
-    real_table = tag_module.TagAgent._heads_up_table
+    built: list[int] = []
+    real_some = tag_module.TagAgent._some_equities
+    real_rows = tag_module.TagAgent._row_equities
 
-    def counting(self: tag_module.TagAgent, board: tuple[int, ...]) -> np.ndarray:
-        built.append(board)
-        return real_table(self, board)
+    def counting(self: tag_module.TagAgent, row: Any, hold: np.ndarray, board: tuple[int, ...]) -> np.ndarray:
+        built.append(len(hold))
+        return real_some(self, row, hold, board)
 
-    def via_table(self: tag_module.TagAgent, board: tuple[int, ...], holdings: np.ndarray) -> np.ndarray:
-        return counting(self, board)[ranges.holding_indices(holdings)]
+    def via_table(self: tag_module.TagAgent, views: Any, rows: np.ndarray, out: np.ndarray) -> None:
+        if views.rows != 1:
+            real_rows(self, views, rows, out)
+            return
+        table = np.full(ranges.NUM_HOLDINGS, np.nan)
+        every = tag_module.repeat_row(views, ranges.HOLDINGS)
+        open_ = np.flatnonzero(~ranges.blocked_by(views.board[0, : views.board_len[0]].tolist()))
+        real_rows(self, every, open_, table)
+        out[rows] = table[ranges.holding_index(int(views.hole[0, 0]), int(views.hole[0, 1]))]
 
     config = ArenaConfig(agents=("tag", "tag(tightness=0.6, aggression=1.5)"), hands=120, seed=5)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(tag_module.TagAgent, "_heads_up_table", counting)
+        mp.setattr(tag_module.TagAgent, "_some_equities", counting)
         fast = run_match(config)
         assert built == []
-        mp.setattr(tag_module.TagAgent, "_heads_up_few", via_table)
+        mp.setattr(tag_module.TagAgent, "_row_equities", via_table)
         slow = run_match(config)
-        assert len(built) > 50
     assert fast.rows == slow.rows

@@ -58,8 +58,10 @@ def _hud(person: str, seed: int, hands: int = 100) -> dict[str, dict[str, float]
 
 
 @pytest.mark.parametrize(("person", "seed"), [("call", 3), ("raise", 4)])
-def test_each_default_bot_plays_at_least_a_tenth_of_100_hands_in_its_own_style(person: str, seed: int) -> None:
-    hud = _hud(person, seed)
+def test_each_default_bot_plays_at_least_a_tenth_of_300_hands_in_its_own_style(person: str, seed: int) -> None:
+    # 300 hands: in 100 the passive bots' aggression factor (a ratio of a few bets to a few calls)
+    # reached 1.0 on some seeds, before and after the rule bots were batched (issue 25)
+    hud = _hud(person, seed, hands=300)
     assert set(hud) == set(DEFAULT_OPPONENTS)
     tag, lag, station, passive, cfr = (hud[name] for name in DEFAULT_OPPONENTS)
     for name, stats in hud.items():

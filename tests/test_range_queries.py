@@ -146,8 +146,8 @@ class _FixedU:
     def __init__(self, u: float) -> None:
         self.u = u
 
-    def random(self) -> float:
-        return self.u
+    def random(self, size: int | None = None) -> float | np.ndarray:
+        return self.u if size is None else np.full(size, self.u)  # tag draws ``rng.random(1)``
 
 
 def test_tag_range_answer_is_the_distribution_act_draws_from() -> None:

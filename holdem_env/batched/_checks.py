@@ -10,7 +10,8 @@ import numpy as np
 from holdem_env.batched.views import BatchViews
 from holdem_env.engine.errors import ConfigError, IllegalActionError
 
-__all__ = ["positive_int", "starting_stacks", "table_seeds", "fill_rows", "action_ids", "describe_legal", "legal_mask"]
+__all__ = ["positive_int", "starting_stacks", "table_seeds", "fill_rows", "widen_history", "action_ids", "describe_legal",
+           "legal_mask"]
 
 
 def positive_int(name: str, value: object, lo: int, hi: int | None = None) -> int:
@@ -50,8 +51,7 @@ def table_seeds(seeds: object, nt: int) -> list[int]:
 
 def fill_rows(bt: Any, rows: object, out: object) -> np.ndarray:
     """The table indices ``rows`` (``None``: all) as a contiguous int64 array, after checking them and
-    that ``out`` is a BatchViews with room for them at these tables (its history widened if a hand
-    outgrew it)."""
+    that ``out`` is a BatchViews with room for them at these tables."""
     nt = bt.num_tables
     if rows is None:
         r = bt._all_rows
@@ -67,12 +67,14 @@ def fill_rows(bt: Any, rows: object, out: object) -> np.ndarray:
             or (out.small_blind, out.big_blind) != (bt.small_blind, bt.big_blind)):
         raise ConfigError("out", type(out).__name__, f"must be a BatchViews of >= {k} rows for {bt.num_players} "
                           f"seats, blinds {bt.small_blind}/{bt.big_blind} (BatchViews.empty)")
-    if k and int(bt.hist_len[r].max()) > out.hist_seat.shape[1]:
-        room = max(bt._hist_cap, 2 * out.hist_seat.shape[1])
-        for name in ("hist_seat", "hist_street", "hist_kind", "hist_to"):
-            setattr(out, name, np.zeros((out.rows, room), dtype=np.int64))
-        out.hist_len[:] = 0
     return r
+
+
+def widen_history(out: BatchViews, room: int) -> None:
+    """Give ``out`` history arrays of ``room`` columns (zeros: the next fill writes every row it uses)."""
+    for name in ("hist_seat", "hist_street", "hist_kind", "hist_to"):
+        setattr(out, name, np.zeros((out.rows, room), dtype=np.int64))
+    out.hist_len[:] = 0
 
 
 def action_ids(bt: Any, actions: object) -> np.ndarray:

@@ -13,7 +13,7 @@ any of its actions is applied, with an error naming the bot, the table, the seat
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import fields, replace
+from dataclasses import fields
 from typing import Any
 
 import numpy as np
@@ -21,9 +21,9 @@ import numpy as np
 from holdem_env.batched.views import BatchViews
 from holdem_env.engine.errors import ConfigError, IllegalActionError
 
-__all__ = ["parse_opponents", "play", "head", "bot_name"]
+__all__ = ["parse_opponents", "install", "play", "head", "bot_name"]
 
-_ROW_FIELDS = tuple(f.name for f in fields(BatchViews) if f.name not in ("num_players", "small_blind", "big_blind"))
+_ROW_FIELDS = frozenset(f.name for f in fields(BatchViews) if f.name not in ("num_players", "small_blind", "big_blind"))
 
 
 def bot_name(bot: object) -> str:
@@ -81,19 +81,39 @@ def parse_opponents(
     return bots, seat_bot, per
 
 
+def install(bt: Any, opponents: object, first: bool) -> None:
+    """Seat ``opponents`` (``None``: none) at ``bt``: its bots, each seat's bot, each bot's uniforms per
+    decision and views to fill. After construction (``first`` false) only tables built with opponents
+    take new ones, and only a whole new mapping (checked before anything changes)."""
+    if first and opponents is not None and bt.random_opponents:
+        raise ConfigError("opponents", opponents, "cannot be given with random_opponents=True (one or the other)")
+    if not first and (not bt._external or opponents is None):
+        raise ConfigError("opponents", opponents, "can be replaced only at tables built with opponents=..., by a new mapping")
+    bots, seat_bot, per = parse_opponents(opponents, bt.num_players, bt.learner_seat, bt.random_seat)
+    bt._external = opponents is not None
+    bt.opponents, bt._seat_bot_arr, bt._uniforms_per = bots, seat_bot, per
+    # per bot: the views it is handed and its first-k-rows heads (kept while the arrays stay the same)
+    bt._bot_views = [(BatchViews.empty(bt.num_tables, bt.num_players, bt.small_blind, bt.big_blind), {}) for _ in bots]
+    bt._bind_seat_bots()
+
+
 def head(views: BatchViews, k: int) -> BatchViews:
     """The first ``k`` rows of ``views`` (arrays sharing its memory)."""
     if k == views.rows:
         return views
-    return replace(views, **{name: getattr(views, name)[:k] for name in _ROW_FIELDS})
+    new = object.__new__(BatchViews)  # what dataclasses.replace makes, without its per-field overhead
+    new.__dict__.update({name: v[:k] if name in _ROW_FIELDS else v for name, v in views.__dict__.items()})
+    return new
 
 
 def play(bt: Any) -> None:
     """Play the external bots' seats at every table until the learner is to act everywhere."""
     rows_all, bots_all = bt._pend_rows, bt._pend_bots
+    rows_all[:] = bt._all_rows
+    k = bt.num_tables
     rng = bt._opp_rng
     while True:
-        k = bt._collect(rows_all, bots_all)
+        k = bt._collect(rows_all, k, bots_all)  # only tables that were waiting can still be waiting
         if k == 0:
             return
         pending, owners = rows_all[:k], bots_all[:k]
@@ -102,10 +122,13 @@ def play(bt: Any) -> None:
             rows = np.ascontiguousarray(pending[owners == b]) if len(bt.opponents) > 1 else pending.copy()
             if not len(rows):
                 continue
-            views = bt._bot_views[b]
-            bt.fill_views(rows, views)
+            views, heads = bt._bot_views[b]
+            bt._fill_checked(rows, views)
             uniforms = rng.random((len(rows), bt._uniforms_per[b]))
-            got = bot.decide(head(views, len(rows)), uniforms)
+            top = heads.get(len(rows))
+            if top is None or top.hist_seat.base is not views.hist_seat:  # (history arrays widened since)
+                top = heads[len(rows)] = head(views, len(rows))
+            got = bot.decide(top, uniforms)
             acts = np.asarray(got)
             if acts.shape != rows.shape or (acts.size and acts.dtype.kind not in "iu"):
                 raise IllegalActionError(

@@ -26,7 +26,7 @@ cdef class BatchedTables:
     cdef public object _deck_rng, _opp_rng, _deck_pool, _uniforms, _table_rngs
     cdef public bint random_seat
     cdef public object learner, decided, learner_reward, learner_done, final_seat
-    cdef public object hist_len, hist_seat, hist_street, hist_kind, hist_to
+    cdef public object hist_len, hist
     cdef public object opponents, _seat_bot_arr, _uniforms_per, _bot_views, _all_rows, _pend_rows, _pend_bots
     cdef public object _seat_rng, _seat_pool, _stalled
     cdef public bint _external
@@ -41,7 +41,7 @@ cdef class BatchedTables:
     cdef long long[::1] _call, _lo, _hi, _terminated, _hands
     cdef long long[::1] _learner, _lrew, _ldone, _fseat, _hlen, _seatq, _seat_bot
     cdef signed char[::1] _decided
-    cdef long long[:, ::1] _hseat, _hstreet, _hkind, _hto
+    cdef long long[:, ::1] _hist
     cdef signed char[::1] _fold
     cdef double[::1] _uni
     cdef long long[::1] _scratch
@@ -70,7 +70,7 @@ cdef class BatchedTables:
     cdef void _legal(self, Py_ssize_t t) noexcept
     @cython.locals(lo=cython.longlong)
     cdef bint _is_legal(self, Py_ssize_t t, long long a) noexcept
-    @cython.locals(s=Py_ssize_t, cb=cython.longlong, put=cython.longlong, stack=cython.longlong, amount=cython.longlong, increment=cython.longlong, h=Py_ssize_t)
+    @cython.locals(s=Py_ssize_t, cb=cython.longlong, put=cython.longlong, stack=cython.longlong, amount=cython.longlong, increment=cython.longlong, h=Py_ssize_t, kind=cython.longlong, to=cython.longlong)
     cdef int _apply(self, Py_ssize_t t, long long a) except -1
     @cython.locals(u=cython.double, v=cython.double, k=cython.longlong, r=cython.longlong, fold=bint, raises=cython.longlong)
     cdef long long _random_action(self, Py_ssize_t t) except -1
@@ -80,15 +80,15 @@ cdef class BatchedTables:
     cdef int _fill_random(self, long long[::1] out) except -1
     @cython.locals(a=cython.longlong)
     cdef int _run_opponents(self, Py_ssize_t t) except -1
-    @cython.locals(n=Py_ssize_t, i=Py_ssize_t, j=Py_ssize_t, t=Py_ssize_t, s=Py_ssize_t, bl=Py_ssize_t, h=Py_ssize_t, prev=Py_ssize_t, total=cython.longlong)
+    @cython.locals(n=Py_ssize_t, i=Py_ssize_t, j=Py_ssize_t, t=Py_ssize_t, s=Py_ssize_t, bl=Py_ssize_t, h=Py_ssize_t, prev=Py_ssize_t, total=cython.longlong, x=cython.longlong)
     cdef int _fill_views(self, long long[::1] rows, long long[::1] seat, long long[::1] button, long long[::1] street,
                          long long[:, ::1] hole, long long[:, ::1] board, long long[::1] board_len, long long[::1] pot,
                          long long[::1] cbet, long long[:, ::1] stacks, long long[:, ::1] bets, signed char[:, ::1] folded,
                          signed char[:, ::1] all_in, signed char[:, ::1] dealt, signed char[::1] lfold, signed char[::1] lcheck,
                          long long[::1] call, long long[::1] lo, long long[::1] hi, long long[::1] hlen,
                          long long[:, ::1] hseat, long long[:, ::1] hstreet, long long[:, ::1] hkind, long long[:, ::1] hto) except -1
-    @cython.locals(k=Py_ssize_t, t=Py_ssize_t, s=Py_ssize_t)
-    cpdef Py_ssize_t _collect(self, long long[::1] rows, long long[::1] bots) except -1
+    @cython.locals(k=Py_ssize_t, i=Py_ssize_t, t=Py_ssize_t, s=Py_ssize_t)
+    cpdef Py_ssize_t _collect(self, long long[::1] rows, Py_ssize_t n_rows, long long[::1] bots) except -1
     @cython.locals(i=Py_ssize_t)
     cpdef Py_ssize_t _first_illegal_rows(self, long long[::1] rows, long long[::1] acts) except -2
     @cython.locals(i=Py_ssize_t)

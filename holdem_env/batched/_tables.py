@@ -53,9 +53,10 @@ class BatchedTables:
     (:mod:`holdem_env.batched._external`). ``random_learner_seat`` draws the learner's seat
     (``learner``, one per table) uniformly at every new hand.
 
-    Every table keeps its hand's action history (``hist_len``; ``hist_seat``, ``hist_street``,
-    ``hist_kind``, ``hist_to`` per action, as the view's ``history``); :meth:`fill_views` writes the
-    view of the seat to act at any tables into a :class:`~holdem_env.batched.views.BatchViews`. A
+    Every table keeps its hand's action history (``hist_len`` actions in ``hist``, one int64 each:
+    ``seat | street << 4 | kind << 8 | to << 12``, kinds coded as ``views.HISTORY_KINDS``;
+    :meth:`history` unpacks it); :meth:`fill_views` writes the view of the seat to act at any tables
+    into a :class:`~holdem_env.batched.views.BatchViews`. A
     finished hand in which the learner decided also writes the learner's payoff (``learner_reward``,
     chips), ``learner_done`` (1) and its seat (``final_seat``), cleared at the start of each step;
     hands it never acted in (everyone folds to its big blind) count only in ``rewards``/``terminated``.
@@ -92,13 +93,8 @@ class BatchedTables:
         self.small_blind, self.big_blind, self.ante = sb, bb, an
         self.random_opponents, self.learner_seat = bool(random_opponents), seat
         self.random_seat = bool(random_learner_seat)
-        if opponents is not None and self.random_opponents:
-            raise ConfigError("opponents", opponents, "cannot be given with random_opponents=True (one or the other)")
-        self._external = opponents is not None
-        self.opponents, self._seat_bot_arr, self._uniforms_per = _external.parse_opponents(
-            opponents, n, seat, self.random_seat
-        )
-        self._stalled = ""
+        self._external, self._seat_bot_arr, self._stalled = False, np.full(n, -1, dtype=np.int64), ""
+        _external.install(self, opponents, first=True)
         self.record = bool(record)
         # when ``record``: (table, seat, action id) per decision, (table, -1, (button, deck, learner seat)) per deal,
         # (table, -2, payoffs) per finished hand
@@ -125,8 +121,7 @@ class BatchedTables:
         self.decided = z(nt, dtype=np.int8)
         self.learner_reward, self.learner_done, self.final_seat = z(nt), z(nt), np.full(nt, -1, dtype=np.int64)
         self._hist_cap = _HIST0
-        self.hist_len = z(nt)
-        self.hist_seat, self.hist_street, self.hist_kind, self.hist_to = (z(nt, _HIST0) for _ in range(4))
+        self.hist_len, self.hist = z(nt), z(nt, _HIST0)
         self._all_rows = np.arange(nt, dtype=np.int64)
         self._pend_rows, self._pend_bots = z(nt), z(nt)
         self._engine_deal = table_seeds is not None
@@ -149,21 +144,16 @@ class BatchedTables:
         self._terminated, self._hands = self.terminated, self.hands_played
         self._learner, self._decided = self.learner, self.decided
         self._lrew, self._ldone, self._fseat = self.learner_reward, self.learner_done, self.final_seat
-        self._hlen = self.hist_len
-        self._hseat, self._hstreet, self._hkind, self._hto = self.hist_seat, self.hist_street, self.hist_kind, self.hist_to
-        self._seat_bot = self._seat_bot_arr
+        self._hlen, self._hist = self.hist_len, self.hist
         self._card_keys = _CARD_KEYS
         self._plain7 = _dense_table(7)
         self._flush_table = _FLUSH_TABLE
         self._scratch = z(n)
-        self._pool_next = _POOL
-        self._uni_next = _POOL
+        self._pool_next = self._uni_next = self._seat_next = _POOL  # every pool drawn when first needed
         self._n_decisions = 0
         self._deck_pool = self._pool = z(1, 52)
         self._uniforms = self._uni = np.zeros(1)
         self._seat_pool = self._seatq = z(1)
-        self._seat_next = _POOL
-        self._bot_views = [BatchViews.empty(nt, n, sb, bb, _HIST0) for _ in self.opponents]
         for t in range(nt):
             self._new_hand(t)
         self._settle_all()
@@ -180,22 +170,21 @@ class BatchedTables:
         self._table_rngs[t].shuffle(deck)
         self.deck[t] = deck
 
-    def _refill_uniforms(self) -> None:
-        """The next ``_POOL`` uniforms in [0, 1) for the random opponents (one numpy call)."""
+    def _refill_uniforms(self) -> None:  # the next _POOL uniforms in [0, 1) for the opponents (one numpy call)
         self._uniforms = self._uni = self._opp_rng.random(_POOL)
         self._uni_next = 0
 
-    def _refill_seats(self) -> None:
-        """The next ``_POOL`` learner seats, uniform over the seats (one numpy call)."""
+    def _refill_seats(self) -> None:  # the next _POOL learner seats, uniform over the seats (one numpy call)
         self._seat_pool = self._seatq = self._seat_rng.integers(self.num_players, size=_POOL, dtype=np.int64)
         self._seat_next = 0
 
-    def _grow_history(self) -> None:
-        """Double every table's history room (a hand outgrew it), keeping what is recorded."""
-        grown = [np.concatenate([a, np.zeros_like(a)], axis=1) for a in (self.hist_seat, self.hist_street, self.hist_kind, self.hist_to)]
-        self.hist_seat, self.hist_street, self.hist_kind, self.hist_to = grown
-        self._hseat, self._hstreet, self._hkind, self._hto = grown
+    def _grow_history(self) -> None:  # double every table's history room (a hand outgrew it), keeping it
+        self.hist = self._hist = np.concatenate([self.hist, np.zeros_like(self.hist)], axis=1)
         self._hist_cap = 2 * self._hist_cap
+
+    def history(self, t: int) -> list[tuple[int, int, int, int]]:
+        """Table ``t``'s hand so far: ``(seat, street code, kind code, to)`` per action (``hist`` unpacked)."""
+        return [(x & 15, (x >> 4) & 15, (x >> 8) & 15, x >> 12) for x in self.hist[t, : self.hist_len[t]].tolist()]
 
     def _settle_all(self) -> None:
         """Run the opponents (if any) and write every table's legal set."""
@@ -206,6 +195,13 @@ class BatchedTables:
         if self._external:
             self._play_external()
         self.decisions = self._n_decisions
+
+    def set_opponents(self, opponents: object) -> None:
+        """Replace the external bots (a mapping as the constructor's ``opponents``) from the next step on."""
+        _external.install(self, opponents, first=False)
+
+    def _bind_seat_bots(self) -> None:  # the typed view of each seat's bot index (set by _external.install)
+        self._seat_bot = self._seat_bot_arr
 
     def _play_external(self) -> None:
         """The external bots' rounds (``_external.play``); a failure stalls the tables for good."""
@@ -244,16 +240,16 @@ class BatchedTables:
         return 0
 
     def fill_views(self, rows: object, out: BatchViews) -> int:
-        """Write the view of the seat to act at each table of ``rows`` (``None``: every table, in order)
-        into rows ``0..len(rows)-1`` of ``out``; return how many rows were written.
+        """Write the view of the seat to act at each table of ``rows`` (``None``: all, in order) into rows
+        ``0..len(rows)-1`` of ``out`` (a BatchViews with room, for this table size and blinds; its history
+        arrays are replaced by wider ones when a table's outgrow them) and return how many: what nlhe_v1's
+        ``info["view"]`` and ``info["legal"]`` say to that seat now. Entries past a row's ``hist_len`` are 0."""
+        return self._fill_checked(fill_rows(self, rows, out), out)
 
-        Each row is what nlhe_v1's ``info["view"]`` and ``info["legal"]`` say to that seat now (see
-        :meth:`BatchViews.from_seat_views`). ``out`` must have room (``out.rows >= len(rows)``) and this
-        table size and blinds; its history arrays are replaced by wider ones when a hand's history
-        does not fit. Entries of ``out`` past a row's ``hist_len`` are kept 0.
-        """
-        r = fill_rows(self, rows, out)
-        k = len(r)
+    def _fill_checked(self, r: np.ndarray, out: BatchViews) -> int:
+        """fill_views for checked rows ``r`` (int64, C order) and a BatchViews with room for them."""
+        if out.hist_seat.shape[1] < self._hist_cap:  # room for the longest history a table can hold now
+            _checks.widen_history(out, self._hist_cap)
         try:
             self._fill_views(r, out.seat, out.button, out.street, out.hole, out.board, out.board_len, out.pot,
                              out.current_bet, out.stacks, out.street_bets, out.folded, out.all_in, out.dealt_in,
@@ -261,7 +257,7 @@ class BatchedTables:
                              out.hist_len, out.hist_seat, out.hist_street, out.hist_kind, out.hist_to)
         except (ValueError, TypeError) as e:  # an array of the wrong dtype, shape or layout
             raise ConfigError("out", type(out).__name__, f"must hold BatchViews.empty's arrays (dtypes, shapes, C order): {e}") from e
-        return k
+        return len(r)
 
     def _fill_views(self, rows: Any, seat: Any, button: Any, street: Any, hole: Any, board: Any, board_len: Any,
                     pot: Any, cbet: Any, stacks: Any, bets: Any, folded: Any, all_in: Any, dealt: Any, lfold: Any,
@@ -298,18 +294,23 @@ class BatchedTables:
             hi[i] = self._hi[t]
             h = self._hlen[t]
             prev = hlen[i] if hlen[i] < hseat.shape[1] else hseat.shape[1]
-            for j in range(h if h > prev else prev):  # past the new length: zero what the row held before
-                hseat[i, j] = self._hseat[t, j] if j < h else 0
-                hstreet[i, j] = self._hstreet[t, j] if j < h else 0
-                hkind[i, j] = self._hkind[t, j] if j < h else 0
-                hto[i, j] = self._hto[t, j] if j < h else 0
+            for j in range(h):
+                x = self._hist[t, j]
+                hseat[i, j] = x & 15
+                hstreet[i, j] = (x >> 4) & 15
+                hkind[i, j] = (x >> 8) & 15
+                hto[i, j] = x >> 12
+            for j in range(h, prev):  # zero what the row held past the new length
+                hseat[i, j] = hstreet[i, j] = hkind[i, j] = hto[i, j] = 0
             hlen[i] = h
         return 0
 
-    def _collect(self, rows: Any, bots: Any) -> int:
-        """Write every table's legal set; list the tables where an opponent is to act (and its bot)."""
+    def _collect(self, rows: Any, n_rows: int, bots: Any) -> int:
+        """Of the tables ``rows[:n_rows]``, keep (in place, in order) those where an opponent is to act,
+        with its bot in ``bots``; write each one's legal set."""
         k = 0
-        for t in range(self.num_tables):
+        for i in range(n_rows):
+            t = rows[i]
             self._legal(t)
             s = self._actor[t]
             if s != self._learner[t]:
@@ -622,22 +623,16 @@ class BatchedTables:
             self._decided[t] = 1
         if self.record:
             self.trace.append((t, s, a))
-        h = self._hlen[t]
-        if h >= self._hist_cap:
-            self._grow_history()
-        self._hlen[t] = h + 1
-        self._hseat[t, h] = s
-        self._hstreet[t, h] = self._street[t]
         if a == 0:
-            self._hkind[t, h] = _FOLD_K
-            self._hto[t, h] = self._bets[t, s]
+            kind = _FOLD_K
+            to = self._bets[t, s]
             self._folded[t, s] = 1
             self._n_live[t] -= 1
             self._n_active[t] -= 1
         elif a == 1:
             put = self._call[t]
-            self._hkind[t, h] = _CALL_K if put else _CHECK_K
-            self._hto[t, h] = self._bets[t, s] + put
+            kind = _CALL_K if put else _CHECK_K
+            to = self._bets[t, s] + put
             if put:
                 stack = self._stacks[t, s] - put
                 self._stacks[t, s] = stack
@@ -649,8 +644,8 @@ class BatchedTables:
             self._faced[t, s] = cb
         else:
             amount = a - 1
-            self._hkind[t, h] = _RAISE_K if cb or self._street[t] == 0 else _BET_K
-            self._hto[t, h] = amount
+            kind = _RAISE_K if cb or self._street[t] == 0 else _BET_K
+            to = amount
             put = amount - self._bets[t, s]
             stack = self._stacks[t, s] - put
             self._stacks[t, s] = stack
@@ -664,6 +659,11 @@ class BatchedTables:
             self._faced[t, s] = amount
             if stack == 0:
                 self._mark_all_in(t, s)
+        h = self._hlen[t]  # the history, one int64 per action: seat | street << 4 | kind << 8 | to << 12
+        if h >= self._hist_cap:
+            self._grow_history()
+        self._hist[t, h] = s | (self._street[t] << 4) | (kind << 8) | (to << 12)
+        self._hlen[t] = h + 1
         if self._n_live[t] == 1:
             self._finish(t, False)
         else:

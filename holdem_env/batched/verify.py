@@ -2,7 +2,9 @@
 
 Every table's hand is replayed on a ``HandState`` given the same deck, button and stacks; at every
 decision the seat to act, the pot and the legal set (fold, call amount, min and max raise-to) must be
-equal, the same action is applied to both, and each finished hand's payoffs must be equal chip for chip.
+equal, and so must the seat's view that ``fill_views`` writes (cards, board, stacks, street bets, flags,
+action history, against the engine's state and events); the same action is applied to both, and each
+finished hand's payoffs must be equal chip for chip.
 Used by ``tests/test_batched_core.py`` and ``benchmarks/bench_batched.py --verify``.
 """
 
@@ -13,7 +15,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from holdem_env.batched._tables import BatchedTables
+from holdem_env.batched.views import BatchViews
 from holdem_env.engine.config import TableConfig
+from holdem_env.engine.record import ActionEvent
 from holdem_env.engine.state import HandState
 
 __all__ = ["MismatchError", "DiffStats", "play_differential", "replay_opponents"]
@@ -91,6 +95,33 @@ def _account(stats: DiffStats, hs: HandState) -> None:
         stats.payoff_digest = (stats.payoff_digest * 1_000_003 + int(v)) % (1 << 61)
 
 
+def _check_view(v: BatchViews, i: int, hs: HandState, where: str) -> None:
+    """Row ``i`` of ``v`` against what the engine says the seat to act may see."""
+    s = int(hs.actor)  # type: ignore[arg-type]
+    board = hs.board
+    pot, cb, button, _actor, stacks, bets = hs.public_table()
+    history = [(e.seat, int(e.street), ("fold", "check", "call", "bet", "raise").index(e.kind.value), e.to)
+               for e in hs.events if type(e) is ActionEvent]
+    la = hs.legal_actions()
+    want = {
+        "seat": s, "button": button, "street": int(hs.street), "hole": list(hs.hole_cards_of(s) or ()),
+        "board": list(board) + [-1] * (5 - len(board)), "board_len": len(board), "pot": pot, "current_bet": cb,
+        "stacks": list(stacks), "street_bets": list(bets), "folded": [int(x) for x in hs.folded],
+        "all_in": [int(x) for x in hs.is_all_in], "dealt_in": [int(x) for x in hs.dealt_in],
+        "legal_fold": int(la.fold), "legal_check": int(la.check), "call": la.call,
+        "min_raise_to": la.min_raise_to or 0, "max_raise_to": la.max_raise_to or 0, "hist_len": len(history),
+    }
+    for name, value in want.items():
+        got = getattr(v, name)[i]
+        if (got.tolist() if isinstance(got, np.ndarray) else int(got)) != value:
+            raise MismatchError(f"{where}: view {name}: batched {got}, engine {value}")
+    h = len(history)
+    got_hist = list(zip(v.hist_seat[i, :h].tolist(), v.hist_street[i, :h].tolist(), v.hist_kind[i, :h].tolist(),
+                        v.hist_to[i, :h].tolist(), strict=True))
+    if got_hist != history:
+        raise MismatchError(f"{where}: view history: batched {got_hist}, engine {history}")
+
+
 def _check_hand_end(bt: BatchedTables, hs: HandState, t: int, where: str) -> None:
     got = bt.rewards[t].tolist()
     if list(hs.payoffs or ()) != got:
@@ -113,9 +144,12 @@ def play_differential(
     states = [_state(bt, cfg, t) for t in range(bt.num_tables)]
     stats = DiffStats()
     step = 0
+    views = BatchViews.empty(bt.num_tables, bt.num_players, bt.small_blind, bt.big_blind)
     while stats.hands < hands:
         acts = np.empty(bt.num_tables, dtype=np.int64)
+        bt.fill_views(None, views)
         for t, hs in enumerate(states):
+            _check_view(views, t, hs, f"step {step} table {t}")
             mine, theirs = _legal_of(bt, t), _engine_legal(hs)
             if mine != theirs:
                 raise MismatchError(f"step {step} table {t}: (actor, fold, call, min, max) batched {mine} != engine {theirs}")

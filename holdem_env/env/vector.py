@@ -50,10 +50,33 @@ Infos (each with a ``_key`` mask, Gymnasium style)
 
 ``final_obs`` is given under ``SAME_STEP`` only (under ``NEXT_STEP`` the row is that observation).
 
+Backends
+--------
+``backend="auto"`` (the default) runs every table on one compiled
+:class:`~holdem_env.batched.BatchedTables` when it can: autoreset ``SAME_STEP``, no-limit, the env
+options ``num_players``, blinds, ``ante``, ``buy_in`` (above the ante plus the big blind),
+``action_mode``, ``bet_sizes``, ``max_stack``, ``reward_unit``, ``pad_seats``, and an opponent source
+whose ``batched_bot()`` returns a bot with ``decide(views, uniforms)`` (:class:`FixedOpponents` with
+one such member). The core plays those seats inside its step and the learner's observations and masks
+are written by :mod:`holdem_env.batched.encode`: the same bytes ``nlhe_v1`` gives at those decisions
+(``tests/test_vector_batched.py`` replays every hand on ``nlhe_v1``). Otherwise one ``nlhe_v1`` env
+per table runs (``backend="tables"``); ``backend="batched"`` refuses settings it cannot run with a
+:class:`~holdem_env.engine.errors.ConfigError` saying why. :attr:`HoldemVectorEnv.backend` says which
+runs and ``backend_reason`` why not batched. Under the batched backend, ``infos`` has no
+``final_obs`` (the core keeps no finished hand's view), ``opponent`` is always 0, and ``reset(seed)``
+seeds the core (``BatchedTables(seed=seed)``), not one generator per table.
+
+Version history
+---------------
+* batched backend (``backend=``, ``batched_bot()``): observations, masks and rewards as before; under
+  it no ``final_obs`` and the core's seeding (see Backends). ``hands_played`` and
+  ``opponent_decisions`` are read-only properties.
+* first version: per-table ``nlhe_v1`` envs.
+
 Determinism: table ``t`` draws everything (its decks, the learner's seat, opponent members,
 and one generator per seat handed to whichever opponent sits there) from
 ``SeedSequence(seed, spawn_key=(t,))``, so results do not depend on how opponents'
-decisions are batched.
+decisions are batched (per-table backend).
 
 >>> from holdem_env.agents.random_agent import RandomAgent
 >>> venv = HoldemVectorEnv(4, FixedOpponents([RandomAgent]), num_players=2)
@@ -81,9 +104,14 @@ from gymnasium.vector.utils import batch_space
 
 from holdem_env.engine.errors import ConfigError, HoldemError, IllegalActionError
 from holdem_env.env import nlhe_v1
+from holdem_env.env._vector_batched import BatchedBackend, batched_plan, check_learner_actions, refuse
 from holdem_env.env.gym_wrapper import TERMINAL_MASK_ID
 
-__all__ = ["HoldemVectorEnv", "OpponentSource", "FixedOpponents"]
+__all__ = ["HoldemVectorEnv", "OpponentSource", "FixedOpponents", "BACKENDS"]
+
+#: ``backend=``: ``"auto"`` (batched where it can run), ``"batched"`` (or a ConfigError saying why not), ``"tables"``.
+BACKENDS = ("auto", "batched", "tables")
+_UNSET: Any = object()
 
 # table -> (the learner's last observation of its finished hand, member id, learner seat)
 _Finals = dict[int, tuple[dict[str, np.ndarray], int, int]]
@@ -124,6 +152,7 @@ class FixedOpponents:
         self._cdf = np.cumsum(self.weights)
         self._shared: dict[int, Any] = {}
         self._own: dict[tuple[int, int, int], Any] = {}
+        self._batched: Any = _UNSET
         #: Per member: hands played and the learner's total payoff against it.
         self.hands = np.zeros(len(self.factories), dtype=np.int64)
         self.payoff = np.zeros(len(self.factories), dtype=np.float64)
@@ -148,10 +177,28 @@ class FixedOpponents:
                 self._own[key] = a
         return a
 
+    def batched_bot(self) -> Any:
+        """The bot that plays every opponent seat of every table in batch, or None: with one member
+        whose agent has ``decide(views, uniforms)`` (built once), that agent."""
+        if self._batched is _UNSET:
+            bot = self.factories[0]() if len(self.factories) == 1 else None
+            self._batched = bot if callable(getattr(bot, "decide", None)) else None
+        return self._batched
+
     def record(self, member: int, payoff: float) -> None:
         """Count one finished hand against ``member``."""
         self.hands[member] += 1
         self.payoff[member] += payoff
+
+    def record_many(self, member: int, payoffs: np.ndarray) -> None:
+        """Count finished hands against ``member``, one per entry of ``payoffs`` (one :meth:`record`
+        call each where a subclass changes ``record``)."""
+        if type(self).record is not FixedOpponents.record:
+            for p in np.asarray(payoffs, dtype=np.float64).tolist():
+                self.record(member, p)
+            return
+        self.hands[member] += len(payoffs)
+        self.payoff[member] += float(np.sum(payoffs))
 
 
 class _Table:
@@ -188,6 +235,7 @@ class HoldemVectorEnv(VectorEnv):
         opponents: OpponentSource,
         *,
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
+        backend: str = "auto",
         **env_kwargs: Any,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or not 1 <= num_envs <= 100_000:
@@ -206,11 +254,24 @@ class HoldemVectorEnv(VectorEnv):
                 raise ConfigError("opponents", opponents, "must have sample(table, rng) and agent(member, table, seat)")
         if env_kwargs.get("illegal_action", "raise") != "raise":
             raise ConfigError("illegal_action", env_kwargs["illegal_action"], "must be 'raise' in the vector env")
+        if backend not in BACKENDS:
+            raise ConfigError("backend", backend, f"must be one of {', '.join(map(repr, BACKENDS))}")
         env_kwargs = {**env_kwargs, "illegal_action": "raise"}
         self.num_envs = num_envs
         self.opponents = opponents
-        self._tables = [_Table(nlhe_v1.raw_env(**env_kwargs), np.random.default_rng(0)) for _ in range(num_envs)]
-        first = self._tables[0].env
+        first = nlhe_v1.raw_env(**env_kwargs)  # checks every setting; its spaces are every table's
+        bot, why = (None, "backend='tables'") if backend == "tables" else batched_plan(opponents, first, env_kwargs, self._next_step)
+        if backend == "batched" and bot is None:
+            raise refuse(why)
+        #: ``"batched"`` (one BatchedTables for every table) or ``"tables"`` (one nlhe_v1 env per table).
+        self.backend = "batched" if bot is not None else "tables"
+        #: Why the per-table backend runs ("" when batched).
+        self.backend_reason = why
+        self._batched = BatchedBackend(num_envs, first, bot, opponents) if bot is not None else None
+        self._tables = (
+            [] if bot is not None
+            else [_Table(first if t == 0 else nlhe_v1.raw_env(**env_kwargs), np.random.default_rng(0)) for t in range(num_envs)]
+        )
         self.num_players = first.num_players if hasattr(first, "num_players") else len(first.possible_agents)
         obs_space = first.observation_space(first.possible_agents[0])
         act_space = first.action_space(first.possible_agents[0])
@@ -232,10 +293,18 @@ class HoldemVectorEnv(VectorEnv):
         self._showing: _Finals = {}
         self._record = getattr(opponents, "record", None)
         self._seeded = False
-        #: Hands finished at all tables since the last reset (with or without a learner decision).
-        self.hands_played = 0
-        #: Opponent decisions played since the last reset.
-        self.opponent_decisions = 0
+        self._hands_played = 0
+        self._opponent_decisions = 0
+
+    @property
+    def hands_played(self) -> int:
+        """Hands finished at all tables since the last reset (with or without a learner decision)."""
+        return self._batched.hands_played if self._batched is not None and self._seeded else self._hands_played
+
+    @property
+    def opponent_decisions(self) -> int:
+        """Opponent decisions played since the last reset."""
+        return self._batched.opponent_decisions if self._batched is not None and self._seeded else self._opponent_decisions
 
     # -- the Gymnasium API ------------------------------------------------------------------
     def reset(
@@ -244,6 +313,10 @@ class HoldemVectorEnv(VectorEnv):
         """Start every table afresh (from ``seed``) and play to the learner's first decisions."""
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
             raise ConfigError("seed", seed, "must be an integer >= 0 or None")
+        if self._batched is not None:
+            self._batched.reset(None if seed is None else int(seed))
+            self._seeded = True
+            return self._batched.observations(), self._infos(None, None, None)
         root = np.random.SeedSequence(seed)
         for t, table in enumerate(self._tables):
             seq = np.random.SeedSequence(root.entropy, spawn_key=(t,))
@@ -254,8 +327,8 @@ class HoldemVectorEnv(VectorEnv):
             self._deal(t, table, first=True)
         self._seeded = True
         self._showing = {}
-        self.hands_played = 0
-        self.opponent_decisions = 0
+        self._hands_played = 0
+        self._opponent_decisions = 0
         self._play_opponents(list(range(self.num_envs)), np.zeros(self.num_envs), np.zeros(self.num_envs, bool), {})
         return self._observations(), self._infos(None, None, None)
 
@@ -265,9 +338,12 @@ class HoldemVectorEnv(VectorEnv):
         """Apply one learner action per table, then play until the learner is to act everywhere."""
         if not self._seeded:
             raise HoldemError("call reset() before step()")
-        acts = np.asarray(actions)
-        if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
-            raise IllegalActionError(f"actions must be {self.num_envs} integer action ids, got shape {acts.shape}")
+        acts = check_learner_actions(actions, self.num_envs)
+        if self._batched is not None:
+            rewards, done = self._batched.step(acts)
+            infos = self._infos(done, rewards, {})
+            zeros = np.zeros(self.num_envs, dtype=bool)
+            return self._batched.observations(), rewards.astype(np.float32), done, zeros, infos
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         done = np.zeros(self.num_envs, dtype=bool)
         final: _Finals = {}
@@ -322,7 +398,7 @@ class HoldemVectorEnv(VectorEnv):
         while not env.agents or all(env.terminations.values()):
             learner = table.names[table.seat]
             payoff = float(env.rewards[learner])
-            self.hands_played += 1
+            self._hands_played += 1
             if self._record is not None:
                 self._record(table.member, payoff)
             if table.decided and not done[t]:
@@ -369,10 +445,12 @@ class HoldemVectorEnv(VectorEnv):
                             f"(legal ids: {np.flatnonzero(o['action_mask']).tolist()})"
                         )
                     self._tables[t].env.step(a)
-                self.opponent_decisions += len(ts)
+                self._opponent_decisions += len(ts)
             pending = [t for t in pending if not self._settle(t, rewards, done, final)]
 
     def _observations(self) -> dict[str, np.ndarray]:
+        if self._batched is not None:
+            return self._batched.observations()
         obs = np.empty((self.num_envs, self._obs_len), dtype=np.float32)
         masks = np.empty((self.num_envs, self._num_actions), dtype=np.int8)
         for t, table in enumerate(self._tables):
@@ -392,11 +470,23 @@ class HoldemVectorEnv(VectorEnv):
     ) -> dict[str, Any]:
         n = self.num_envs
         every = np.ones(n, dtype=bool)
+        if self._batched is not None:  # one member (0); no final_obs (the core keeps no finished hand's view)
+            infos: dict[str, Any] = {
+                "seat": self._batched.seats, "_seat": every, "opponent": np.zeros(n, dtype=np.int64), "_opponent": every
+            }
+            if done is not None and done.any():
+                assert rewards is not None
+                infos["payoff"] = np.where(done, rewards, 0.0)
+                infos["final_opponent"] = np.where(done, 0, -1)
+                infos["final_seat"] = self._batched.final_seats
+                for key in ("payoff", "final_opponent", "final_seat"):
+                    infos["_" + key] = done.copy()
+            return infos
         seats = np.array([t.seat for t in self._tables], dtype=np.int64)
         members = np.array([t.member for t in self._tables], dtype=np.int64)
         for t, (_, member, seat_) in self._showing.items():  # NEXT_STEP: the row is the finished hand
             seats[t], members[t] = seat_, member
-        infos: dict[str, Any] = {"seat": seats, "_seat": every, "opponent": members, "_opponent": every}
+        infos = {"seat": seats, "_seat": every, "opponent": members, "_opponent": every}
         if done is not None and done.any():
             assert rewards is not None and final is not None
             infos["payoff"] = np.where(done, rewards, 0.0)
