@@ -164,7 +164,8 @@ class OpponentPool:
     def batched_bot(self) -> Any:
         """The bot that plays every opponent seat at once on the vector env's batched core, or None:
         with one member (one fixed agent, no snapshots) whose agent has ``decide(views, uniforms)``,
-        that agent (built once, until :meth:`reset_agents`); its hands are member 0's."""
+        that agent (built once, until :meth:`reset_agents`); its hands are member 0's. On the core
+        the bot decides in exact chips (its exact-mode play), whatever action mode the learner uses."""
         if len(self.specs) != 1 or self._snapshots:
             return None
         bot = self._shared.get(-1)
