@@ -41,6 +41,7 @@ from collections.abc import Callable
 import numpy as np
 
 from holdem_env import nlhe_v1
+from holdem_env.env.loop import decisions
 
 
 class _Uniforms:
@@ -99,7 +100,7 @@ def _play_aec(env, hands: int, rng: np.random.Generator, exact: bool = False) ->
     """Play ``hands`` hands through ``agent_iter``/``last``/``step``; returns (hands, decisions)."""
     steps = 0
     uniforms = _Uniforms(rng)
-    for obs, info in _decisions(env, hands):
+    for obs, info in decisions(env, hands):
         u, v = uniforms.pair()
         if exact:
             env.step(_choose_exact(info["legal"], u, v))
@@ -107,18 +108,6 @@ def _play_aec(env, hands: int, rng: np.random.Generator, exact: bool = False) ->
             env.step(_choose_mask(obs["action_mask"], u, v))
         steps += 1
     return hands, steps
-
-
-def _decisions(env, hands: int):
-    """Yield (obs, info) at each decision of ``hands`` hands (the caller steps); steps ended seats with None."""
-    for _ in range(hands):
-        env.reset()
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            yield obs, info
 
 
 _clock = time.process_time
@@ -238,7 +227,7 @@ def _record_actions(num_players: int, hands: int, seed: int) -> list[int]:
     env.reset(seed=seed)
     uniforms = _Uniforms(np.random.default_rng(seed))
     actions = []
-    for _obs, info in _decisions(env, hands):
+    for _obs, info in decisions(env, hands):
         u, v = uniforms.pair()
         a = _choose_exact(info["legal"], u, v)
         actions.append(a)

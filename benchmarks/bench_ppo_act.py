@@ -29,26 +29,20 @@ import torch
 
 from holdem_env import nlhe_v1
 from holdem_env.agents.ppo import PolicyConfig, PpoAgent, PpoPolicy
+from holdem_env.env.loop import decisions
 
 
 def _decisions(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
     env = nlhe_v1.raw_env(num_players=2)
     rng = np.random.default_rng(seed)
     out: list[tuple[np.ndarray, np.ndarray]] = []
-    hand = 0
-    while len(out) < count:
-        env.reset(seed=seed * 100_000 + hand)
-        hand += 1
-        while env.agents:
-            a = env.agent_selection
-            if env.terminations[a] or env.truncations[a]:
-                env.step(None)
-                continue
-            o = env.observe(a)
-            out.append((o["observation"].copy(), o["action_mask"].copy()))
-            legal = np.flatnonzero(o["action_mask"])
-            env.step(1 if o["action_mask"][1] and rng.random() < 0.7 else int(rng.choice(legal)))
-    return out[:count]
+    for o, _info in decisions(env, seed=seed * 100_000):
+        if len(out) == count:
+            break
+        out.append((o["observation"].copy(), o["action_mask"].copy()))
+        legal = np.flatnonzero(o["action_mask"])
+        env.step(1 if o["action_mask"][1] and rng.random() < 0.7 else int(rng.choice(legal)))
+    return out
 
 
 def _rate(fn: object, rows: list[tuple[np.ndarray, np.ndarray]]) -> float:

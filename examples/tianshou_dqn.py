@@ -30,15 +30,18 @@ from holdem_env.integrations.tianshou import export_q_network, make_tianshou_env
 from holdem_env.training.arena import report_strength
 
 
-def main() -> None:
+def _arguments() -> argparse.Namespace:
+    """The command line: DQN's schedule, then the options every example shares."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--epoch-steps", type=int, default=10_000)
     parser.add_argument("--envs", type=int, default=4)
     parser.add_argument("--test-episodes", type=int, default=20, help="greedy hands after each epoch (progress only)")
-    add_script_arguments(parser, out="dqn_policy.pt", opponent="random")
-    args = parser.parse_args()
+    return add_script_arguments(parser, out="dqn_policy.pt", opponent="random").parse_args()
 
+
+def main() -> None:
+    args = _arguments()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     train_envs = DummyVectorEnv([make_tianshou_env(args.opponent, args.seed + i, reward_scale=0.1) for i in range(args.envs)])

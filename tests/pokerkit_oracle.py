@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 
 from pokerkit import Automation, Mode, NoLimitTexasHoldem, State
 
+from holdem_env.engine.actions import LegalActions
 from holdem_env.engine.cards import card_str
 
 __all__ = [
     "OracleSetup",
-    "OracleLegal",
     "PokerKitRefusedError",
     "PokerKitHand",
     "pk_index",
@@ -58,10 +58,8 @@ class PokerKitRefusedError(Exception):
     """PokerKit refused an action that our engine allowed (the message carries PokerKit's reason)."""
 
     def __init__(self, seat: int, action: str, reason: str) -> None:
-        self.seat = seat
-        self.action = action
-        self.reason = reason
         super().__init__(f"PokerKit refused seat {seat} {action}: {reason}")
+        self.seat, self.action, self.reason = seat, action, reason
 
 
 @dataclass(frozen=True)
@@ -89,18 +87,6 @@ class OracleSetup:
     def num_players(self) -> int:
         """Number of seats (all of them dealt in)."""
         return len(self.starting_stacks)
-
-
-@dataclass(frozen=True)
-class OracleLegal:
-    """PokerKit's options for the player to act, in our vocabulary (``LegalActions``' fields)."""
-
-    seat: int
-    fold: bool
-    check: bool
-    call: int
-    min_raise_to: int | None
-    max_raise_to: int | None
 
 
 @dataclass
@@ -153,15 +139,15 @@ class PokerKitHand:
 
     # -- legality --------------------------------------------------------------------------
 
-    def legal(self) -> OracleLegal:
-        """What PokerKit lets the current actor do."""
+    def legal(self) -> LegalActions:
+        """What PokerKit lets the current actor do, in our vocabulary (the values all PokerKit's)."""
         st = self.state
         idx = st.actor_index
         if idx is None:
             raise PokerKitRefusedError(-1, "legal()", "PokerKit has nobody to act")
         owed = st.checking_or_calling_amount
         can_raise = st.can_complete_bet_or_raise_to()
-        return OracleLegal(
+        return LegalActions(
             seat=self._seat(idx),
             fold=st.can_fold(),
             check=owed == 0,

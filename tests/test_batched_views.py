@@ -7,26 +7,21 @@ from holdem_env.batched.views import HISTORY_KINDS, STREETS, BatchViews
 from holdem_env.engine.cards import card_id
 from holdem_env.engine.errors import ConfigError
 from holdem_env.env import nlhe_v1
+from holdem_env.env.loop import decisions
 
 
 def _decisions(seed: int, players: int, count: int):
     env = nlhe_v1.env(num_players=players, action_mode="exact")
     rng = np.random.default_rng(seed)
     views, legals = [], []
-    hand = 0
-    while len(views) < count:
-        env.reset(seed=seed + hand)
-        hand += 1
-        for _ in env.agent_iter():
-            obs, _r, term, trunc, info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            views.append(info["view"])
-            legals.append(info["legal"])
-            # mostly check/call, so that hands reach the river; otherwise any legal id
-            legal_ids = np.flatnonzero(obs["action_mask"])
-            env.step(1 if rng.random() < 0.7 else int(rng.choice(legal_ids)))
+    for obs, info in decisions(env, seed=seed):
+        if len(views) == count:
+            break
+        views.append(info["view"])
+        legals.append(info["legal"])
+        # mostly check/call, so that hands reach the river; otherwise any legal id
+        legal_ids = np.flatnonzero(obs["action_mask"])
+        env.step(1 if rng.random() < 0.7 else int(rng.choice(legal_ids)))
     return views, legals
 
 

@@ -14,6 +14,7 @@ import pytest
 from holdem_env import nlhe_v1
 from holdem_env.engine.errors import ConfigError
 from holdem_env.env._obs import OFF_SCALARS
+from holdem_env.env.loop import decisions
 
 
 def test_agent_iter_yields_the_selected_agent_until_every_agent_is_done() -> None:
@@ -157,21 +158,15 @@ def test_pot_and_current_bet_cells_match_the_engine_at_every_decision(action_mod
     raw = env.unwrapped
     rng = np.random.default_rng(11)
     env.reset(seed=11)
-    decisions = 0
-    for _ in range(40):
-        env.reset()
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            state = raw.state_object
-            vec = obs["observation"]
-            assert vec[OFF_SCALARS] == np.float32(state.pot * (1 / 10))
-            assert vec[OFF_SCALARS + 5] == np.float32(state.current_bet * (1 / 10))
-            decisions += 1
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    assert decisions > 100
+    seen = 0
+    for obs, _info in decisions(env, 40):
+        state = raw.state_object
+        vec = obs["observation"]
+        assert vec[OFF_SCALARS] == np.float32(state.pot * (1 / 10))
+        assert vec[OFF_SCALARS + 5] == np.float32(state.current_bet * (1 / 10))
+        seen += 1
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert seen > 100
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from holdem_env import nlhe_v1
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import HandOverError, HoldemError, IllegalActionError
 from holdem_env.engine.state import HandState
-from holdem_env.env import _obs
+from holdem_env.env import _obs, loop
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -26,15 +26,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 def _play(env, rng: np.random.Generator, hands: int):  # type: ignore[no-untyped-def]
     """Yield ``(obs, info, raw_env)`` at every decision of ``hands`` random hands."""
     raw = env.unwrapped
-    for _ in range(hands):
-        env.reset()
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            yield obs, info, raw
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    for obs, info in loop.decisions(env, hands):
+        yield obs, info, raw
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
 
 
 @pytest.mark.parametrize("num_players,pad", [(2, False), (5, False), (4, True)])

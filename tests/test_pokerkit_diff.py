@@ -48,7 +48,6 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pytest
 from pokerkit_oracle import (
-    OracleLegal,
     OracleSetup,
     PokerKitHand,
     PokerKitRefusedError,
@@ -263,7 +262,7 @@ def rules_view(hand: PlayedHand, index: int) -> RulesView:
     return RulesView(street, current, last_full, tuple(shorts), opening_short, reopened)
 
 
-def classify_legal_diff(hand: PlayedHand, index: int, ours: LegalActions, theirs: OracleLegal) -> str | None:
+def classify_legal_diff(hand: PlayedHand, index: int, ours: LegalActions, theirs: LegalActions) -> str | None:
     """The documented deviation that explains a legal-set difference at decision ``index``, or None.
 
     Only the permission to raise may differ, and only where an independent docs/RULES.md reading
@@ -346,7 +345,7 @@ def classify_stack_diff(hand: PlayedHand, ours: Sequence[int], theirs: Sequence[
     return None
 
 
-def _legal_diff_text(ours: LegalActions, theirs: OracleLegal) -> str:
+def _legal_diff_text(ours: LegalActions, theirs: LegalActions) -> str:
     return (
         f"ours: fold={ours.fold} check={ours.check} call={ours.call} raise={ours.min_raise_to}..{ours.max_raise_to}\n"
         f"PK:   fold={theirs.fold} check={theirs.check} call={theirs.call} raise={theirs.min_raise_to}..{theirs.max_raise_to}"
@@ -461,14 +460,16 @@ def compare_hand(seed: int) -> Outcome:
 class DifferentialSummary:
     """The counts of a differential run over many seeds."""
 
+    # the outcome: hands, those that agree exactly, the documented deviations of the others, failures
     hands: int = 0
     exact: int = 0
+    reasons: Counter[str] = field(default_factory=Counter)
+    failures: list[str] = field(default_factory=list)
+    # the coverage: hands whose final stacks were compared, with >= 2 side pots, with a short all-in raise
     stacks_compared: int = 0
     multiway_side_pots: int = 0
     short_allin_hands: int = 0
-    forced_checks: int = 0
-    reasons: Counter[str] = field(default_factory=Counter)
-    failures: list[str] = field(default_factory=list)
+    forced_checks: int = 0  # PokerKit-only forced checks (not hands)
 
     def text(self) -> str:
         """One line with every count."""
@@ -545,12 +546,11 @@ def test_legal_diff_outside_documented_deviations_is_not_excused() -> None:
     hand = play_our_hand(1)
     d = hand.decisions[0]
     la = d.legal
-    same = OracleLegal(la.seat, la.fold, la.check, la.call, la.min_raise_to, la.max_raise_to)
     assert la.min_raise_to is not None and la.call > 0
-    assert classify_legal_diff(hand, 0, la, replace(same, call=la.call + 1)) is None
-    assert classify_legal_diff(hand, 0, la, replace(same, min_raise_to=la.min_raise_to + 1)) is None
+    assert classify_legal_diff(hand, 0, la, la._replace(call=la.call + 1)) is None
+    assert classify_legal_diff(hand, 0, la, la._replace(min_raise_to=la.min_raise_to + 1)) is None
     # The first decision of a hand has nothing before it: a refused raise there is unexplained.
-    assert classify_legal_diff(hand, 0, la, replace(same, min_raise_to=None, max_raise_to=None)) is None
+    assert classify_legal_diff(hand, 0, la, la._replace(min_raise_to=None, max_raise_to=None)) is None
 
 
 def _first_failure(seeds: range) -> str | None:
@@ -569,19 +569,21 @@ def test_diff_catches_odd_chips_handed_out_against_the_rules(monkeypatch: pytest
 
 def test_diff_catches_a_wrong_minimum_raise(monkeypatch: pytest.MonkeyPatch) -> None:
     # Mutant engine: every raise interval starts one chip higher than it should. The mutation
-    # goes in where legal_actions() turns the engine's cached legal set into LegalActions (a
-    # plain Python class's method, so it also reaches a compiled HandState).
+    # goes in where the engine builds its legal set, a LegalActions made by the module's
+    # ``_new_tuple`` (a module global, looked up at run time: it also reaches a compiled HandState).
     import holdem_env.engine.state as engine_state
 
-    real_public = engine_state._Legal.public
+    real_new_tuple = engine_state._new_tuple
 
-    def public(self: engine_state._Legal) -> LegalActions:
-        seat, fold, check, call, lo, hi = real_public(self)
-        if lo is not None and hi is not None and lo < hi:
-            lo += 1
-        return LegalActions(seat, fold, check, call, lo, hi)
+    def new_tuple(cls: type, values: tuple) -> tuple:
+        if cls is LegalActions:
+            seat, fold, check, call, lo, hi = values
+            if lo is not None and hi is not None and lo < hi:
+                lo += 1
+            values = (seat, fold, check, call, lo, hi)
+        return real_new_tuple(cls, values)
 
-    monkeypatch.setattr(engine_state._Legal, "public", public)
+    monkeypatch.setattr(engine_state, "_new_tuple", new_tuple)
     failure = _first_failure(range(50))
     assert failure is not None and "legal actions differ" in failure
 

@@ -11,6 +11,7 @@ from holdem_env.agents.features import encode_batch, encode_row, features_batch,
 from holdem_env.agents.ppo import PolicyConfig, PpoAgent, PpoPolicy, sample_actions
 from holdem_env.agents.ppo_fast import NumpyActor, actor_of, probabilities_one, sample_row
 from holdem_env.engine.errors import HoldemError
+from holdem_env.env import loop
 
 
 def _decisions(num_players: int, hands: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -18,18 +19,11 @@ def _decisions(num_players: int, hands: int, seed: int) -> list[tuple[np.ndarray
     env = nlhe_v1.raw_env(num_players=num_players)
     rng = np.random.default_rng(seed)
     out = []
-    for h in range(hands):
-        env.reset(seed=seed * 1000 + h)
-        while env.agents:
-            a = env.agent_selection
-            if env.terminations[a] or env.truncations[a]:
-                env.step(None)
-                continue
-            o = env.observe(a)
-            out.append((o["observation"].copy(), o["action_mask"].copy()))
-            legal = np.flatnonzero(o["action_mask"])
-            call = 1 if o["action_mask"][1] else int(legal[0])
-            env.step(call if rng.random() < 0.7 else int(rng.choice(legal)))
+    for o, _info in loop.decisions(env, hands, seed=seed * 1000):
+        out.append((o["observation"].copy(), o["action_mask"].copy()))
+        legal = np.flatnonzero(o["action_mask"])
+        call = 1 if o["action_mask"][1] else int(legal[0])
+        env.step(call if rng.random() < 0.7 else int(rng.choice(legal)))
     return out
 
 

@@ -15,6 +15,7 @@ import pytest
 from gymnasium.vector import AutoresetMode
 
 from holdem_env.agents.random_agent import RandomAgent
+from holdem_env.agents.tag import TagAgent
 from holdem_env.batched.views import BatchViews
 from holdem_env.engine.errors import ConfigError, IllegalActionError
 from holdem_env.env import nlhe_v1
@@ -95,13 +96,16 @@ CASES = [
     (6, {"action_mode": "exact", "small_blind": 3, "big_blind": 7, "buy_in": 400, "pad_seats": True}),
     (6, {"action_mode": "discrete", "ante": 2, "bet_sizes": (0.5, 1.0, 2.5), "reward_unit": "chips"}),
     (3, {"action_mode": "exact", "small_blind": 5, "big_blind": 10, "buy_in": 300}),
+    (6, {"action_mode": "exact", "opponent": TagAgent}),
 ]
 
 
 @pytest.mark.parametrize(("players", "kwargs"), CASES)
 def test_every_learner_decision_is_the_single_table_envs(players: int, kwargs: dict[str, Any]) -> None:
     tables, steps = 6, 60
-    source = Counting([UniformBot if kwargs["action_mode"] == "exact" else EdgeBot])
+    kwargs = dict(kwargs)
+    bot = kwargs.pop("opponent", UniformBot if kwargs["action_mode"] == "exact" else EdgeBot)
+    source = Counting([bot])
     venv = HoldemVectorEnv(tables, source, num_players=players, **kwargs)
     assert venv.backend == "batched" and venv.backend_reason == ""
     venv._batched.core_options = {"record": True}  # type: ignore[union-attr]

@@ -66,9 +66,7 @@ class BatchedTables:
         self,
         num_tables: int,
         num_players: int = 6,
-        small_blind: int = 5,
-        big_blind: int = 10,
-        buy_in: int = 1000,
+        small_blind: int = 5, big_blind: int = 10, buy_in: int = 1000,  # chips
         seed: int = 0,
         *,
         ante: int = 0,

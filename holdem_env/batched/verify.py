@@ -33,12 +33,12 @@ class DiffStats:
 
     hands: int = 0
     decisions: int = 0
+    kinds: dict[str, int] = field(default_factory=dict)  # the decisions by the action drawn: fold, check/call, raise
     showdowns: int = 0
-    side_pots: int = 0
-    split_pots: int = 0
-    runouts: int = 0
-    payoff_digest: int = 0
-    kinds: dict[str, int] = field(default_factory=dict)
+    side_pots: int = 0  # hands with more than one pot
+    split_pots: int = 0  # hands with a pot of several winners
+    runouts: int = 0  # showdowns with a seat all-in
+    payoff_digest: int = 0  # a hash of every payoff in order: two runs agree iff (almost surely) their payoffs do
 
 
 def _state(bt: BatchedTables, cfg: TableConfig, t: int) -> HandState:

@@ -45,7 +45,7 @@ cdef class HandState:
     cdef public object _betting
     cdef public object _bb
     cdef public object _legal_cache
-    cdef public object _la_cache
+    cdef public str _why_no_raise
 
     cpdef _mark_all_in(self, Py_ssize_t seat)
     @cython.locals(n=Py_ssize_t, k=Py_ssize_t, s=Py_ssize_t, active=list, bets=list, acted=list)

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import importlib.machinery
 from collections.abc import Sequence
-from typing import NamedTuple
 
 import numpy as np
 
@@ -134,20 +133,8 @@ def _show(seat: int, cards: tuple[int, ...]) -> ShowEvent:
     return ev
 
 
-class _Legal(NamedTuple):
-    """The actor's legal set as the engine computes it once per decision (cached until the next action)."""
-
-    seat: int
-    fold: bool
-    check: bool
-    call: int
-    min_raise_to: int | None
-    max_raise_to: int | None
-    why_no_raise: str  # "" when a raise is allowed; else why not (for error messages)
-
-    def public(self) -> LegalActions:
-        """The same set without ``why_no_raise``: the public :class:`LegalActions`."""
-        return _new_tuple(LegalActions, self[:6])
+#: The engine's legal set is the public one (cached per decision; ``env._core`` reads it by this name).
+_Legal = LegalActions
 
 
 def _int_list(name: str, values: Sequence[int], n: int, lo: int = 0) -> list[int]:
@@ -239,7 +226,7 @@ class HandState:
         "_betting",
         "_bb",
         "_legal_cache",
-        "_la_cache",
+        "_why_no_raise",
     )
 
     def __init__(
@@ -322,8 +309,8 @@ class HandState:
         self._mucked: tuple[int, ...] = ()
         self._final: list[int] | None = None
         self._payoffs: tuple[int, ...] | None = None  # set with _final: read once per view at the end
-        self._legal_cache: _Legal | None = None
-        self._la_cache: LegalActions | None = None
+        self._legal_cache: LegalActions | None = None
+        self._why_no_raise = ""  # with _legal_cache: "" when a raise is allowed, else why not (error messages)
 
         # Seats in deal order: first seat left of the button ... the button.
         order = [*range(button + 1, n), *range(button + 1)]
@@ -590,8 +577,8 @@ class HandState:
         self._mucked = tuple(mucked)
         self._finish(pots)
 
-    def _legal(self) -> _Legal:
-        """The actor's legal set (raises :class:`HandOverError` when the hand is over)."""
+    def _legal(self) -> LegalActions:
+        """The actor's legal set, computed once per decision (raises :class:`HandOverError` when the hand is over)."""
         cached = self._legal_cache
         if cached is not None:
             return cached
@@ -646,19 +633,19 @@ class HandState:
                         pot_max = cb + sum(self._contrib) + owed
                         if pot_max < hi:
                             hi = pot_max if pot_max > lo else lo
-        cached = _new_tuple(_Legal, (s, fold, check, call, lo, hi, why))
+        cached = _new_tuple(LegalActions, (s, fold, check, call, lo, hi))
         self._legal_cache = cached
+        self._why_no_raise = why
         return cached
 
     def _over_message(self) -> str:
         return f"the hand is over; no more actions are possible (final stacks {self._final})"
 
-    def _illegal(self, what: str, legal: _Legal) -> IllegalActionError:
-        return IllegalActionError(f"{what} (legal: {legal.public()})")
+    def _illegal(self, what: str, legal: LegalActions) -> IllegalActionError:
+        return IllegalActionError(f"{what} (legal: {legal})")
 
     def _after(self, s: int) -> None:
         self._legal_cache = None
-        self._la_cache = None
         if self._n_live == 1:
             self._win_by_fold()
         else:
@@ -864,10 +851,7 @@ class HandState:
 
     def legal_actions(self) -> LegalActions:
         """The legal actions of the player on turn (raises :class:`HandOverError` when over)."""
-        la = self._la_cache
-        if la is None:
-            la = self._la_cache = self._legal().public()
-        return la
+        return self._legal()
 
     def verify_fold(self) -> None:
         """Raise :class:`IllegalActionError` unless the actor may fold."""
@@ -899,7 +883,7 @@ class HandState:
         lo = legal.min_raise_to
         word = "raise" if self._current_bet else "bet"
         if lo is None:
-            raise self._illegal(f"{word} to {short_repr(amount)} is not allowed: {legal.why_no_raise}", legal)
+            raise self._illegal(f"{word} to {short_repr(amount)} is not allowed: {self._why_no_raise}", legal)
         if amount < lo:
             raise self._illegal(f"{word} to {short_repr(amount)} is below the minimum {lo}", legal)
         hi: int = legal.max_raise_to  # type: ignore[assignment]  # set whenever min_raise_to is

@@ -82,15 +82,15 @@ class Table:
         return self._hand
 
     @property
-    def hands_played(self) -> int:
-        """How many hands were started."""
-        return self._hands
-
-    @property
     def cash(self) -> tuple[int, ...]:
         """Bankroll mode: each seat's cash (a finished hand's result included)."""
         self._settle()
         return tuple(self._cash)
+
+    @property
+    def hands_played(self) -> int:
+        """How many hands were started."""
+        return self._hands
 
     def _settle(self) -> None:
         hand = self._hand

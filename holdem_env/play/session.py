@@ -206,14 +206,10 @@ class PlaySession:
         return len(self.logs)
 
     @property
-    def hands_played(self) -> int:
-        """Finished hands."""
-        return len(self.records)
-
-    @property
     def actor(self) -> int | None:
-        """The seat on turn (None between hands)."""
-        return self._hand.actor if self.hand_running else None  # type: ignore[union-attr]
+        """The seat on turn (None between hands: a hand that is over has no actor)."""
+        hand = self._hand
+        return None if hand is None else hand.actor
 
     def bot_on_turn(self) -> bool:
         """Whether a bot is to act now."""
@@ -230,11 +226,16 @@ class PlaySession:
         return self.stacks[HUMAN_SEAT] - self.config.buy_in - self.topups[HUMAN_SEAT]
 
     @property
+    def hands_played(self) -> int:
+        """Finished hands."""
+        return len(self.records)
+
+    @property
     def bb_per_100(self) -> float | None:
         """The person's result in big blinds per 100 hands (None before a hand has finished)."""
         if not self.records:
             return None
-        return self.net / self.config.big_blind / len(self.records) * 100.0
+        return self.net / self.config.big_blind / self.hands_played * 100.0
 
     def clock_left(self) -> float | None:
         """Seconds left on the person's clock (None when no clock runs; frozen while paused)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -30,50 +30,52 @@ def _num(key: str, v: object, lo: float, hi: float, integer: bool = False, lo_op
     return int(v) if integer else float(v)
 
 
+_BOUNDS = "bounds"  # a numeric setting's field metadata: (lo, hi or hi(settings), integer, lo_open)
+
+
+def _setting(default: float, lo: float, hi: float | Callable[[Any], float], integer: bool = False, lo_open: bool = False) -> Any:
+    """A numeric setting's field: its default and the range ``__post_init__`` checks (``_num``'s terms;
+    ``hi`` may be a function of the settings, called once the fields before it are checked)."""
+    return field(default=default, metadata={_BOUNDS: (lo, hi, integer, lo_open)})
+
+
 @dataclass(frozen=True)
 class PpoSettings:
     """PPO hyper-parameters, the network, and the opponent pool (keys of the ``ppo:`` section)."""
 
-    num_envs: int = 16
-    num_steps: int = 64
-    learning_rate: float = 3e-4
-    gamma: float = 1.0
-    gae_lambda: float = 0.95
-    num_minibatches: int = 4
-    update_epochs: int = 4
-    clip_coef: float = 0.2
-    ent_coef: float = 0.01
-    vf_coef: float = 0.5
-    max_grad_norm: float = 0.5
+    num_envs: int = _setting(16, 1, 4096, integer=True)
+    num_steps: int = _setting(64, 1, 100_000, integer=True)
+    learning_rate: float = _setting(3e-4, 0.0, 1.0, lo_open=True)
+    gamma: float = _setting(1.0, 0.0, 1.0)
+    gae_lambda: float = _setting(0.95, 0.0, 1.0)
+    num_minibatches: int = _setting(4, 1, lambda s: s.num_envs * s.num_steps, integer=True)
+    update_epochs: int = _setting(4, 1, 1000, integer=True)
+    clip_coef: float = _setting(0.2, 0.0, 10.0, lo_open=True)
+    ent_coef: float = _setting(0.01, 0.0, 10.0)
+    vf_coef: float = _setting(0.5, 0.0, 100.0)
+    max_grad_norm: float = _setting(0.5, 0.0, 1e6, lo_open=True)
     norm_adv: bool = True
-    reward_scale: float = 0.1
+    reward_scale: float = _setting(0.1, 0.0, 1e6, lo_open=True)
     hidden: tuple[int, ...] = (128, 128)
     features: bool = True
     opponents: tuple[str, ...] = ("random", "tag")
-    snapshot_every: int = 20
-    max_snapshots: int = 4
-    pool_window: int = 2000
-    pool_temperature: float = 300.0
-    pool_uniform_share: float = 0.2
-    num_workers: int = 1
+    snapshot_every: int = _setting(20, 0, 10**9, integer=True)
+    max_snapshots: int = _setting(4, 0, 1000, integer=True)
+    pool_window: int = _setting(2000, 1, 10**9, integer=True)
+    pool_temperature: float = _setting(300.0, 0.0, 1e9, lo_open=True)
+    pool_uniform_share: float = _setting(0.2, 0.0, 1.0)
+    num_workers: int = _setting(1, 1, lambda s: min(64, s.num_envs), integer=True)
     overlap: bool = False
 
     def __post_init__(self) -> None:
         p = "ppo."
-        _num(p + "num_envs", self.num_envs, 1, 4096, integer=True)
-        _num(p + "num_steps", self.num_steps, 1, 100_000, integer=True)
-        _num(p + "learning_rate", self.learning_rate, 0.0, 1.0, lo_open=True)
-        _num(p + "gamma", self.gamma, 0.0, 1.0)
-        _num(p + "gae_lambda", self.gae_lambda, 0.0, 1.0)
-        _num(p + "num_minibatches", self.num_minibatches, 1, self.num_envs * self.num_steps, integer=True)
-        _num(p + "update_epochs", self.update_epochs, 1, 1000, integer=True)
-        _num(p + "clip_coef", self.clip_coef, 0.0, 10.0, lo_open=True)
-        _num(p + "ent_coef", self.ent_coef, 0.0, 10.0)
-        _num(p + "vf_coef", self.vf_coef, 0.0, 100.0)
-        _num(p + "max_grad_norm", self.max_grad_norm, 0.0, 1e6, lo_open=True)
-        if not isinstance(self.norm_adv, bool):
-            raise ConfigError(p + "norm_adv", self.norm_adv, "must be true or false")
-        _num(p + "reward_scale", self.reward_scale, 0.0, 1e6, lo_open=True)
+        for f in fields(self):
+            if _BOUNDS in f.metadata:
+                lo, hi, integer, lo_open = f.metadata[_BOUNDS]
+                _num(p + f.name, getattr(self, f.name), lo, hi(self) if callable(hi) else hi, integer, lo_open)
+        for flag in ("norm_adv", "overlap"):
+            if not isinstance(getattr(self, flag), bool):
+                raise ConfigError(p + flag, getattr(self, flag), "must be true or false")
         try:
             PolicyConfig(hidden=self.hidden, features=self.features)
         except ConfigError as exc:
@@ -83,14 +85,6 @@ class PpoSettings:
         if isinstance(opp, str) or not isinstance(opp, (list, tuple)) or not all(isinstance(s, str) for s in opp):
             raise ConfigError(p + "opponents", opp, "must be a list of agent specs, e.g. [random, tag]")
         object.__setattr__(self, "opponents", tuple(opp))
-        _num(p + "snapshot_every", self.snapshot_every, 0, 10**9, integer=True)
-        _num(p + "max_snapshots", self.max_snapshots, 0, 1000, integer=True)
-        _num(p + "pool_window", self.pool_window, 1, 10**9, integer=True)
-        _num(p + "pool_temperature", self.pool_temperature, 0.0, 1e9, lo_open=True)
-        _num(p + "pool_uniform_share", self.pool_uniform_share, 0.0, 1.0)
-        _num(p + "num_workers", self.num_workers, 1, min(64, self.num_envs), integer=True)
-        if not isinstance(self.overlap, bool):
-            raise ConfigError(p + "overlap", self.overlap, "must be true or false")
         if self.overlap and self.num_workers < 2:
             raise ConfigError(p + "overlap", self.overlap, "needs num_workers >= 2 (the workers sample while this process updates)")
 
