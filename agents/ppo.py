@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
@@ -42,6 +42,9 @@ from .base import agent_rng, check_bet_sizes
 from .features import NUM_FEATURES, encode_batch, equity_table, live_opponents, observation_scale
 from .ppo_fast import probabilities_one, sample_row
 
+if TYPE_CHECKING:
+    from holdem_env.batched.views import BatchViews
+
 __all__ = [
     "ActorCritic",
     "PolicyConfig",
@@ -52,6 +55,7 @@ __all__ = [
     "SHIPPED_POLICY",
     "masked_logits",
     "sample_actions",
+    "sample_with_uniforms",
 ]
 
 #: Version of the ``.pt`` layout; a file of another version is refused.
@@ -242,10 +246,23 @@ def sample_actions(probs: np.ndarray, masks: np.ndarray, rngs: Sequence[np.rando
     [1, 0]
     """
     legal = np.asarray(masks) > 0
+    if (legal.sum(axis=1) == 0).any():
+        raise HoldemError("an action mask allows no action: the seat is not on turn")
+    n = len(legal)
+    if n and all(r is rngs[0] for r in rngs):
+        u = rngs[0].random(n)
+    else:
+        u = np.array([r.random() for r in rngs], dtype=np.float64)
+    return sample_with_uniforms(probs, legal, u)
+
+
+def sample_with_uniforms(probs: np.ndarray, masks: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
+    """:func:`sample_actions` with the rows' uniform draws given (``(B,)`` in [0, 1)): the same
+    answer as :func:`sample_actions` whose generators draw those numbers."""
+    legal = np.asarray(masks) > 0
     counts = legal.sum(axis=1)
     if (counts == 0).any():
         raise HoldemError("an action mask allows no action: the seat is not on turn")
-    n = len(legal)
     cdf = np.cumsum(np.where(legal, np.asarray(probs, dtype=np.float64), 0.0), axis=1)
     total = cdf[:, -1].copy()
     flat = ~(total > 0)
@@ -253,10 +270,11 @@ def sample_actions(probs: np.ndarray, masks: np.ndarray, rngs: Sequence[np.rando
         cdf[flat] = np.cumsum(legal[flat], axis=1)
         total[flat] = counts[flat]
     cdf /= total[:, None]
-    if n and all(r is rngs[0] for r in rngs):
-        u = rngs[0].random(n)
-    else:
-        u = np.array([r.random() for r in rngs], dtype=np.float64)
+    return _inverse_cdf(cdf, legal, counts, np.asarray(uniforms, dtype=np.float64).reshape(-1))
+
+
+def _inverse_cdf(cdf: np.ndarray, legal: np.ndarray, counts: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """The first legal id of each row whose normalised CDF exceeds ``u`` (the last legal id at most)."""
     k = np.minimum(((cdf <= u[:, None]) & legal).sum(axis=1), counts - 1)  # legal ids at or below the draw
     rank = np.cumsum(legal, axis=1)
     return np.argmax(legal & (rank == (k + 1)[:, None]), axis=1).astype(np.int64)
@@ -458,6 +476,41 @@ class PpoAgent:
             probs = np.zeros_like(probs)
             probs[np.arange(len(hold)), best] = 1.0
         return probs
+
+    #: :meth:`decide` reads one uniform per row (the draw :meth:`act` takes from its generator).
+    uniforms_per_decision = 1
+
+    def decide_rows(self, observations: np.ndarray, masks: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
+        """Discrete action ids ``(B,)`` for observation rows and masks in one network call, row ``i``
+        drawn with ``uniforms[i]`` (``(B,)`` or ``(B, 1)``): what :meth:`act` plays at that row when its
+        generator draws that number (greedy: the most likely legal id)."""
+        masks = np.asarray(masks)
+        probs = self.policy.probabilities(observations, masks)
+        if self.greedy:
+            return np.where(masks > 0, probs + 1.0, -1.0).argmax(axis=1).astype(np.int64)
+        u = np.asarray(uniforms, dtype=np.float64)
+        if u.shape[0] != len(probs) or u.size != len(probs):
+            raise HoldemError(f"uniforms must have one entry per row ({len(probs)}), got shape {u.shape}")
+        return sample_with_uniforms(probs, masks, u.reshape(-1))
+
+    def decide(self, views: BatchViews, uniforms: np.ndarray) -> np.ndarray:
+        """Exact action ids (the batched core's) for every row of ``views`` in one network call: the
+        rows' ``nlhe_v1`` observations and discrete masks (this policy's bet sizes) written by
+        :mod:`holdem_env.batched.encode`, :meth:`decide_rows` on them, each discrete id turned
+        into its exact id."""
+        from holdem_env.batched import encode
+
+        cfg = self.policy.config
+        if views.num_players != cfg.num_players:
+            raise HoldemError(f"this ppo policy was trained for {cfg.num_players} seats; the views are of "
+                              f"{views.num_players}-seat tables")
+        obs = np.empty((views.rows, encode.observation_size(views.num_players)), dtype=np.float32)
+        encode.encode_observations(views, obs)
+        amounts = encode.discrete_amounts(views, cfg.bet_sizes)
+        masks = np.empty((views.rows, cfg.num_actions), dtype=np.int8)
+        encode.legal_masks(views, "discrete", masks, bet_sizes=cfg.bet_sizes, amounts=amounts)
+        ids = self.decide_rows(obs, masks, uniforms)
+        return encode.exact_actions(views, ids, "discrete", bet_sizes=cfg.bet_sizes, amounts=amounts)
 
     def act_batch(
         self, observations: np.ndarray, masks: np.ndarray, rngs: Sequence[np.random.Generator] | None = None

@@ -3,9 +3,11 @@
 Usage::
 
     .venv/bin/python benchmarks/bench_ppo.py --vector [--opponent random|ppo] [--tables 1 16 64 256] [--seconds 5]
+    .venv/bin/python benchmarks/bench_ppo.py --scaling [--workers-list 1 2] [--learner-tables 32]
+        [--scaling-opponents tag] [--seconds 20] [--train] [--per-worker]
     .venv/bin/python benchmarks/bench_ppo.py --compare [--seconds 1200] [--hands 20000] [--out DIR]
         [--workers 2] [--learner-tables 32] [--iterations-per-round 1] [--only ours|MaskablePPO]
-        [--sb3-vec dummy|subproc]
+        [--sb3-vec dummy|subproc] [--compare-opponents random tag]
 
 ``--vector`` measures :class:`holdem_env.env.vector.HoldemVectorEnv` with random opponents
 (``--opponent random``) or a torch ppo network (``--opponent ppo``), one batched call per
@@ -13,6 +15,18 @@ step, and a random learner (uniform over each row's legal ids, vectorised), agai
 plain AEC loop of ``nlhe_v1`` with the same agent in every seat deciding one at a time.
 *Decisions* count every seat's actions (learner and opponents); the learner's share is
 printed too. Prints a markdown table for BENCHMARKS.md.
+
+``--scaling`` measures the PPO learner's sampling with W rollout workers (W = 1: this
+process, :class:`~holdem_env.training.ppo.LocalRollouts`; W > 1: worker processes,
+:class:`~holdem_env.training.ppo.RolloutWorkers`): learner decisions per wall second and per
+CPU second (the workers' own CPU time in their collect calls plus this process's), after one
+warm-up rollout, so neither start-up nor imports count. ``--per-worker``: each worker gets
+``--learner-tables`` tables (a step's cost per decision falls with the tables stepped
+together, so splitting a fixed number of tables makes each worker's steps dearer). *CPU-bound speed-up*: against W = 1,
+with the time taken as the busiest worker's CPU time plus this process's (the wall time on a
+machine with a free core for each process; on a shared machine the wall time also holds the
+time the processes wait for a core). With ``--train`` it times whole PPO
+iterations (sampling and update, ``train_round``) instead of sampling alone.
 
 ``--compare`` trains both learners for the same wall time on the same env: heads-up
 ``nlhe_v1`` through :class:`HoldemVectorEnv`, the same opponents (``random`` and ``tag``,
@@ -31,6 +45,7 @@ to ``--out``. Needs ``pip install sb3-contrib`` (not a dependency of the package
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from pathlib import Path
 
@@ -107,12 +122,21 @@ class _Recorder:
         self.start = time.perf_counter()
         self.curve: list[tuple[float, dict[str, float | None]]] = []
         self._last = 0.0
+        #: CPU seconds the learner's training took (set by the trainer).
+        self.cpu = float("nan")
 
     def sample(self, table: int, rng: np.random.Generator) -> int:
         return self.pool.sample(table, rng)
 
     def agent(self, member: int, table: int, seat: int) -> object:
         return self.pool.agent(member, table, seat)
+
+    def batched_bot(self) -> object:
+        return self.pool.batched_bot()  # one opponent with decide: the vector env's batched core
+
+    def record_many(self, member: int, payoffs: np.ndarray) -> None:
+        for p in np.asarray(payoffs, dtype=np.float64).tolist():
+            self.record(member, p)
 
     def record(self, member: int, payoff: float) -> None:
         self.pool.record(member, payoff)
@@ -194,12 +218,13 @@ def _train_ours(
     learner = PpoLearner(settings, TableConfig(num_players=2), seed)
     recorder = _Recorder()
     learner.pool = recorder.pool  # the recorder watches the learner's own pool
-    start, r = time.perf_counter(), 0
+    start, r, cpu0 = time.perf_counter(), 0, time.process_time()
     while time.perf_counter() - start < seconds:
         r += 1
         learner.train_round(iterations_per_round, r)
         recorder.curve.append((time.perf_counter() - start, learner.pool.results()))
     dt = time.perf_counter() - start
+    recorder.cpu = time.process_time() - cpu0 + (float(learner._workers.cpu_seconds.sum()) if learner._workers else 0.0)
     learner.close()
     learner.policy({"bench": "compare"}).save(out / "ours.pt")
     return recorder, learner.global_step, dt
@@ -228,10 +253,11 @@ def _train_sb3(seconds: float, seed: int, out: Path, vec: str = "dummy") -> tupl
     model = MaskablePPO("MlpPolicy", envs, n_steps=256, batch_size=512, seed=seed, device="cpu",
                         policy_kwargs={"net_arch": {"pi": hidden, "vf": hidden}, "activation_fn": torch.nn.Tanh},
                         **kw)
-    start = time.perf_counter()
+    start, cpu0 = time.perf_counter(), time.process_time()
     recorder.start = start
     model.learn(total_timesteps=10**9, callback=Stop())
     dt = time.perf_counter() - start
+    recorder.cpu = time.process_time() - cpu0  # this process's (with subproc the envs' are not counted)
     envs.close()
     model.save(out / "sb3")
     return recorder, int(model.num_timesteps), dt
@@ -260,11 +286,13 @@ def compare(
                 else f"bench_ppo:Sb3Agent(path={str(out / 'sb3.zip')!r})")
         match = run_match(ArenaConfig(agents=(spec, "tag"), hands=hands, seed=11))
         row = next(r for r in match.rows if r["agent"] == spec)
-        results[name] = {"steps": steps, "seconds": dt, "steps_per_second": steps / dt,
+        results[name] = {"steps": steps, "seconds": dt, "steps_per_second": steps / dt, "cpu_seconds": recorder.cpu,
+                         "steps_per_cpu_second": steps / recorder.cpu,
                          "vs_tag_mbb": row["mbb_per_hand"], "vs_tag_ci95": row["ci95"], "hands": row["hands"],
                          "curve": recorder.curve}
         vs_tag = f"{row['mbb_per_hand']:+.1f} ± {row['ci95']:.1f}"
-        print(f"| {name} | {dt:.0f} s | {steps:,} | {steps / dt:,.0f} | {vs_tag} |", flush=True)
+        print(f"| {name} | {dt:.0f} s | {recorder.cpu:.0f} s | {steps:,} | {steps / dt:,.0f} | {steps / recorder.cpu:,.0f} | "
+              f"{vs_tag} |", flush=True)
     (out / "compare.json").write_text(json.dumps(results, indent=1))
     if len(results) == 2:
         _plot_compare(results, out / "compare.png")
@@ -293,10 +321,77 @@ def _plot_compare(results: dict, path: Path) -> None:
     plt.close(fig)
 
 
+def scaling(workers: int, tables: int, opponents: tuple[str, ...], seconds: float, train: bool = False) -> dict:
+    """Learner decisions per wall second and per CPU second with ``workers`` rollout workers."""
+    import resource
+
+    import torch
+
+    from holdem_env.engine.config import TableConfig
+    from holdem_env.training.ppo import PpoLearner, PpoSettings
+    from holdem_env.training.ppo.workers import LocalRollouts, RolloutWorkers
+
+    torch.set_num_threads(1)
+    settings = PpoSettings(num_envs=tables, num_steps=max(1, 2048 * workers // tables), opponents=opponents, snapshot_every=0,
+                           pool_uniform_share=1.0, num_workers=workers, **COMPARE_PPO)
+    learner = PpoLearner(settings, TableConfig(num_players=2), 0)
+    sampler: LocalRollouts | RolloutWorkers | None = None
+
+    def per_worker() -> np.ndarray:
+        """CPU seconds each worker process spent sampling so far (none with W = 1: this process samples)."""
+        source = learner._workers if train else sampler
+        return source.cpu_seconds.copy() if isinstance(source, RolloutWorkers) else np.zeros(0)
+
+    def workers_cpu() -> float:
+        return float(per_worker().sum())
+
+    try:
+        if train:
+            learner.train_round(1, 1)  # starts the workers
+        else:
+            if workers > 1:
+                sampler = RolloutWorkers(learner)
+                sampler.start_round(1)
+            else:
+                sampler = LocalRollouts(learner, np.random.default_rng(0))
+            sampler.collect()
+        own0 = resource.getrusage(resource.RUSAGE_SELF)
+        each0 = per_worker()
+        cpu0, wall0, decisions, r = workers_cpu(), time.perf_counter(), 0, 1
+        while time.perf_counter() - wall0 < seconds:
+            if train:
+                r += 1
+                decisions += learner.train_round(4, r).decisions
+            else:
+                assert sampler is not None
+                decisions += sampler.collect().actions.size
+        wall = time.perf_counter() - wall0
+        own1 = resource.getrusage(resource.RUSAGE_SELF)
+        own = (own1.ru_utime + own1.ru_stime) - (own0.ru_utime + own0.ru_stime)
+        cpu = own + workers_cpu() - cpu0
+        busiest = float((per_worker() - each0).max()) if workers > 1 else 0.0
+    finally:
+        learner.close()
+        if sampler is not None:
+            sampler.close()
+    # On a machine with a free core per process the wall time would be about the busiest
+    # worker's CPU time plus this process's (which waits for the workers, then joins and updates).
+    critical = (busiest + own) if workers > 1 else cpu
+    return {"workers": workers, "decisions": decisions, "wall": wall, "cpu": cpu, "main_cpu": own,
+            "per_wall_s": decisions / wall, "per_cpu_s": decisions / cpu, "per_critical_s": decisions / critical}
+
+
 def main() -> None:
+    global COMPARE_OPPONENTS
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--vector", action="store_true", help="vector env decisions/s against N tables")
     parser.add_argument("--compare", action="store_true", help="our PPO against MaskablePPO")
+    parser.add_argument("--scaling", action="store_true", help="learner decisions per wall / CPU second with W rollout workers")
+    parser.add_argument("--workers-list", type=int, nargs="+", default=[1, 2], help="--scaling: the W to measure")
+    parser.add_argument("--scaling-opponents", nargs="+", default=["tag"], help="--scaling: the pool's fixed members")
+    parser.add_argument("--train", action="store_true", help="--scaling: time whole iterations (sampling + update)")
+    parser.add_argument("--per-worker", action="store_true",
+                        help="--scaling: --learner-tables per worker (W times as many tables with W workers), not in all")
     parser.add_argument("--hands", type=int, default=20000)
     parser.add_argument("--out", default="runs/bench_ppo_compare")
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 16, 64, 256])
@@ -313,15 +408,36 @@ def main() -> None:
     parser.add_argument("--overlap", action="store_true",
                         help="--compare: our workers sample the next rollout during the update (ppo overlap: true; "
                              "needs --iterations-per-round > 1 to matter)")
+    parser.add_argument("--compare-opponents", nargs="+", default=list(COMPARE_OPPONENTS),
+                        help="--compare: the opponents of both learners, drawn uniformly per hand (one with a batched "
+                             "decide, e.g. tag: both envs run on the batched core)")
     parser.add_argument("--sb3-vec", choices=("dummy", "subproc"), default="dummy",
                         help="--compare: MaskablePPO's vector env (subproc: one process per env, no curve)")
     args = parser.parse_args()
+    if args.scaling:
+        print(f"| W | {'iterations' if args.train else 'sampling'} | learner decisions | wall s | CPU s (main) | "
+              "per wall s | per CPU s | wall speed-up | CPU-bound speed-up | load before |")
+        print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        base = crit = None
+        for w in args.workers_list:
+            load = os.getloadavg()[0]
+            tables = args.learner_tables * (w if args.per_worker else 1)
+            m = scaling(w, tables, tuple(args.scaling_opponents), args.seconds, args.train)
+            base = base or m["per_wall_s"]
+            crit = crit or m["per_critical_s"]
+            print(f"| {w} | {'train_round' if args.train else 'collect'} | {m['decisions']:,} | {m['wall']:.1f} | "
+                  f"{m['cpu']:.1f} ({m['main_cpu']:.1f}) | {m['per_wall_s']:,.0f} | {m['per_cpu_s']:,.0f} | "
+                  f"{m['per_wall_s'] / base:.2f}x | {m['per_critical_s'] / crit:.2f}x | {load:.1f} |", flush=True)
+        return
     if args.compare:
+        COMPARE_OPPONENTS = tuple(args.compare_opponents)
+        print("| learner | wall | CPU | learner decisions | per wall s | per CPU s | vs tag (mbb/hand, 95%) |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
         compare(args.seconds, args.hands, Path(args.out), args.workers, args.sb3_vec, args.learner_tables,
                 args.iterations_per_round, args.only, args.overlap)
         return
     if not args.vector:
-        parser.error("choose --vector or --compare")
+        parser.error("choose --vector, --scaling or --compare")
     kind = args.opponent
     aec = bench_aec(args.players, args.seconds, kind)
     print(f"| loop | tables | decisions/s | learner decisions/s | vs AEC loop |  ({args.players} players)")

@@ -6,6 +6,14 @@ which order jobs finished. The league sends it two kinds of jobs: one match per 
 agents (through :func:`holdem_env.training.arena.run_match`) and one CFR training chunk per learning
 agent.
 
+A backend also starts long-lived *actors* (:meth:`LocalBackend.actors`,
+:meth:`RayBackend.actors`): ``cls(setup)`` objects that keep their state between calls, one
+per setup -- local processes (:class:`LocalActors`) or Ray actors (:class:`RayActors`), both
+with the same interface (:class:`Actors`): :meth:`~Actors.submit` sends each actor a method
+call, :meth:`~Actors.gather` returns the answers in actor order. The ppo learner's rollout
+workers are such actors (:mod:`holdem_env.training.ppo.workers`), so a league on a Ray
+cluster samples its ppo learners' rollouts there.
+
 ``ray`` is an optional extra (``pip install 'holdem-env[ray]'``); asking for it without
 Ray installed is a :class:`~holdem_env.engine.errors.ConfigError` that says so.
 """
@@ -13,14 +21,15 @@ Ray installed is a :class:`~holdem_env.engine.errors.ConfigError` that says so.
 from __future__ import annotations
 
 import multiprocessing
+import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Protocol, TypeVar
 
-from holdem_env.engine.errors import ConfigError
+from holdem_env.engine.errors import ConfigError, HoldemError
 from holdem_env.engine.validate import check_int
 
-__all__ = ["Backend", "LocalBackend", "RayBackend", "make_backend"]
+__all__ = ["Actors", "Backend", "LocalActors", "LocalBackend", "RayActors", "RayBackend", "make_backend"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -35,9 +44,194 @@ class Backend(Protocol):
         """``[fn(x) for x in items]``, possibly in parallel."""
         ...
 
+    def actors(self, cls: Callable[[Any], Any], setups: Sequence[Any], name: str = "actor") -> Actors:
+        """One long-lived ``cls(setup)`` per setup (see :class:`Actors`)."""
+        ...
+
     def close(self) -> None:
         """Release workers."""
         ...
+
+
+class Actors(Protocol):
+    """Long-lived objects in other processes, called all at once; answers in actor order."""
+
+    def __len__(self) -> int:
+        """How many actors."""
+        ...
+
+    def submit(self, method: str, args: Sequence[tuple[Any, ...]]) -> None:
+        """Call ``method`` on every actor, actor ``k`` with ``*args[k]`` (without waiting)."""
+        ...
+
+    def gather(self) -> list[Any]:
+        """The answers to the last :meth:`submit`, in actor order; an actor's error is a
+        :class:`HoldemError` naming it, with its traceback."""
+        ...
+
+    @property
+    def pending(self) -> bool:
+        """Whether a :meth:`submit` waits to be gathered."""
+        ...
+
+    def close(self) -> None:
+        """Stop the actors."""
+        ...
+
+
+def _actor_loop(conn: Any, cls: Callable[[Any], Any], setup: Any) -> None:
+    """A local actor process: build ``cls(setup)``, then answer ``(method, args)`` messages with
+    ``("ok", result)`` or ``("error", traceback)`` until ``None`` (or the pipe closes)."""
+    try:
+        obj = cls(setup)
+        conn.send(("ok", None))
+    except BaseException:
+        conn.send(("error", traceback.format_exc()))
+        return
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, KeyboardInterrupt):
+            return
+        if msg is None:
+            return
+        try:
+            conn.send(("ok", getattr(obj, msg[0])(*msg[1])))
+        except KeyboardInterrupt:
+            return
+        except BaseException:  # everything goes back to the caller, which raises it
+            conn.send(("error", traceback.format_exc()))
+
+
+class LocalActors:
+    """``cls(setup)`` in one local process per setup (``spawn`` start method), talking over pipes.
+
+    Each process computes on its own: nothing is shared with the caller but what the
+    messages carry (pickled; send numpy arrays, not torch tensors, which would travel as
+    handles to shared memory). ``name`` names an actor in errors (``"<name> <k>"``).
+    """
+
+    def __init__(self, cls: Callable[[Any], Any], setups: Sequence[Any], name: str = "actor") -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self.name = name
+        self._conns: list[Any] = []
+        self._procs: list[Any] = []
+        try:
+            for k, setup in enumerate(setups):
+                parent, child = ctx.Pipe()
+                proc = ctx.Process(target=_actor_loop, args=(child, cls, setup), daemon=True, name=f"{name}-{k}")
+                proc.start()
+                child.close()
+                self._conns.append(parent)
+                self._procs.append(proc)
+            self._pending = True
+            self.gather()  # every actor built (or the first failure raised)
+        except BaseException:
+            self.close()
+            raise
+
+    def __len__(self) -> int:
+        return len(self._conns)
+
+    def submit(self, method: str, args: Sequence[tuple[Any, ...]]) -> None:
+        """Send every actor its call (answers: :meth:`gather`)."""
+        if len(args) != len(self._conns):
+            raise HoldemError(f"{self.name}s: {len(args)} argument tuples for {len(self._conns)} actors")
+        for conn, a in zip(self._conns, args, strict=True):
+            conn.send((method, tuple(a)))
+        self._pending = True
+
+    def gather(self) -> list[Any]:
+        """Every actor's answer, in actor order (all are received before an error is raised)."""
+        self._pending = False
+        answers: list[Any] = []
+        failure: HoldemError | None = None
+        for k, conn in enumerate(self._conns):
+            try:
+                status, value = conn.recv()
+            except (EOFError, OSError):
+                self._procs[k].join(timeout=5)
+                failure = failure or HoldemError(
+                    f"{self.name} {k} died (exit code {self._procs[k].exitcode}); a script that starts worker "
+                    "processes must guard its entry point with `if __name__ == \"__main__\":`"
+                )
+                continue
+            if status == "error":
+                failure = failure or HoldemError(f"{self.name} {k} failed:\n{value}")
+            answers.append(value)
+        if failure is not None:
+            raise failure
+        return answers
+
+    @property
+    def pending(self) -> bool:
+        """Whether a :meth:`submit` waits to be gathered."""
+        return self._pending
+
+    def close(self) -> None:
+        """Stop the processes (each gets ``None``; one that does not end in 10 s is terminated)."""
+        for conn in self._conns:
+            try:
+                conn.send(None)
+            except (BrokenPipeError, OSError):
+                pass
+        for proc in self._procs:
+            proc.join(timeout=10)
+            if proc.is_alive():
+                proc.terminate()
+        self._conns, self._procs = [], []
+
+
+class RayActors:
+    """``cls(setup)`` as one Ray actor per setup (spread over the cluster's nodes); the same
+    interface as :class:`LocalActors`."""
+
+    def __init__(self, ray: Any, cls: Callable[[Any], Any], setups: Sequence[Any], name: str = "actor") -> None:
+        self._ray = ray
+        self.name = name
+        remote = ray.remote(cls).options(scheduling_strategy="SPREAD")
+        self._handles = [remote.remote(setup) for setup in setups]
+        self._refs: list[Any] = []
+        self._pending = False
+
+    def __len__(self) -> int:
+        return len(self._handles)
+
+    def submit(self, method: str, args: Sequence[tuple[Any, ...]]) -> None:
+        """Call ``method`` on every actor (answers: :meth:`gather`)."""
+        if len(args) != len(self._handles):
+            raise HoldemError(f"{self.name}s: {len(args)} argument tuples for {len(self._handles)} actors")
+        self._refs = [getattr(h, method).remote(*a) for h, a in zip(self._handles, args, strict=True)]
+        self._pending = True
+
+    def gather(self) -> list[Any]:
+        """Every actor's answer, in actor order; an actor's exception is a :class:`HoldemError`."""
+        self._pending = False
+        refs, self._refs = self._refs, []
+        answers: list[Any] = []
+        failure: HoldemError | None = None
+        for k, ref in enumerate(refs):
+            try:
+                answers.append(self._ray.get(ref))
+            except Exception as exc:  # RayTaskError / RayActorError: its text carries the remote traceback
+                failure = failure or HoldemError(f"{self.name} {k} failed:\n{exc}")
+        if failure is not None:
+            raise failure
+        return answers
+
+    @property
+    def pending(self) -> bool:
+        """Whether a :meth:`submit` waits to be gathered."""
+        return self._pending
+
+    def close(self) -> None:
+        """Kill the actors (the Ray instance keeps running)."""
+        for h in self._handles:
+            try:
+                self._ray.kill(h)
+            except Exception:  # an actor already gone
+                pass
+        self._handles, self._refs = [], []
 
 
 class LocalBackend:
@@ -57,6 +251,10 @@ class LocalBackend:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
         return list(self._pool.map(fn, items))
+
+    def actors(self, cls: Callable[[Any], Any], setups: Sequence[Any], name: str = "actor") -> LocalActors:
+        """One local process per setup holding ``cls(setup)`` (not counted in ``workers``)."""
+        return LocalActors(cls, setups, name)
 
     def close(self) -> None:
         """Shut the pool down."""
@@ -87,6 +285,10 @@ class RayBackend:
         """Run ``fn`` over ``items`` as Ray tasks; results in input order."""
         remote = self._ray.remote(fn)
         return list(self._ray.get([remote.remote(x) for x in items]))
+
+    def actors(self, cls: Callable[[Any], Any], setups: Sequence[Any], name: str = "actor") -> RayActors:
+        """One Ray actor per setup holding ``cls(setup)``, spread over the nodes."""
+        return RayActors(self._ray, cls, setups, name)
 
     def close(self) -> None:
         """Leave the Ray instance running (others may share it)."""

@@ -413,6 +413,8 @@ def _run_league(
     own_backend = backend is None
     if backend is None:
         backend = make_backend(config.backend.kind, config.backend.workers, config.backend.address)
+    for learner in learners.values():
+        learner.use_backend(backend)  # ppo rollout workers run where the league's jobs run
 
     if not resume and (overwrite or not ck_state.is_file()) and run_dir.exists():
         shutil.rmtree(run_dir)  # overwrite, or a run that died before its first checkpoint: nothing to resume

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import torch
 
 from holdem_env.agents.base import AgentSpecError, make_agent, parse_spec
 from holdem_env.agents.ppo import ActorCritic, PolicyConfig, PpoAgent, PpoPolicy
@@ -160,39 +161,86 @@ class OpponentPool:
             self._own[key] = a
         return self._shared.get(member, a)
 
+    def batched_bot(self) -> Any:
+        """The bot that plays every opponent seat at once on the vector env's batched core, or None:
+        with one member (one fixed agent, no snapshots) whose agent has ``decide(views, uniforms)``,
+        that agent (built once, until :meth:`reset_agents`); its hands are member 0's. On the core
+        the bot decides in exact chips (its exact-mode play), whatever action mode the learner uses."""
+        if len(self.specs) != 1 or self._snapshots:
+            return None
+        bot = self._shared.get(-1)
+        if bot is None:
+            bot = make_agent(self.specs[0])
+            if not callable(getattr(bot, "decide", None)):
+                return None
+            self._shared[-1] = bot
+        return bot
+
+    def record_many(self, member: int, payoffs: Sequence[float] | np.ndarray) -> None:
+        """:meth:`record` for each entry of ``payoffs``, in order."""
+        for p in np.asarray(payoffs, dtype=np.float64).tolist():
+            self.record(member, p)
+
     def reset_agents(self) -> None:
         """Forget the built agents (a new vector env starts with fresh ones)."""
         self._own.clear()
         self._shared.clear()
 
-    # -- checkpoints -----------------------------------------------------------------------
+    # -- checkpoints and worker copies ----------------------------------------------------------
     def state_dict(self) -> dict[str, Any]:
         """Everything needed to continue identically: snapshots (weights) and rolling results."""
-        return {
-            "snapshots": [
-                {
-                    "name": name,
-                    "config": p.config.to_dict(),
-                    "weights": {k: v.clone() for k, v in p.model.state_dict().items()},
-                }
-                for name, p in self._snapshots
-            ],
-            "results": [list(r) for r in self._results],
-        }
+        return {"snapshots": self.snapshots_state(), "results": self.results_state()}
+
+    def snapshots_state(self, as_numpy: bool = False) -> list[dict[str, Any]]:
+        """The snapshots (name, config, weights as tensors, or numpy arrays with ``as_numpy``: what
+        a message to a worker process carries, where a tensor would travel as shared memory)."""
+        return [
+            {
+                "name": name,
+                "config": p.config.to_dict(),
+                "weights": {k: (v.detach().numpy().copy() if as_numpy else v.clone()) for k, v in p.model.state_dict().items()},
+            }
+            for name, p in self._snapshots
+        ]
+
+    def snapshot_names(self) -> tuple[str, ...]:
+        """The snapshots' names, oldest first (a worker's copy is sent again when they change)."""
+        return tuple(name for name, _ in self._snapshots)
+
+    def results_state(self) -> list[list[int]]:
+        """The rolling results (per member, its window of payoffs in micro-big-blinds)."""
+        return [list(r) for r in self._results]
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
         """Restore :meth:`state_dict` output (into a pool built with the same fixed specs)."""
-        self._snapshots = []
-        for snap in state["snapshots"]:
-            config = PolicyConfig.from_dict(snap["config"])
-            model = ActorCritic(config)
-            model.load_state_dict(snap["weights"])
-            self._snapshots.append((snap["name"], PpoPolicy(config, model)))
-        if len(state["results"]) != len(self.specs) + len(self._snapshots):
+        if len(state["results"]) != len(self.specs) + len(state["snapshots"]):
             allowed = "the checkpoint's pool has other fixed members than this one"
             raise ConfigError("pool", len(state["results"]), allowed)
-        self._results = [deque((int(x) for x in r), maxlen=self.window) for r in state["results"]]
+        self.load_snapshots(state["snapshots"])
+        self.load_results(state["results"])
+
+    def load_snapshots(self, snapshots: Sequence[dict[str, Any]]) -> None:
+        """Replace the snapshots by :meth:`snapshots_state` output (tensors or numpy arrays); the
+        built agents are forgotten (member ids may now name other snapshots)."""
+        loaded = []
+        for snap in snapshots:
+            config = PolicyConfig.from_dict(snap["config"])
+            model = ActorCritic(config)
+            model.load_state_dict({k: torch.as_tensor(v) for k, v in snap["weights"].items()})
+            loaded.append((snap["name"], PpoPolicy(config, model)))
+        self._snapshots = loaded
+        while len(self._results) < len(self.specs) + len(loaded):
+            self._results.append(deque(maxlen=self.window))
+        del self._results[len(self.specs) + len(loaded):]
         self._sums = [sum(r) for r in self._results]
         self.reset_agents()
         self._cdf = None
 
+    def load_results(self, results: Sequence[Sequence[int]]) -> None:
+        """Set the rolling results to :meth:`results_state` output (one window per member); the
+        built agents are kept."""
+        if len(results) != len(self.members):
+            raise ConfigError("pool", len(results), f"must be one result window per member ({len(self.members)})")
+        self._results = [deque((int(x) for x in r), maxlen=self.window) for r in results]
+        self._sums = [sum(r) for r in self._results]
+        self._cdf = None

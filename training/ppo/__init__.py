@@ -21,15 +21,19 @@ CleanRL-sized core, steps 5-7, reads top to bottom in :mod:`.algorithm`):
    learner, which takes a uniformly drawn seat every hand; the other seats are played by
    the :class:`holdem_env.training.pool.OpponentPool` member drawn for that hand (fixed agents
    plus snapshots of the learner every ``snapshot_every`` iterations, sampled with priority
-   to those it does worst against).
+   to those it does worst against). A pool of one fixed member whose agent has a batched
+   ``decide`` (``tag``, the style bots, ``random``, ``ppo``) and no snapshots runs every table on
+   the vector env's compiled batched core, that agent deciding for all waiting tables at once
+   (``HoldemVectorEnv.backend``).
 4. **Network** -- :class:`holdem_env.agents.ppo.ActorCritic` over the scaled observation and
    the engineered features of :mod:`holdem_env.agents.features`; masked ids get logit -1e9.
 5. **Rollout** [:mod:`.algorithm`, :mod:`.workers`] -- :func:`collect_rollout`: ``num_steps`` learner decisions per table, actions
    sampled from the masked policy, rewards (big blinds times ``reward_scale``) at hand ends,
    hands as episodes. In this process (:class:`LocalRollouts`) or, with ``num_workers: W``
-   > 1, split over W worker processes (:class:`RolloutWorkers`) that get the network and the
-   pool every iteration and send back their rollouts and finished hands -- sampling on W
-   cores. A run is the same for a seed and a number of workers; a different number of
+   > 1, split over W rollout workers (:class:`RolloutWorkers`, each a :class:`RolloutSampler`:
+   a local process, or a Ray actor when the learner has the league's Ray backend) that get
+   the network and the pool every iteration and send back their rollouts and finished hands
+   -- sampling on W cores. A run is the same for a seed and a number of workers; a different number of
    workers is a different (equally valid) run. ``overlap: true`` lets the workers sample
    the next rollout, with the network from before the update, while this process updates
    (one iteration of policy lag, as in asynchronous PPO variants: the clipped ratio is taken
@@ -60,7 +64,7 @@ from .config import PpoRunConfig, PpoSettings, load_run_config
 from .league import LeaguePpoLearner, LeaguePpoSettings
 from .learner import PpoLearner, RoundStats
 from .standalone import main, run
-from .workers import LocalRollouts, RolloutWorkers
+from .workers import LocalRollouts, RolloutSampler, RolloutWorkers
 
 __all__ = [
     "PpoSettings",
@@ -71,6 +75,7 @@ __all__ = [
     "RoundStats",
     "Rollout",
     "LocalRollouts",
+    "RolloutSampler",
     "RolloutWorkers",
     "collect_rollout",
     "compute_gae",

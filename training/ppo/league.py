@@ -73,6 +73,12 @@ class LeaguePpoLearner:
                 writer.add_scalar(f"pool/{p}{member}/weight", stats.weights[member], round_no)
         return stats
 
+    def use_backend(self, backend: Any) -> None:
+        """Run the rollout workers (``num_workers`` > 1) as ``backend``'s actors (the league's
+        backend: on a Ray cluster they sample there); workers already started are stopped first."""
+        self.learner.close()
+        self.learner.backend = backend
+
     def close(self) -> None:
         """Stop the learner's rollout worker processes (``num_workers`` > 1)."""
         self.learner.close()

@@ -50,7 +50,9 @@ class PpoLearner:
     """A PPO learner for one table size: network, optimiser, opponent pool, counters.
 
     ``extra_opponents``: ``(name, spec)`` members added to the pool after the settings'
-    opponents (the league passes its other agents). Call :meth:`train_round` repeatedly.
+    opponents (the league passes its other agents). ``backend``: where the rollout workers run
+    when ``num_workers`` > 1 (a :mod:`holdem_env.training.backends` backend; default local
+    processes). Call :meth:`train_round` repeatedly.
     """
 
     def __init__(
@@ -61,6 +63,7 @@ class PpoLearner:
         *,
         name: str = "ppo",
         extra_opponents: Sequence[tuple[str, str]] = (),
+        backend: Any = None,
     ) -> None:
         if table.betting.value != "no-limit":
             raise ConfigError("table.betting", table.betting.value, "must be no-limit for the ppo learner")
@@ -83,6 +86,7 @@ class PpoLearner:
         self.global_step = 0
         self.rounds_done = 0
         self.extra_opponents = tuple(extra_opponents)
+        self.backend = backend
         self._workers: RolloutWorkers | None = None
 
     def close(self) -> None:
@@ -119,7 +123,7 @@ class PpoLearner:
         rng = np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(round_no,)))
         if s.num_workers > 1:
             if self._workers is None:
-                self._workers = RolloutWorkers(self)
+                self._workers = RolloutWorkers(self, self.backend)
             sampler: LocalRollouts | RolloutWorkers = self._workers
             self._workers.start_round(round_no)
         else:

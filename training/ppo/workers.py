@@ -1,7 +1,8 @@
-"""Where a round's rollouts come from: the tables in this process, or in worker processes (optionally sampling ahead)."""
+"""Where a round's rollouts come from: the tables in this process, or in rollout workers (local processes or Ray actors; optionally sampling ahead)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -9,9 +10,9 @@ import numpy as np
 import torch
 
 from holdem_env.agents.ppo import PpoPolicy
-from holdem_env.engine.errors import HoldemError
 from holdem_env.env.vector import HoldemVectorEnv
 
+from ..backends import LocalActors
 from ..pool import OpponentPool
 from ..torch_settings import torch_settings
 from .algorithm import Rollout, collect_rollout
@@ -20,7 +21,7 @@ from .config import PpoSettings
 if TYPE_CHECKING:
     from .learner import PpoLearner
 
-__all__ = ["LocalRollouts", "RolloutWorkers", "rollouts"]
+__all__ = ["LocalRollouts", "RolloutSampler", "RolloutWorkers", "rollouts"]
 
 
 class LocalRollouts:
@@ -32,12 +33,16 @@ class LocalRollouts:
         self.venv = learner._env()
         self.encoder = PpoPolicy(learner.policy_config, learner.model)  # shares the live network
         self.obs, _ = self.venv.reset(seed=int(rng.integers(2**31)))
+        #: CPU seconds this process spent in :meth:`collect` (one entry, as :attr:`RolloutWorkers.cpu_seconds`).
+        self.cpu_seconds = np.zeros(1)
 
     def collect(self) -> Rollout:
         """The next ``num_steps`` decisions at every table."""
         s = self.learner.settings
+        t0 = time.process_time()
         ro, self.obs = collect_rollout(self.learner.model, self.encoder, self.venv, self.obs, s.num_steps,
                                        self.rng, s.reward_scale)
+        self.cpu_seconds[0] += time.process_time() - t0
         return ro
 
     def close(self) -> None:
@@ -62,116 +67,124 @@ class _RecordingPool:
         self.records.append((member, payoff))
         self.pool.record(member, payoff)
 
+    def record_many(self, member: int, payoffs: Any) -> None:
+        for p in np.asarray(payoffs, dtype=np.float64).tolist():
+            self.record(member, p)
 
-def _rollout_worker(conn: Any, setup: dict[str, Any]) -> None:
-    """A worker process's loop: its share of the tables, a copy of the network and of the pool.
+    def batched_bot(self) -> Any:
+        return self.pool.batched_bot()
 
-    Messages: ``("round", r)`` starts round ``r`` (its tables seeded by (seed, r, 1 + shard));
-    ``("collect", weights, pool_state)`` loads the learner's network and pool (then, at a
-    round's first collect, deals the tables), plays, and answers ``("ok", rollout, records)``
-    (``records``: the hands it finished, for the learner's pool); ``("close",)`` ends. Any
-    error is answered ``("error", text)``.
+
+class RolloutSampler:
+    """One rollout worker (a local process or a Ray actor): its share of the tables, a copy of
+    the network and of the pool.
+
+    ``setup``: the learner's settings (``to_dict``), table (``to_dict``), seed, name, extra
+    opponents, this worker's number of tables and its shard number. :meth:`start_round` seeds
+    the round's tables by (seed, round, 1 + shard); :meth:`collect` loads the learner's network
+    and pool (dealing the round's tables at its first call), plays ``num_steps`` decisions and
+    returns ``(rollout, records, cpu_seconds)``: ``records`` are the hands it finished (for the
+    learner's pool), ``cpu_seconds`` the CPU time this process spent on the call. Torch
+    computes with one thread and deterministic algorithms during each call, as the learner
+    does in its rounds.
     """
-    import traceback
 
-    # late import: the learner module imports this one (a worker holds a learner of its own)
-    from .learner import PpoLearner
+    def __init__(self, setup: dict[str, Any]) -> None:
+        # late import: the learner module imports this one (a worker holds a learner of its own)
+        from holdem_env.engine.config import TableConfig
 
-    try:
-        with torch_settings(threads=1, deterministic=True):  # as the learner computes in its rounds
-            settings = PpoSettings.from_dict(
-                {**setup["settings"], "num_envs": setup["tables"], "num_workers": 1, "overlap": False}
+        from .learner import PpoLearner
+
+        table = setup["table"]
+        if isinstance(table, dict):
+            table = TableConfig.from_dict(table)
+        self.tables, self.shard = int(setup["tables"]), int(setup["shard"])
+        with torch_settings(threads=1, deterministic=True):
+            self.settings = PpoSettings.from_dict(
+                {**setup["settings"], "num_envs": self.tables, "num_workers": 1, "overlap": False}
             )
-            learner = PpoLearner(settings, setup["table"], setup["seed"], name=setup["name"],
-                                 extra_opponents=setup["extra_opponents"])
-            source = _RecordingPool(learner.pool)
-            encoder = PpoPolicy(learner.policy_config, learner.model)
-            venv: HoldemVectorEnv | None = None
-            obs: dict[str, np.ndarray] = {}
-            rng = np.random.default_rng(0)
-            while True:
-                msg = conn.recv()
-                if msg[0] == "close":
-                    break
-                if msg[0] == "round":
-                    if venv is not None:
-                        venv.close()
-                        venv = None
-                    rng = np.random.default_rng(np.random.SeedSequence(learner.seed, spawn_key=(msg[1], 1 + setup["shard"])))
-                    conn.send(("ok",))
-                    continue
-                learner.model.load_state_dict({k: torch.from_numpy(v) for k, v in msg[1].items()})
-                learner.pool.load_state_dict(msg[2])
-                source.records = []
-                if venv is None:  # the round's tables start from the learner's network and pool, not this copy's last ones
-                    venv = learner._env(setup["tables"], source)
-                    obs, _ = venv.reset(seed=int(rng.integers(2**31)))
-                ro, obs = collect_rollout(learner.model, encoder, venv, obs, settings.num_steps, rng, settings.reward_scale)
-                conn.send(("ok", ro, source.records))
-    except (EOFError, KeyboardInterrupt):
-        return
-    except BaseException:  # everything goes back to the learner, which raises it
-        conn.send(("error", traceback.format_exc()))
+            self.learner = PpoLearner(self.settings, table, setup["seed"], name=setup["name"],
+                                      extra_opponents=[tuple(x) for x in setup["extra_opponents"]])
+        self.source = _RecordingPool(self.learner.pool)
+        self.encoder = PpoPolicy(self.learner.policy_config, self.learner.model)
+        self.venv: HoldemVectorEnv | None = None
+        self.obs: dict[str, np.ndarray] = {}
+        self.rng = np.random.default_rng(0)
+
+    def start_round(self, round_no: int) -> None:
+        """Fresh tables (dealt at the next :meth:`collect`) seeded for round ``round_no``."""
+        if self.venv is not None:
+            self.venv.close()
+            self.venv = None
+        self.rng = np.random.default_rng(np.random.SeedSequence(self.learner.seed, spawn_key=(round_no, 1 + self.shard)))
+
+    def collect(
+        self, weights: dict[str, np.ndarray], results: list[list[int]], snapshots: list[dict[str, Any]] | None
+    ) -> tuple[Rollout, list[tuple[int, float]], float]:
+        """The learner's network ``weights``, its pool's ``results`` and (when they changed since
+        the last call, else ``None``) its ``snapshots``; then ``num_steps`` decisions at every table."""
+        t0 = time.process_time()
+        with torch_settings(threads=1, deterministic=True):
+            learner = self.learner
+            learner.model.load_state_dict({k: torch.from_numpy(v) for k, v in weights.items()})
+            if snapshots is not None:
+                learner.pool.load_snapshots(snapshots)
+            learner.pool.load_results(results)
+            self.source.records = []
+            if self.venv is None:  # the round's tables start from the learner's network and pool, not this copy's last ones
+                learner.pool.reset_agents()
+                self.venv = learner._env(self.tables, self.source)
+                self.obs, _ = self.venv.reset(seed=int(self.rng.integers(2**31)))
+            s = self.settings
+            ro, self.obs = collect_rollout(learner.model, self.encoder, self.venv, self.obs, s.num_steps, self.rng,
+                                           s.reward_scale)
+        return ro, self.source.records, time.process_time() - t0
+
+    def close(self) -> None:
+        """Close the tables."""
+        if self.venv is not None:
+            self.venv.close()
+            self.venv = None
 
 
 class RolloutWorkers:
-    """``num_workers`` processes, each stepping its share of the tables with a copy of the network.
+    """``num_workers`` rollout workers (:class:`RolloutSampler`), each stepping its share of the
+    tables with a copy of the network: local processes, or the actors of ``backend`` (a Ray
+    backend from :mod:`holdem_env.training.backends` puts them on its cluster).
 
-    Every iteration the learner sends its network and its pool (snapshots and rolling
-    results), each worker plays ``num_steps`` decisions at its tables, and the learner joins
-    the rollouts (tables in worker order) and records the hands in the same order, so a run is
-    the same for a seed and a number of workers (not the same as with one worker: the tables
-    are seeded per worker). The processes live until :meth:`close` (the learner's ``close``).
+    Every iteration the learner sends its network and its pool (rolling results; snapshots only
+    when they changed), each worker plays ``num_steps`` decisions at its tables, and the learner
+    joins the rollouts (tables in worker order) and records the hands in the same order, so a
+    run is the same for a seed and a number of workers, wherever the workers run (not the same
+    as with one worker: the tables are seeded per worker). The workers live until :meth:`close`
+    (the learner's ``close``). :attr:`cpu_seconds` adds up the CPU time each worker spent sampling.
     """
 
-    def __init__(self, learner: PpoLearner) -> None:
-        import multiprocessing as mp
-
+    def __init__(self, learner: PpoLearner, backend: Any = None) -> None:
         self.learner = learner
         s = learner.settings
-        ctx = mp.get_context("spawn")
         shares = np.array_split(np.arange(s.num_envs), s.num_workers)
-        self._conns: list[Any] = []
-        self._procs: list[Any] = []
-        self._pending = False  # a request whose answers have not been received
-        for k, share in enumerate(shares):
-            setup = {
-                "settings": s.to_dict(),
-                "table": learner.table, "seed": learner.seed, "name": learner.name,
-                "extra_opponents": learner.extra_opponents, "tables": len(share), "shard": k,
+        setups = [
+            {
+                "settings": s.to_dict(), "table": learner.table.to_dict(), "seed": learner.seed, "name": learner.name,
+                "extra_opponents": [list(x) for x in learner.extra_opponents], "tables": len(share), "shard": k,
             }
-            parent, child = ctx.Pipe()
-            proc = ctx.Process(target=_rollout_worker, args=(child, setup), daemon=True, name=f"ppo-rollout-{k}")
-            proc.start()
-            child.close()
-            self._conns.append(parent)
-            self._procs.append(proc)
-
-    def _gather(self) -> list[tuple[Any, ...]]:
-        answers = []
-        for k, conn in enumerate(self._conns):
-            try:
-                answer = conn.recv()
-            except (EOFError, OSError):
-                self._procs[k].join(timeout=5)
-                raise HoldemError(
-                    f"ppo rollout worker {k} died (exit code {self._procs[k].exitcode}); with num_workers > 1 a "
-                    "script that trains must guard its entry point with `if __name__ == \"__main__\":`"
-                ) from None
-            if answer[0] == "error":
-                raise HoldemError(f"ppo rollout worker {k} failed:\n{answer[1]}")
-            answers.append(answer)
-        return answers
+            for k, share in enumerate(shares)
+        ]
+        start = getattr(backend, "actors", None)
+        name = "ppo rollout worker"
+        self._actors: Any = start(RolloutSampler, setups, name) if callable(start) else LocalActors(RolloutSampler, setups, name)
+        self._sent: tuple[str, ...] | None = None  # the snapshot names the workers hold
+        #: CPU seconds each worker spent in its collect calls so far.
+        self.cpu_seconds = np.zeros(len(setups))
 
     def start_round(self, round_no: int) -> None:
         """Fresh tables for round ``round_no`` in every worker (a rollout still on its way,
         asked for by an interrupted round, is received and dropped first)."""
-        if self._pending:
-            self._pending = False
-            self._gather()
-        for conn in self._conns:
-            conn.send(("round", round_no))
-        self._gather()
+        if self._actors.pending:
+            self._actors.gather()
+        self._actors.submit("start_round", [(round_no,)] * len(self._actors))
+        self._actors.gather()
 
     def request(self) -> None:
         """Send the network and the pool as they are now; the workers start their next ``num_steps``
@@ -179,10 +192,12 @@ class RolloutWorkers:
         # Copies as numpy arrays: a tensor would travel as a handle to shared memory, and the
         # update that runs meanwhile (``overlap``) would change what the workers read.
         weights = {k: v.detach().numpy().copy() for k, v in self.learner.model.state_dict().items()}
-        pool_state = self.learner.pool.state_dict()
-        for conn in self._conns:
-            conn.send(("collect", weights, pool_state))
-        self._pending = True
+        pool = self.learner.pool
+        names = pool.snapshot_names()
+        snapshots = None if names == self._sent else pool.snapshots_state(as_numpy=True)
+        self._sent = names
+        results = pool.results_state()
+        self._actors.submit("collect", [(weights, results, snapshots)] * len(self._actors))
 
     def collect(self) -> Rollout:
         """Every worker's next ``num_steps`` decisions, joined; their hands recorded in the learner's pool."""
@@ -191,25 +206,20 @@ class RolloutWorkers:
 
     def receive(self) -> Rollout:
         """The rollouts :meth:`request` asked for, joined; their hands recorded in the learner's pool."""
-        self._pending = False
-        answers = self._gather()
-        for _, _, records in answers:
+        try:
+            answers = self._actors.gather()
+        except BaseException:
+            self._sent = None  # a worker may not have loaded the snapshots
+            raise
+        for k, (_, records, cpu) in enumerate(answers):
+            self.cpu_seconds[k] += cpu
             for member, payoff in records:
                 self.learner.pool.record(member, payoff)
-        return Rollout.join([a[1] for a in answers])
+        return Rollout.join([a[0] for a in answers])
 
     def close(self) -> None:
         """Stop the workers."""
-        for conn in self._conns:
-            try:
-                conn.send(("close",))
-            except (BrokenPipeError, OSError):
-                pass
-        for proc in self._procs:
-            proc.join(timeout=10)
-            if proc.is_alive():
-                proc.terminate()
-        self._conns, self._procs = [], []
+        self._actors.close()
 
 
 def rollouts(sampler: LocalRollouts | RolloutWorkers, iterations: int, overlap: bool) -> Iterator[Rollout]:
