@@ -103,7 +103,60 @@ def _actor_loop(conn: Any, cls: Callable[[Any], Any], setup: Any) -> None:
             conn.send(("error", traceback.format_exc()))
 
 
-class LocalActors:
+class _Actors:
+    """What :class:`LocalActors` and :class:`RayActors` share: the call/answer bookkeeping. A
+    subclass says how many actors it has (``_count``), sends the calls (``_send``) and receives
+    actor ``k``'s answer (``_receive``: ``(value, None)`` or ``(None, error text)``)."""
+
+    name: str
+    _pending: bool
+
+    def __len__(self) -> int:
+        return self._count()
+
+    def _count(self) -> int:
+        raise NotImplementedError
+
+    def _send(self, method: str, args: Sequence[tuple[Any, ...]]) -> None:
+        raise NotImplementedError
+
+    def _receive(self, k: int) -> tuple[Any, str | None]:
+        raise NotImplementedError
+
+    def submit(self, method: str, args: Sequence[tuple[Any, ...]]) -> None:
+        """Call ``method`` on every actor, ``args[k]`` for actor ``k`` (answers: :meth:`gather`)."""
+        if len(args) != self._count():
+            raise HoldemError(f"{self.name}s: {len(args)} argument tuples for {self._count()} actors")
+        self._send(method, args)
+        self._pending = True
+
+    def gather(self) -> list[Any]:
+        """Every actor's answer, in actor order; all are received before the first failure is
+        raised as a :class:`HoldemError` naming its actor."""
+        self._pending = False
+        answers: list[Any] = []
+        failure: HoldemError | None = None
+        for k in range(self._count()):
+            value, error = self._receive(k)
+            if error is not None:
+                failure = failure or HoldemError(error)
+                continue
+            answers.append(value)
+        self._after_gather()
+        if failure is not None:
+            raise failure
+        return answers
+
+    def _after_gather(self) -> None:
+        """Anything to drop once every answer is in (nothing by default)."""
+
+    @property
+    def pending(self) -> bool:
+        """Whether a :meth:`submit` waits to be gathered."""
+        return self._pending
+
+
+class LocalActors(_Actors):
     """``cls(setup)`` in one local process per setup (``spawn`` start method), talking over pipes.
 
     Each process computes on its own: nothing is shared with the caller but what the
@@ -130,43 +183,25 @@ class LocalActors:
             self.close()
             raise
 
-    def __len__(self) -> int:
+    def _count(self) -> int:
         return len(self._conns)
 
-    def submit(self, method: str, args: Sequence[tuple[Any, ...]]) -> None:
-        """Send every actor its call (answers: :meth:`gather`)."""
-        if len(args) != len(self._conns):
-            raise HoldemError(f"{self.name}s: {len(args)} argument tuples for {len(self._conns)} actors")
+    def _send(self, method: str, args: Sequence[tuple[Any, ...]]) -> None:
         for conn, a in zip(self._conns, args, strict=True):
             conn.send((method, tuple(a)))
-        self._pending = True
 
-    def gather(self) -> list[Any]:
-        """Every actor's answer, in actor order (all are received before an error is raised)."""
-        self._pending = False
-        answers: list[Any] = []
-        failure: HoldemError | None = None
-        for k, conn in enumerate(self._conns):
-            try:
-                status, value = conn.recv()
-            except (EOFError, OSError):
-                self._procs[k].join(timeout=5)
-                failure = failure or HoldemError(
-                    f"{self.name} {k} died (exit code {self._procs[k].exitcode}); a script that starts worker "
-                    "processes must guard its entry point with `if __name__ == \"__main__\":`"
-                )
-                continue
-            if status == "error":
-                failure = failure or HoldemError(f"{self.name} {k} failed:\n{value}")
-            answers.append(value)
-        if failure is not None:
-            raise failure
-        return answers
-
-    @property
-    def pending(self) -> bool:
-        """Whether a :meth:`submit` waits to be gathered."""
-        return self._pending
+    def _receive(self, k: int) -> tuple[Any, str | None]:
+        try:
+            status, value = self._conns[k].recv()
+        except (EOFError, OSError):
+            self._procs[k].join(timeout=5)
+            return None, (
+                f"{self.name} {k} died (exit code {self._procs[k].exitcode}); a script that starts worker "
+                "processes must guard its entry point with `if __name__ == \"__main__\":`"
+            )
+        if status == "error":
+            return None, f"{self.name} {k} failed:\n{value}"
+        return value, None
 
     def close(self) -> None:
         """Stop the processes (each gets ``None``; one that does not end in 10 s is terminated)."""
@@ -182,7 +217,7 @@ class LocalActors:
         self._conns, self._procs = [], []
 
 
-class RayActors:
+class RayActors(_Actors):
     """``cls(setup)`` as one Ray actor per setup (spread over the cluster's nodes); the same
     interface as :class:`LocalActors`."""
 
@@ -194,35 +229,20 @@ class RayActors:
         self._refs: list[Any] = []
         self._pending = False
 
-    def __len__(self) -> int:
+    def _count(self) -> int:
         return len(self._handles)
 
-    def submit(self, method: str, args: Sequence[tuple[Any, ...]]) -> None:
-        """Call ``method`` on every actor (answers: :meth:`gather`)."""
-        if len(args) != len(self._handles):
-            raise HoldemError(f"{self.name}s: {len(args)} argument tuples for {len(self._handles)} actors")
+    def _send(self, method: str, args: Sequence[tuple[Any, ...]]) -> None:
         self._refs = [getattr(h, method).remote(*a) for h, a in zip(self._handles, args, strict=True)]
-        self._pending = True
 
-    def gather(self) -> list[Any]:
-        """Every actor's answer, in actor order; an actor's exception is a :class:`HoldemError`."""
-        self._pending = False
-        refs, self._refs = self._refs, []
-        answers: list[Any] = []
-        failure: HoldemError | None = None
-        for k, ref in enumerate(refs):
-            try:
-                answers.append(self._ray.get(ref))
-            except Exception as exc:  # RayTaskError / RayActorError: its text carries the remote traceback
-                failure = failure or HoldemError(f"{self.name} {k} failed:\n{exc}")
-        if failure is not None:
-            raise failure
-        return answers
+    def _receive(self, k: int) -> tuple[Any, str | None]:
+        try:
+            return self._ray.get(self._refs[k]), None
+        except Exception as exc:  # RayTaskError / RayActorError: its text carries the remote traceback
+            return None, f"{self.name} {k} failed:\n{exc}"
 
-    @property
-    def pending(self) -> bool:
-        """Whether a :meth:`submit` waits to be gathered."""
-        return self._pending
+    def _after_gather(self) -> None:
+        self._refs = []
 
     def close(self) -> None:
         """Kill the actors (the Ray instance keeps running)."""
