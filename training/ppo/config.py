@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from holdem_env.agents.base import AgentSpecError, parse_spec
 from holdem_env.agents.ppo import PolicyConfig
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError
@@ -101,8 +102,6 @@ class PpoSettings:
         if self.overlap and self.num_workers < 2:
             raise ConfigError(p + "overlap", self.overlap, "needs num_workers >= 2 (the workers sample while this process updates)")
         if self.anchor is not None:
-            from holdem_env.agents.base import AgentSpecError, parse_spec
-
             try:
                 if not isinstance(self.anchor, str):
                     raise AgentSpecError("not a string")

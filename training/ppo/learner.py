@@ -22,6 +22,7 @@ from holdem_env.fileutil import atomic_write_bytes
 
 from ..checkpoint import CheckpointError, validate_ppo_checkpoint
 from ..pool import OpponentPool
+from ..population import collect_demonstrations, distill
 from ..torch_settings import torch_settings
 from .algorithm import compute_gae, ppo_update
 from .config import PpoSettings
@@ -98,8 +99,6 @@ class PpoLearner:
         s = self.settings
         if s.anchor is None or self.anchor is not None:
             return
-        from ..population import collect_demonstrations, distill  # late: only runs with an anchor
-
         demos = collect_demonstrations(
             s.anchor, s.anchor_opponents or s.opponents, self.table, self.policy_config.bet_sizes, s.anchor_hands, self.seed
         )
