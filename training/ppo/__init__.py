@@ -42,7 +42,9 @@ CleanRL-sized core, steps 5-7, reads top to bottom in :mod:`.algorithm`):
    ``gae_lambda``), returns = advantages + values.
 7. **Update** [:mod:`.algorithm`] -- :func:`ppo_update`: ``update_epochs`` passes over shuffled minibatches of the
    clipped surrogate objective, value loss, entropy bonus, advantage normalisation per
-   minibatch and gradient clipping at ``max_grad_norm``.
+   minibatch and gradient clipping at ``max_grad_norm``; with ``anchor`` and ``kl_coef`` a KL
+   penalty towards the distilled anchor policy, with ``ent_coef_final`` an entropy schedule
+   (population training: :mod:`holdem_env.training.population`, ``docs/population.md``).
 8. **Logging** [:mod:`.learner`] -- TensorBoard scalars ``losses/policy_loss``, ``losses/value_loss``,
    ``losses/entropy``, ``losses/approx_kl``, ``losses/clipfrac``,
    ``losses/explained_variance``, ``charts/SPS`` (learner decisions per second of the

@@ -8,8 +8,9 @@ advantages and returns, :func:`ppo_loss` is the objective on one minibatch and
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
+from typing import Protocol
 
 import numpy as np
 import torch
@@ -19,7 +20,19 @@ from holdem_env.env.vector import HoldemVectorEnv
 
 from .config import PpoSettings
 
-__all__ = ["Rollout", "collect_rollout", "compute_gae", "ppo_loss", "ppo_update"]
+__all__ = ["Rollout", "PolicyValueModel", "collect_rollout", "compute_gae", "ppo_loss", "ppo_update"]
+
+
+class PolicyValueModel(Protocol):
+    """What :func:`ppo_loss` and :func:`ppo_update` need of a network: masked logits and values
+    for a batch, its parameters, and ``weights_changed`` (:class:`ActorCritic`; the Kuhn poker
+    test's tabular policy too)."""
+
+    def __call__(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]: ...
+
+    def parameters(self) -> Iterator[torch.nn.Parameter]: ...
+
+    def weights_changed(self) -> None: ...
 
 
 # -- 5. rollout ----------------------------------------------------------------------------------
@@ -110,13 +123,17 @@ def compute_gae(
 
 # -- 7. update ------------------------------------------------------------------------------------
 def ppo_loss(
-    model: ActorCritic, batch: Mapping[str, torch.Tensor], settings: PpoSettings
+    model: PolicyValueModel, batch: Mapping[str, torch.Tensor], settings: PpoSettings
 ) -> tuple[torch.Tensor, dict[str, float]]:
-    """The PPO loss on one minibatch (clipped surrogate + ``vf_coef`` * value loss - ``ent_coef`` * entropy).
+    """The PPO loss on one minibatch (clipped surrogate + ``vf_coef`` * value loss - ``ent_coef`` * entropy
+    + ``kl_coef`` * KL(policy || anchor)).
 
     ``batch``: ``x`` (inputs), ``masks``, ``actions``, ``logprobs`` (at sampling), ``advantages``,
-    ``returns``. Returns the loss and its parts (``policy_loss``, ``value_loss``, ``entropy``,
-    ``approx_kl``, ``clipfrac``).
+    ``returns``, and with ``kl_coef`` > 0 ``anchor_logp`` (the anchor policy's log-probabilities
+    of every action, ``(B, A)``; masked ids any finite value). Returns the loss and its parts
+    (``policy_loss``, ``value_loss``, ``entropy``, ``approx_kl``, ``clipfrac``, and ``anchor_kl``
+    with an anchor). The KL term is exact (a sum over the legal actions), the magnet term of
+    magnetic mirror descent (Sokota et al. 2023); see ``docs/population.md``.
     """
     logits, values = model(batch["x"], batch["masks"])
     logp_all = torch.log_softmax(logits, dim=-1)
@@ -131,17 +148,23 @@ def ppo_loss(
     pg_loss = torch.max(-adv * ratio, -adv * torch.clamp(ratio, 1 - settings.clip_coef, 1 + settings.clip_coef)).mean()
     v_loss = 0.5 * ((values - batch["returns"]) ** 2).mean()
     loss = pg_loss - settings.ent_coef * entropy + settings.vf_coef * v_loss
+    extra: dict[str, float] = {}
+    if settings.kl_coef > 0 and "anchor_logp" in batch:
+        diff = torch.where(probs > 0, logp_all - batch["anchor_logp"], torch.zeros_like(logp_all))
+        anchor_kl = (probs * diff).sum(-1).mean()
+        loss = loss + settings.kl_coef * anchor_kl
+        extra["anchor_kl"] = anchor_kl.item()
     with torch.no_grad():
         approx_kl = ((ratio - 1) - logratio).mean().item()
         clipfrac = ((ratio - 1.0).abs() > settings.clip_coef).float().mean().item()
     return loss, {
         "policy_loss": pg_loss.item(), "value_loss": v_loss.item(), "entropy": entropy.item(),
-        "approx_kl": approx_kl, "clipfrac": clipfrac,
+        "approx_kl": approx_kl, "clipfrac": clipfrac, **extra,
     }
 
 
 def ppo_update(
-    model: ActorCritic,
+    model: PolicyValueModel,
     optimizer: torch.optim.Optimizer,
     batch: Mapping[str, torch.Tensor],
     settings: PpoSettings,

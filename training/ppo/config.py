@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from holdem_env.agents.base import AgentSpecError, parse_spec
 from holdem_env.agents.ppo import PolicyConfig
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError
@@ -66,6 +67,13 @@ class PpoSettings:
     pool_uniform_share: float = _setting(0.2, 0.0, 1.0)
     num_workers: int = _setting(1, 1, lambda s: min(64, s.num_envs), integer=True)
     overlap: bool = False
+    anchor: str | None = None
+    anchor_hands: int = 10000
+    anchor_epochs: int = 10
+    anchor_opponents: tuple[str, ...] = ()
+    kl_coef: float = 0.0
+    ent_coef_final: float | None = None
+    ent_decay_iterations: int = 0
 
     def __post_init__(self) -> None:
         p = "ppo."
@@ -87,6 +95,35 @@ class PpoSettings:
         object.__setattr__(self, "opponents", tuple(opp))
         if self.overlap and self.num_workers < 2:
             raise ConfigError(p + "overlap", self.overlap, "needs num_workers >= 2 (the workers sample while this process updates)")
+        if self.anchor is not None:
+            try:
+                if not isinstance(self.anchor, str):
+                    raise AgentSpecError("not a string")
+                parse_spec(self.anchor)
+            except AgentSpecError:
+                raise ConfigError(p + "anchor", self.anchor, "must be an agent spec to distil, e.g. tag, or null") from None
+        _num(p + "anchor_hands", self.anchor_hands, 1, 10**8, integer=True)
+        _num(p + "anchor_epochs", self.anchor_epochs, 0, 10**6, integer=True)
+        aopp = self.anchor_opponents
+        if isinstance(aopp, str) or not isinstance(aopp, (list, tuple)) or not all(isinstance(x, str) for x in aopp):
+            raise ConfigError(p + "anchor_opponents", aopp, "must be a list of agent specs (empty: the opponents)")
+        object.__setattr__(self, "anchor_opponents", tuple(aopp))
+        _num(p + "kl_coef", self.kl_coef, 0.0, 1e6)
+        if self.ent_coef_final is not None:
+            _num(p + "ent_coef_final", self.ent_coef_final, 0.0, 10.0)
+        _num(p + "ent_decay_iterations", self.ent_decay_iterations, 0, 10**9, integer=True)
+
+    def ent_coef_at(self, iteration: int) -> float:
+        """The entropy coefficient at ``iteration`` (0-based): ``ent_coef`` moving linearly to
+        ``ent_coef_final`` over ``ent_decay_iterations`` iterations, then constant.
+
+        >>> PpoSettings(ent_coef=0.02, ent_coef_final=0.0, ent_decay_iterations=10).ent_coef_at(5)
+        0.01
+        """
+        if self.ent_coef_final is None or self.ent_decay_iterations == 0:
+            return self.ent_coef
+        frac = min(1.0, iteration / self.ent_decay_iterations)
+        return self.ent_coef + frac * (self.ent_coef_final - self.ent_coef)
 
     @property
     def batch_size(self) -> int:
@@ -97,6 +134,7 @@ class PpoSettings:
         """Plain form (YAML-ready)."""
         d = asdict(self)
         d["hidden"], d["opponents"] = list(self.hidden), list(self.opponents)
+        d["anchor_opponents"] = list(self.anchor_opponents)
         return d
 
     @classmethod

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import pickle
 import time
 from collections.abc import Mapping, Sequence
@@ -21,6 +22,7 @@ from holdem_env.fileutil import atomic_write_bytes
 
 from ..checkpoint import CheckpointError, validate_ppo_checkpoint
 from ..pool import OpponentPool
+from ..population import collect_demonstrations, distill
 from ..torch_settings import torch_settings
 from .algorithm import compute_gae, ppo_update
 from .config import PpoSettings
@@ -67,6 +69,8 @@ class PpoLearner:
     ) -> None:
         if table.betting.value != "no-limit":
             raise ConfigError("table.betting", table.betting.value, "must be no-limit for the ppo learner")
+        if settings.kl_coef > 0 and settings.anchor is None:
+            raise ConfigError("ppo.kl_coef", settings.kl_coef, "needs an anchor (e.g. anchor: tag) to pull towards")
         self.settings, self.table, self.seed, self.name = settings, table, seed, name
         self.policy_config = PolicyConfig(
             num_players=table.num_players, stack_bb=table.buy_in / table.big_blind,
@@ -88,6 +92,28 @@ class PpoLearner:
         self.extra_opponents = tuple(extra_opponents)
         self.backend = backend
         self._workers: RolloutWorkers | None = None
+        #: The frozen anchor network (``anchor`` set): the teacher distilled before the first round.
+        self.anchor: ActorCritic | None = None
+        self.anchor_stats: dict[str, float] = {}
+
+    def ensure_anchor(self) -> None:
+        """With ``anchor`` set and no anchor yet: distil the teacher into the network (behaviour
+        cloning on ``anchor_hands`` of its hands against ``anchor_opponents``, or the pool's fixed
+        opponents), and keep a frozen copy as the anchor the KL penalty pulls towards."""
+        s = self.settings
+        if s.anchor is None or self.anchor is not None:
+            return
+        demos = collect_demonstrations(
+            s.anchor, s.anchor_opponents or s.opponents, self.table, self.policy_config.bet_sizes, s.anchor_hands, self.seed
+        )
+        encoder = PpoPolicy(self.policy_config, self.model)
+        with torch_settings(threads=1, deterministic=True):
+            self.anchor_stats = distill(self.model, encoder, demos, epochs=s.anchor_epochs, seed=self.seed,
+                                        reward_scale=s.reward_scale)
+        self.model.eval()
+        self.anchor = copy.deepcopy(self.model)
+        for prm in self.anchor.parameters():
+            prm.requires_grad_(False)
 
     def close(self) -> None:
         """Stop the rollout worker processes (``num_workers`` > 1); training again restarts them."""
@@ -119,6 +145,7 @@ class PpoLearner:
             return self._train_round(iterations, round_no, writer)
 
     def _train_round(self, iterations: int, round_no: int, writer: Any) -> RoundStats:
+        self.ensure_anchor()
         s = self.settings
         rng = np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(round_no,)))
         if s.num_workers > 1:
@@ -145,7 +172,11 @@ class PpoLearner:
                 "advantages": torch.from_numpy(adv.reshape(-1).astype(np.float32)),
                 "returns": torch.from_numpy(returns.reshape(-1).astype(np.float32)),
             }
-            stats = ppo_update(self.model, self.optimizer, batch, s, rng)
+            if self.anchor is not None and s.kl_coef > 0:
+                with torch.no_grad():
+                    batch["anchor_logp"] = torch.log_softmax(self.anchor(batch["x"], batch["masks"])[0], dim=-1)
+            step_settings = s if s.ent_coef_final is None else dataclasses.replace(s, ent_coef=s.ent_coef_at(self.iteration))
+            stats = ppo_update(self.model, self.optimizer, batch, step_settings, rng)
             self.model.eval()
             var = float(np.var(returns))
             stats["explained_variance"] = float("nan") if var == 0 else 1.0 - float(np.var(returns - ro.values)) / var
@@ -186,16 +217,26 @@ class PpoLearner:
             "rounds_done": self.rounds_done,
             "settings": self.settings.to_dict(),
             "policy_config": self.policy_config.to_dict(),
+            **({"anchor": copy.deepcopy(self.anchor.state_dict())} if self.anchor is not None else {}),
         }
 
     def load_state_dict(self, state: Mapping[str, Any]) -> None:
         """Continue from :meth:`state_dict` output (of a learner with the same settings)."""
-        saved = {"overlap": False, **state["settings"]}  # checkpoints from before ``overlap`` existed
+        # checkpoints from before ``overlap`` and the anchor keys existed
+        new_keys = ("overlap", "anchor", "kl_coef", "ent_coef_final", "ent_decay_iterations")
+        defaults = {k: v for k, v in PpoSettings().to_dict().items() if k.startswith(new_keys)}
+        saved = {**defaults, **state["settings"]}
         if saved != self.settings.to_dict() or state["policy_config"] != self.policy_config.to_dict():
             raise ConfigError("ppo", self.name, "the checkpoint was written with other ppo settings or another table")
         self.model.load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])
         self.pool.load_state_dict(state["pool"])
+        if "anchor" in state:
+            self.anchor = ActorCritic(self.policy_config)
+            self.anchor.load_state_dict(state["anchor"])
+            self.anchor.eval()
+            for prm in self.anchor.parameters():
+                prm.requires_grad_(False)
         self.iteration = int(state["iteration"])
         self.global_step = int(state["global_step"])
         self.rounds_done = int(state["rounds_done"])

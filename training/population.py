@@ -1,0 +1,149 @@
+"""Population training's own pieces: the anchor policy (a teacher distilled into the network by behaviour cloning) and PFSP weights.
+
+The method (``docs/population.md``) trains PPO against a population that keeps finding its
+weaknesses -- past snapshots, card-blind exploiters and fixed bots, sampled with
+prioritised-fictitious-self-play weights (:func:`pfsp_weights`, the formula
+:class:`holdem_env.training.pool.OpponentPool` samples its members by) -- while a KL penalty
+holds the policy near an *anchor*: a sound rule-based bot (``tag``) distilled into the same
+network by behaviour cloning (:func:`distill`). The anchor is also the starting point of the
+run, so training begins from a policy LBR exploits about as much as the teacher, and PPO only
+moves it where the population's results pay for the move (magnetic mirror descent's update,
+Sokota et al. 2023, with the teacher as the magnet).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from holdem_env.agents.base import make_agent
+from holdem_env.agents.ppo import ActorCritic, PpoPolicy
+from holdem_env.engine.config import TableConfig
+from holdem_env.env import nlhe_v1
+
+__all__ = ["Demonstrations", "pfsp_weights", "collect_demonstrations", "distill"]
+
+
+def pfsp_weights(results: Sequence[float | None], temperature: float, uniform_share: float) -> np.ndarray:
+    """Prioritised fictitious self-play weights: ``exp(-result / temperature)`` normalised, mixed
+    with a uniform share (a member without results counts as the worst one seen).
+
+    ``results``: the learner's recent mean result against each member (any unit; ``temperature``
+    in the same unit). The same formula as :meth:`holdem_env.training.pool.OpponentPool.weights`.
+
+    >>> [round(float(w), 3) for w in pfsp_weights([100.0, -200.0, None], 100.0, 0.0)]
+    [0.024, 0.488, 0.488]
+    """
+    known = [v for v in results if v is not None]
+    worst = min(known) if known else 0.0
+    scores = np.array([worst if v is None else v for v in results], dtype=np.float64)
+    z = -(scores - scores.min()) / temperature
+    prio = np.exp(z - z.max())
+    prio /= prio.sum()
+    w = (1.0 - uniform_share) * prio + uniform_share / len(prio)
+    return w / w.sum()
+
+
+@dataclass
+class Demonstrations:
+    """A teacher's decisions: raw observations ``(D, obs)``, masks ``(D, A)``, the actions it took
+    ``(D,)`` and the payoff of the hand each belongs to, in big blinds ``(D,)``."""
+
+    observations: np.ndarray
+    masks: np.ndarray
+    actions: np.ndarray
+    payoffs: np.ndarray
+
+
+def collect_demonstrations(
+    teacher: str, opponents: Sequence[str], table: TableConfig, bet_sizes: Sequence[float], hands: int, seed: int
+) -> Demonstrations:
+    """Play ``hands`` hands of ``teacher`` against opponents drawn uniformly from ``opponents``
+    (specs; hand ``h``'s opponent and seats from ``seed``), keeping the teacher's decisions.
+
+    >>> d = collect_demonstrations("tag", ["random"], TableConfig(num_players=2), nlhe_v1.DEFAULT_BET_SIZES, 20, seed=1)
+    >>> d.observations.shape[0] == d.masks.shape[0] == d.actions.shape[0] > 0
+    True
+    >>> bool(d.masks[np.arange(len(d.actions)), d.actions].all())
+    True
+    """
+    if not opponents:
+        raise ValueError("collect_demonstrations needs at least one opponent spec")
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(7,)))
+    env = nlhe_v1.raw_env(
+        num_players=table.num_players, small_blind=table.small_blind, big_blind=table.big_blind,
+        ante=table.ante, buy_in=table.buy_in, action_mode="discrete", bet_sizes=tuple(bet_sizes), reward_unit="bb",
+    )
+    teach = make_agent(teacher)  # specs carry their own bet sizes when not the env's default
+    opps = [make_agent(spec) for spec in opponents]
+    obs_rows: list[np.ndarray] = []
+    mask_rows: list[np.ndarray] = []
+    acts: list[int] = []
+    pays: list[float] = []
+    for _ in range(hands):
+        opp = opps[int(rng.integers(len(opps)))]
+        me = int(rng.integers(table.num_players))
+        for a in (teach, opp):
+            if hasattr(a, "set_rng"):
+                a.set_rng(np.random.default_rng(rng.integers(2**63)))
+        env.reset(seed=int(rng.integers(2**31)))
+        start = len(acts)
+        while env.agents and not all(env.terminations.values()):
+            name = env.agent_selection
+            seat = env.agent_name_mapping[name]
+            obs, info = env.observe(name), env.infos[name]
+            action = int((teach if seat == me else opp).act(obs, info))
+            if seat == me:
+                obs_rows.append(np.asarray(obs["observation"], dtype=np.float32))
+                mask_rows.append(np.asarray(obs["action_mask"], dtype=np.int8))
+                acts.append(action)
+            env.step(action)
+        payoffs = env.hand_record().payoffs
+        total = 0.0 if payoffs is None else float(payoffs[me]) / table.big_blind
+        pays.extend([total] * (len(acts) - start))
+    env.close()
+    return Demonstrations(
+        np.stack(obs_rows), np.stack(mask_rows), np.asarray(acts, dtype=np.int64), np.asarray(pays, dtype=np.float64)
+    )
+
+
+def distill(
+    model: ActorCritic, encoder: PpoPolicy, demos: Demonstrations, *, epochs: int, seed: int,
+    reward_scale: float, learning_rate: float = 1e-3, batch_size: int = 512,
+) -> dict[str, float]:
+    """Behaviour cloning: fit ``model``'s actor to the demonstrations' actions (cross-entropy over
+    the legal ids) and its critic to the hands' payoffs times ``reward_scale`` (Monte Carlo returns,
+    gamma 1); minibatch order from ``seed``. Returns the last epoch's mean losses and the share of
+    decisions where the network's most likely action is the teacher's."""
+    x = torch.from_numpy(encoder.encode(demos.observations))
+    masks = torch.from_numpy(demos.masks.astype(np.int64))
+    acts = torch.from_numpy(demos.actions)
+    ret = torch.from_numpy((demos.payoffs * reward_scale).astype(np.float32))
+    opt = torch.optim.Adam(model.parameters(), lr=learning_rate)
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(11,)))
+    n = len(acts)
+    ce_sum = v_sum = 0.0
+    model.train()
+    for _ in range(epochs):
+        order = torch.from_numpy(rng.permutation(n))
+        ce_sum = v_sum = 0.0
+        for start in range(0, n, batch_size):
+            idx = order[start : start + batch_size]
+            logits, values = model(x[idx], masks[idx])
+            ce = torch.nn.functional.cross_entropy(logits, acts[idx])
+            v = 0.5 * ((values - ret[idx]) ** 2).mean()
+            loss = ce + 0.5 * v
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            ce_sum += ce.item() * len(idx)
+            v_sum += v.item() * len(idx)
+    model.weights_changed()
+    model.eval()
+    with torch.no_grad():
+        logits, _ = model(x, masks)
+        agree = float((logits.argmax(-1) == acts).double().mean())
+    return {"cross_entropy": ce_sum / n, "value_loss": v_sum / n, "agreement": agree}
