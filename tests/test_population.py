@@ -112,13 +112,13 @@ def test_entropy_schedule_and_anchor_settings() -> None:
 
 def test_distilled_network_plays_like_its_teacher() -> None:
     table = TableConfig(num_players=2)
-    settings = PpoSettings(num_envs=2, num_steps=4, anchor="tag", anchor_hands=800, anchor_epochs=20,
+    settings = PpoSettings(num_envs=2, num_steps=4, anchor="tag", anchor_hands=1500, anchor_epochs=20,
                            anchor_opponents=("random", "calling-station"), kl_coef=0.1, opponents=("random",))
     learner = PpoLearner(settings, table, seed=3)
     learner.ensure_anchor()
     assert learner.anchor is not None and learner.anchor_stats["agreement"] > 0.6
     # held-out decisions of the teacher: the network's most likely action is usually the teacher's
-    demos = collect_demonstrations("tag", ["random"], table, DEFAULT_BET_SIZES, 100, seed=99)
+    demos = collect_demonstrations("tag", ["random"], table, DEFAULT_BET_SIZES, 300, seed=99)
     probs = learner.policy().probabilities(demos.observations, demos.masks)
     untrained = PpoLearner(PpoSettings(num_envs=2, num_steps=4), table, seed=3).policy()
     agree = float(np.mean(probs.argmax(1) == demos.actions))

@@ -68,12 +68,12 @@ class PpoSettings:
     num_workers: int = _setting(1, 1, lambda s: min(64, s.num_envs), integer=True)
     overlap: bool = False
     anchor: str | None = None
-    anchor_hands: int = 10000
-    anchor_epochs: int = 10
+    anchor_hands: int = _setting(10000, 1, 10**8, integer=True)
+    anchor_epochs: int = _setting(10, 0, 10**6, integer=True)
     anchor_opponents: tuple[str, ...] = ()
-    kl_coef: float = 0.0
+    kl_coef: float = _setting(0.0, 0.0, 1e6)
     ent_coef_final: float | None = None
-    ent_decay_iterations: int = 0
+    ent_decay_iterations: int = _setting(0, 0, 10**9, integer=True)
 
     def __post_init__(self) -> None:
         p = "ppo."
@@ -89,10 +89,7 @@ class PpoSettings:
         except ConfigError as exc:
             raise ConfigError(p + exc.field, exc.value, exc.allowed) from None
         object.__setattr__(self, "hidden", tuple(self.hidden))
-        opp = self.opponents
-        if isinstance(opp, str) or not isinstance(opp, (list, tuple)) or not all(isinstance(s, str) for s in opp):
-            raise ConfigError(p + "opponents", opp, "must be a list of agent specs, e.g. [random, tag]")
-        object.__setattr__(self, "opponents", tuple(opp))
+        self._spec_list("opponents", "must be a list of agent specs, e.g. [random, tag]")
         if self.overlap and self.num_workers < 2:
             raise ConfigError(p + "overlap", self.overlap, "needs num_workers >= 2 (the workers sample while this process updates)")
         if self.anchor is not None:
@@ -102,16 +99,16 @@ class PpoSettings:
                 parse_spec(self.anchor)
             except AgentSpecError:
                 raise ConfigError(p + "anchor", self.anchor, "must be an agent spec to distil, e.g. tag, or null") from None
-        _num(p + "anchor_hands", self.anchor_hands, 1, 10**8, integer=True)
-        _num(p + "anchor_epochs", self.anchor_epochs, 0, 10**6, integer=True)
-        aopp = self.anchor_opponents
-        if isinstance(aopp, str) or not isinstance(aopp, (list, tuple)) or not all(isinstance(x, str) for x in aopp):
-            raise ConfigError(p + "anchor_opponents", aopp, "must be a list of agent specs (empty: the opponents)")
-        object.__setattr__(self, "anchor_opponents", tuple(aopp))
-        _num(p + "kl_coef", self.kl_coef, 0.0, 1e6)
+        self._spec_list("anchor_opponents", "must be a list of agent specs (empty: the opponents)")
         if self.ent_coef_final is not None:
             _num(p + "ent_coef_final", self.ent_coef_final, 0.0, 10.0)
-        _num(p + "ent_decay_iterations", self.ent_decay_iterations, 0, 10**9, integer=True)
+
+    def _spec_list(self, name: str, allowed: str) -> None:
+        """Check that setting ``name`` is a list of strings (agent specs) and store it as a tuple."""
+        value = getattr(self, name)
+        if isinstance(value, str) or not isinstance(value, (list, tuple)) or not all(isinstance(x, str) for x in value):
+            raise ConfigError("ppo." + name, value, allowed)
+        object.__setattr__(self, name, tuple(value))
 
     def ent_coef_at(self, iteration: int) -> float:
         """The entropy coefficient at ``iteration`` (0-based): ``ent_coef`` moving linearly to
