@@ -44,6 +44,8 @@ cpdef double mc_equity(const long long[:] board, long long nboard, long long c1,
 @cython.locals(q=Py_ssize_t, i=cython.longlong, c1=cython.longlong, c2=cython.longlong, nb=cython.longlong)
 cpdef row_equities(const long long[:, :] board, const long long[:] board_len, const long long[:, :] hole, const long long[:] opponents,
                    const long long[:] rows, long long flop_runouts, long long samples, long long seed, double[:] out)
+@cython.locals(s=Py_ssize_t, others=cython.longlong)
+cdef long long _opponents_in(const signed char[:, :] dealt, const signed char[:, :] folded, Py_ssize_t i, long long seat, long long n) noexcept
 @cython.locals(f=cython.longlong)
 cdef long long _closest(long long lo, long long hi, double target) noexcept
 @cython.locals(seat_a="const long long[:]", button_a="const long long[:]", street_a="const long long[:]", pot_a="const long long[:]", cur_a="const long long[:]",

@@ -366,6 +366,15 @@ def row_equities(
 
 
 # ---------------------------------------------------------------------------------------- decisions
+def _opponents_in(dealt: np.ndarray, folded: np.ndarray, i: int, seat: int, n: int) -> int:
+    """How many other seats of row ``i`` are still in the hand (dealt in, not folded), clamped to 1..9."""
+    others = 0
+    for s in range(n):
+        if dealt[i, s] and s != seat and not folded[i, s]:
+            others += 1
+    return max(1, min(others, 9))
+
+
 def _closest(lo: int, hi: int, target: float) -> int:
     """The exact raise id whose raise-to in ``lo .. hi`` is closest to ``target`` (the smaller on a
     tie), or -1 when no raise is legal (``lo`` 0)."""
@@ -471,11 +480,7 @@ def tag_rows(
                 else:
                     act = _CALL if p <= 0.025 / t else passive
         else:
-            others = 0
-            for s in range(n):
-                if dealt[i, s] and s != seat and not folded[i, s]:
-                    others += 1
-            opponents = max(1, min(others, 9))
+            opponents = _opponents_in(dealt, folded, i, seat, n)
             street = street_a[i]
             value = (0.64 if opponents == 1 else 0.52 if opponents == 2 else 0.43) + 0.04 * (t - 1.0)
             e, uu = eq[i], u[i]
@@ -534,11 +539,7 @@ def style_rows(
                 if rid < 0 and to_call > 0.3 * stack_total and p > play * max(stickiness, 0.25):
                     act = passive
         else:
-            others = 0
-            for s in range(n):
-                if dealt[i, s] and s != seat and not folded[i, s]:
-                    others += 1
-            opponents = max(1, min(others, 9))
+            opponents = _opponents_in(dealt, folded, i, seat, n)
             strong = 0.65 if opponents == 1 else 0.52 if opponents == 2 else 0.45
             e, uu = eq[i], u[i]
             if to_call > 0:

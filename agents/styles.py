@@ -38,7 +38,7 @@ it moved the generator), and preflop decisions drew nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -48,7 +48,7 @@ from holdem_env.engine.validate import check_fraction, check_int, check_number
 
 from . import _rules
 from .base import agent_rng, check_bet_sizes
-from .tag import _DEFAULT_BET_SIZES, check_uniforms, one_row, percentiles, rule_equities, to_mode
+from .tag import _DEFAULT_BET_SIZES, RowRuleAgent, percentiles, rule_equities
 
 __all__ = ["StyleAgent", "LooseAggressiveAgent", "CallingStationAgent", "TightPassiveAgent"]
 
@@ -63,7 +63,7 @@ def _unit(name: str, value: Any, *, positive: bool = False) -> float:
     return float(check_number(name, value, 0.0, 1.0, allowed="must be a number in [0, 1]"))
 
 
-class StyleAgent:
+class StyleAgent(RowRuleAgent):
     """A rule-based bot with a playing style set by its parameters (see the module docstring).
 
     ``samples``: Monte Carlo deals per multiway postflop equity (default 200);
@@ -80,9 +80,6 @@ class StyleAgent:
 
     #: Defaults of this class; the presets override them.
     DEFAULTS: dict[str, float] = {"play": 0.25, "raise_share": 0.5, "aggression": 0.6, "stickiness": 0.2, "bluff": 0.1}
-    #: Uniform draws per decision (``act`` draws them from ``rng``; ``decide`` is handed them).
-    uniforms_per_decision = 1
-
     def __init__(
         self,
         play: float | None = None,
@@ -106,28 +103,11 @@ class StyleAgent:
         self.rng = agent_rng(rng, seed)
         self._params = np.array([self.play, self.raise_share, self.aggression, self.stickiness, self.bluff])
 
-    def set_rng(self, rng: np.random.Generator) -> None:
-        """Use ``rng`` from now on."""
-        self.rng = rng
-
     def __repr__(self) -> str:
         return (
             f"{type(self).__name__}(play={self.play}, raise_share={self.raise_share}, "
             f"aggression={self.aggression}, stickiness={self.stickiness}, bluff={self.bluff})"
         )
-
-    # ------------------------------------------------------------------ decisions
-    def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> int:
-        """Choose an action id for the seat on turn: :meth:`decide` at this one table, with
-        ``uniforms_per_decision`` draws from ``rng``."""
-        u = np.asarray(self.rng.random(self.uniforms_per_decision), dtype=np.float64).reshape(1, -1)
-        ids, targets = self._rows(one_row(info), u)
-        return to_mode(observation, info, int(ids[0]), float(targets[0]), self.bet_sizes)
-
-    def decide(self, views: BatchViews, uniforms: np.ndarray) -> np.ndarray:
-        """The exact action id at each row of ``views`` given each row's uniform draws in [0, 1):
-        what :meth:`act` plays at that table with those draws."""
-        return self._rows(views, check_uniforms(views, uniforms, self.uniforms_per_decision))[0]
 
     def _rows(self, views: BatchViews, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(exact ids, raise targets) of every row (:func:`holdem_env.agents._rules.style_rows`)."""

@@ -204,7 +204,38 @@ def weigh_pieces(observation: Mapping[str, Any], info: Mapping[str, Any], out: n
     np.add.at(out, (np.arange(len(keys)), np.array([mapped[k] for k in keys], dtype=np.int64)), weight)
 
 
-class TagAgent:
+class RowRuleAgent:
+    """What the rule bots whose decisions are per-row kernels share (tag and the styles): ``act`` is
+    :meth:`decide` at one table with ``uniforms_per_decision`` draws from ``rng``. A subclass sets
+    ``rng`` and ``bet_sizes`` and gives ``_rows(views, u) -> (exact ids, raise targets)``."""
+
+    #: Uniform draws per decision (``act`` draws them from ``rng``; ``decide`` is handed them).
+    uniforms_per_decision = 1
+    rng: np.random.Generator
+    bet_sizes: tuple[float, ...]
+
+    def set_rng(self, rng: np.random.Generator) -> None:
+        """Use ``rng`` from now on (the arena reseeds before every hand)."""
+        self.rng = rng
+
+    def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> int:
+        """Choose an action id for the seat on turn: :meth:`decide` at this one table, with
+        ``uniforms_per_decision`` draws from ``rng``."""
+        u = np.asarray(self.rng.random(self.uniforms_per_decision), dtype=np.float64).reshape(1, -1)
+        ids, targets = self._rows(one_row(info), u)
+        return to_mode(observation, info, int(ids[0]), float(targets[0]), self.bet_sizes)
+
+    def decide(self, views: BatchViews, uniforms: np.ndarray) -> np.ndarray:
+        """The exact action id (0 fold, 1 check/call, ``k + 1`` bet/raise to ``k``) at each row of
+        ``views``, given each row's ``uniforms_per_decision`` uniform draws in [0, 1): what
+        :meth:`act` plays at that table with those draws."""
+        return self._rows(views, check_uniforms(views, uniforms, self.uniforms_per_decision))[0]
+
+    def _rows(self, views: BatchViews, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        raise NotImplementedError
+
+
+class TagAgent(RowRuleAgent):
     """Tight-aggressive rule-based agent (``tag``).
 
     Parameters: ``tightness`` (default 1.0; larger = tighter), ``aggression`` (default
@@ -218,9 +249,6 @@ class TagAgent:
     ``equity_seed`` (default 0; seeds the postflop equity samples together with the board),
     ``rng`` (a ``numpy.random.Generator``; the arena reseeds it every hand).
     """
-
-    #: Uniform draws per decision (``act`` draws them from ``rng``; ``decide`` is handed them).
-    uniforms_per_decision = 1
 
     def __init__(
         self,
@@ -245,24 +273,6 @@ class TagAgent:
         self.rng = agent_rng(rng, seed)
         self._params = np.array([self.tightness, self.aggression])
         self._equity_cache: dict[tuple[Any, ...], np.ndarray] = {}
-
-    def set_rng(self, rng: np.random.Generator) -> None:
-        """Use ``rng`` from now on (the arena reseeds before every hand)."""
-        self.rng = rng
-
-    # ------------------------------------------------------------------ decisions
-    def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> int:
-        """Choose an action id for the seat on turn: :meth:`decide` at this one table, with
-        ``uniforms_per_decision`` draws from ``rng``."""
-        u = np.asarray(self.rng.random(self.uniforms_per_decision), dtype=np.float64).reshape(1, -1)
-        ids, targets = self._rows(one_row(info), u)
-        return to_mode(observation, info, int(ids[0]), float(targets[0]), self.bet_sizes)
-
-    def decide(self, views: BatchViews, uniforms: np.ndarray) -> np.ndarray:
-        """The exact action id (0 fold, 1 check/call, ``k + 1`` bet/raise to ``k``) at each row of
-        ``views``, given each row's ``uniforms_per_decision`` uniform draws in [0, 1): what
-        :meth:`act` plays at that table with those draws."""
-        return self._rows(views, check_uniforms(views, uniforms, self.uniforms_per_decision))[0]
 
     def _rows(self, views: BatchViews, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(exact ids, raise targets) of every row (:func:`holdem_env.agents._rules.tag_rows`)."""

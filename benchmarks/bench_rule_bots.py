@@ -25,6 +25,7 @@ from holdem_env import build_info
 from holdem_env.agents.base import make_agent
 from holdem_env.batched.views import BatchViews
 from holdem_env.env import nlhe_v1
+from holdem_env.env.loop import decisions
 
 
 class _Recorder:
@@ -47,25 +48,19 @@ def collect(spec: str, hands: int, seed: int, learner_policy: str) -> tuple[list
     learner = np.random.default_rng(seed)
     rows: list[tuple[Any, Any, np.ndarray, int]] = []
     act_cpu, learner_decisions = 0.0, 0
-    for hand in range(hands):
-        env.reset(seed=seed * 100_000 + hand)
-        for name in env.agent_iter():
-            obs, _, term, trunc, info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            seat = int(name.rsplit("_", 1)[1])
-            if seat == 0:
-                learner_decisions += 1
-                legal = np.flatnonzero(obs["action_mask"])
-                env.step(1 if learner_policy == "call" else int(learner.choice(legal)))
-                continue
-            bot = bots[seat - 1]
-            t = time.process_time()
-            action = bot.act(obs, info)
-            act_cpu += time.process_time() - t
-            rows.append((info["view"], info["legal"], bot.rng.last.copy(), action))
-            env.step(action)
+    for obs, info in decisions(env, hands=hands, seed=seed * 100_000):
+        seat = info["view"]["seat"]
+        if seat == 0:
+            learner_decisions += 1
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(1 if learner_policy == "call" else int(learner.choice(legal)))
+            continue
+        bot = bots[seat - 1]
+        t = time.process_time()
+        action = bot.act(obs, info)
+        act_cpu += time.process_time() - t
+        rows.append((info["view"], info["legal"], bot.rng.last.copy(), action))
+        env.step(action)
     return rows, act_cpu, learner_decisions
 
 

@@ -9,6 +9,7 @@ from holdem_env.agents.random_agent import RandomAgent
 from holdem_env.batched.views import BatchViews
 from holdem_env.engine.errors import IllegalActionError
 from holdem_env.env import nlhe_v1
+from holdem_env.env.loop import decisions
 
 
 def _decisions(seed: int, players: int, count: int, action_mode: str = "exact", **kw):
@@ -16,18 +17,12 @@ def _decisions(seed: int, players: int, count: int, action_mode: str = "exact", 
     env = nlhe_v1.env(num_players=players, action_mode=action_mode, **kw)
     rng = np.random.default_rng(seed)
     out = []
-    hand = 0
-    while len(out) < count:
-        env.reset(seed=seed + hand)
-        hand += 1
-        for _ in env.agent_iter():
-            obs, _r, term, trunc, info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            out.append(({k: np.array(v) for k, v in obs.items()}, info))
-            legal_ids = np.flatnonzero(obs["action_mask"])
-            env.step(1 if rng.random() < 0.6 else int(rng.choice(legal_ids)))
+    for obs, info in decisions(env, seed=seed):
+        if len(out) >= count:
+            break
+        out.append(({k: np.array(v) for k, v in obs.items()}, info))
+        legal_ids = np.flatnonzero(obs["action_mask"])
+        env.step(1 if rng.random() < 0.6 else int(rng.choice(legal_ids)))
     return out
 
 

@@ -24,6 +24,7 @@ from holdem_env.engine.actions import LegalActions
 from holdem_env.engine.errors import ConfigError, IllegalActionError
 from holdem_env.env import nlhe_v1
 from holdem_env.env.actions import DEFAULT_BET_SIZES, discrete_raise_amounts
+from holdem_env.env.loop import decisions
 
 COMPILED = encode.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 MAX_STACK = 2500
@@ -39,28 +40,25 @@ def _play(players: int, mode: str, pad: bool, count: int, seed: int, **kwargs: A
     masks: list[np.ndarray] = []
     acts: list[int] = []
     exact: list[int] = []
-    hand = 0
-    while len(views) < count:
+
+    def stacks_of(_hand: int) -> dict[str, Any] | None:
+        # half the hands start from random stacks (at least two seats with chips)
         stacks = rng.integers(0, MAX_STACK + 1, size=players) if rng.random() < 0.5 else None
-        if stacks is not None and (stacks > 0).sum() < 2:
-            stacks = None
-        env.reset(seed=seed * 1000 + hand, options=None if stacks is None else {"stacks": stacks.tolist()})
-        hand += 1
-        for _ in env.agent_iter():
-            o, _r, term, trunc, info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            views.append(info["view"])
-            legals.append(info["legal"])
-            obs.append(o["observation"])
-            masks.append(o["action_mask"])
-            ids = np.flatnonzero(o["action_mask"])
-            a = 1 if rng.random() < 0.45 else int(rng.choice(ids))  # many calls: hands reach the river
-            amount = env.unwrapped.action_amount(a)
-            acts.append(a)
-            exact.append(a if amount is None else amount + 1)
-            env.step(a)
+        return None if stacks is None or (stacks > 0).sum() < 2 else {"stacks": stacks.tolist()}
+
+    for o, info in decisions(env, seed=seed * 1000, options=stacks_of):
+        if len(views) >= count:
+            break
+        views.append(info["view"])
+        legals.append(info["legal"])
+        obs.append(o["observation"])
+        masks.append(o["action_mask"])
+        ids = np.flatnonzero(o["action_mask"])
+        a = 1 if rng.random() < 0.45 else int(rng.choice(ids))  # many calls: hands reach the river
+        amount = env.unwrapped.action_amount(a)
+        acts.append(a)
+        exact.append(a if amount is None else amount + 1)
+        env.step(a)
     return views, legals, np.array(obs), np.array(masks), np.array(acts), np.array(exact)
 
 

@@ -31,6 +31,7 @@ from holdem_env.engine.ranges import (
     strength_against_random,
     uniform_range,
 )
+from holdem_env.env.loop import decisions as env_decisions
 
 
 def decisions(spec: str, hands: int, seed: int = 0, **env_kwargs: Any) -> Iterator[tuple[Any, dict, dict, Any]]:
@@ -302,15 +303,9 @@ def _checked_down(spec: str, hands: int, seed: int) -> Iterator[tuple[Any, dict,
     down (discrete mode, 50/100, 20,000 chips): every street is reached."""
     env = nlhe_v1.env(num_players=2, small_blind=50, big_blind=100, buy_in=20000, action_mode="discrete")
     agent = make_agent(spec, rng=np.random.default_rng(seed))
-    for hand in range(hands):
-        env.reset(seed=seed * 1000 + hand)
-        for _name in env.agent_iter():
-            obs, _, term, trunc, info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            yield agent, obs, info
-            env.step(1)
+    for obs, info in env_decisions(env, hands=hands, seed=seed * 1000):
+        yield agent, obs, info
+        env.step(1)
 
 
 def test_ppo_range_answer_is_the_masked_softmax_act_samples_from() -> None:

@@ -26,6 +26,7 @@ from holdem_env.engine.ranges import (
     holdings_equity_against_random,
 )
 from holdem_env.env import nlhe_v1
+from holdem_env.env.loop import decisions
 
 _SIX = ("tag", "lag", "calling-station", "tight-passive", "style", "tag(tightness=1.3, aggression=0.8)")
 
@@ -52,19 +53,13 @@ def _play(specs: tuple[str, ...], hands: int, seed: int) -> tuple[list[Any], lis
     for a, r in zip(agents, recorders, strict=True):
         a.rng = r
     seen: list[list[tuple[dict, dict, np.ndarray, int]]] = [[] for _ in specs]
-    for hand in range(hands):
-        env.reset(seed=seed * 100_000 + hand)
-        for name in env.agent_iter():
-            obs, _, term, trunc, info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            seat = int(name.rsplit("_", 1)[1])
-            before = len(recorders[seat].drawn)
-            action = agents[seat].act(obs, info)
-            assert len(recorders[seat].drawn) == before + 1  # one draw of uniforms_per_decision a decision
-            seen[seat].append((info["view"], info["legal"], recorders[seat].drawn[-1], action))
-            env.step(action)
+    for obs, info in decisions(env, hands=hands, seed=seed * 100_000):
+        seat = info["view"]["seat"]
+        before = len(recorders[seat].drawn)
+        action = agents[seat].act(obs, info)
+        assert len(recorders[seat].drawn) == before + 1  # one draw of uniforms_per_decision a decision
+        seen[seat].append((info["view"], info["legal"], recorders[seat].drawn[-1], action))
+        env.step(action)
     return agents, seen
 
 

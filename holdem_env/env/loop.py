@@ -16,7 +16,7 @@ turn and the caller answers with ``env.step(action)`` before asking for the next
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from pettingzoo import AECEnv
@@ -24,20 +24,23 @@ from pettingzoo import AECEnv
 __all__ = ["decisions"]
 
 
-def decisions(env: AECEnv, hands: int | None = None, seed: int | None = None) -> Iterator[tuple[Any, dict[str, Any]]]:
+def decisions(
+    env: AECEnv,
+    hands: int | None = None,
+    seed: int | None = None,
+    options: Callable[[int], dict[str, Any] | None] | None = None,
+) -> Iterator[tuple[Any, dict[str, Any]]]:
     """Yield ``(observation, info)`` at every decision of ``hands`` hands (``None``: for ever).
 
     Hand ``h`` starts with ``env.reset(seed=seed + h)`` when ``seed`` is given, else with
-    ``env.reset()`` (the env's generator carries on from its last seeding). Seats whose hand has
+    ``env.reset()`` (the env's generator carries on from its last seeding); ``options(h)``, when
+    given, is that reset's ``options`` (e.g. ``{"stacks": [...]}``; ``None`` for none). Seats whose hand has
     ended are stepped with ``None`` here; at every yielded decision the caller must step the env
     once (with the acting seat's action) before it asks for the next.
     """
     h = 0
     while hands is None or h < hands:
-        if seed is None:
-            env.reset()
-        else:
-            env.reset(seed=seed + h)
+        env.reset(seed=None if seed is None else seed + h, options=None if options is None else options(h))
         h += 1
         for _agent in env.agent_iter():
             obs, _, term, trunc, info = env.last()
