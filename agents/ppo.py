@@ -30,6 +30,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from holdem_env.batched import encode
 from holdem_env.engine.errors import ConfigError, HoldemError, short_repr
 from holdem_env.engine.ranges import check_holdings, holding_indices
 from holdem_env.engine.validate import check_bool, check_int, check_number, is_int
@@ -498,8 +499,6 @@ class PpoAgent:
         rows' ``nlhe_v1`` observations and discrete masks (this policy's bet sizes) written by
         :mod:`holdem_env.batched.encode`, :meth:`decide_rows` on them, each discrete id turned
         into its exact id."""
-        from holdem_env.batched import encode
-
         cfg = self.policy.config
         if views.num_players != cfg.num_players:
             raise HoldemError(f"this ppo policy was trained for {cfg.num_players} seats; the views are of "

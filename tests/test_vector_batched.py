@@ -44,6 +44,12 @@ class EdgeBot(UniformBot):
         return np.where(a >= 2, np.where(uniforms[:, 1] < 0.7, v.min_raise_to, v.max_raise_to) + 1, a)
 
 
+class ActOnly(RandomAgent):
+    """A bot with ``act`` only (no batched ``decide``): its tables cannot run on the batched core."""
+
+    decide = None  # type: ignore[assignment]
+
+
 class Counting(FixedOpponents):
     """FixedOpponents that also lists every payoff reported to it."""
 
@@ -186,7 +192,8 @@ def test_an_illegal_learner_action_changes_nothing_batched() -> None:
 
 def test_the_backend_is_chosen_and_refused_clearly() -> None:
     assert HoldemVectorEnv(2, FixedOpponents([UniformBot]), num_players=2).backend == "batched"
-    assert HoldemVectorEnv(2, FixedOpponents([RandomAgent]), num_players=2).backend == "tables"
+    assert HoldemVectorEnv(2, FixedOpponents([RandomAgent]), num_players=2).backend == "batched"  # it has decide
+    assert HoldemVectorEnv(2, FixedOpponents([ActOnly]), num_players=2).backend == "tables"
     two = HoldemVectorEnv(2, FixedOpponents([UniformBot, UniformBot]), num_players=2)
     assert two.backend == "tables" and "batched bot" in two.backend_reason
     with pytest.raises(ConfigError, match="backend.*NEXT_STEP"):
@@ -194,7 +201,7 @@ def test_the_backend_is_chosen_and_refused_clearly() -> None:
     with pytest.raises(ConfigError, match="backend.*no-limit"):
         HoldemVectorEnv(2, FixedOpponents([UniformBot]), backend="batched", betting="pot-limit")
     with pytest.raises(ConfigError, match="backend.*batched bot"):
-        HoldemVectorEnv(2, FixedOpponents([RandomAgent]), backend="batched")
+        HoldemVectorEnv(2, FixedOpponents([ActOnly]), backend="batched")
     with pytest.raises(ConfigError, match="backend"):
         HoldemVectorEnv(2, FixedOpponents([UniformBot]), backend="gpu")
     with pytest.raises(ConfigError, match="num_players"):

@@ -71,6 +71,10 @@ Version history
 * batched backend (``backend=``, ``batched_bot()``): observations, masks and rewards as before; under
   it no ``final_obs`` and the core's seeding (see Backends). ``hands_played`` and
   ``opponent_decisions`` are read-only properties.
+  Opponents that have ``decide`` (``tag``, the style bots, ``random``, ``ppo``) run on it by
+  default (``backend="auto"``); they play there in exact chips, so ``random`` draws a uniform
+  raise-to among all legal amounts rather than among the discrete sizes. ``backend="tables"``
+  keeps the per-table envs and their per-table seeding.
 * first version: per-table ``nlhe_v1`` envs.
 
 Determinism: table ``t`` draws everything (its decks, the learner's seat, opponent members,

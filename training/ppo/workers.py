@@ -10,6 +10,7 @@ import numpy as np
 import torch
 
 from holdem_env.agents.ppo import PpoPolicy
+from holdem_env.engine.config import TableConfig
 from holdem_env.env.vector import HoldemVectorEnv
 
 from ..backends import LocalActors
@@ -91,8 +92,6 @@ class RolloutSampler:
 
     def __init__(self, setup: dict[str, Any]) -> None:
         # late import: the learner module imports this one (a worker holds a learner of its own)
-        from holdem_env.engine.config import TableConfig
-
         from .learner import PpoLearner
 
         table = setup["table"]
