@@ -25,7 +25,7 @@ cdef class BatchedTables:
     cdef public object rewards, terminated, hands_played
     cdef public object _deck_rng, _opp_rng, _deck_pool, _uniforms, _table_rngs
     cdef public bint random_seat
-    cdef public object learner, decided, learner_reward, learner_done, final_seat
+    cdef public object learner, decided, learner_reward, learner_done, final_seat, learner_walks, walk_reward
     cdef public object hist_len, hist
     cdef public object opponents, _seat_bot_arr, _uniforms_per, _bot_views, _all_rows, _pend_rows, _pend_bots
     cdef public object _seat_rng, _seat_pool, _stalled
@@ -39,7 +39,7 @@ cdef class BatchedTables:
     cdef long long[:, ::1] _hole, _board, _deck, _pool
     cdef long long[::1] _street, _actor, _button, _cb, _lfr, _n_live, _n_active, _board_len, _pos
     cdef long long[::1] _call, _lo, _hi, _terminated, _hands
-    cdef long long[::1] _learner, _lrew, _ldone, _fseat, _hlen, _seatq, _seat_bot
+    cdef long long[::1] _learner, _lrew, _ldone, _fseat, _lwalks, _wrew, _hlen, _seatq, _seat_bot
     cdef signed char[::1] _decided
     cdef long long[:, ::1] _hist
     cdef signed char[::1] _fold

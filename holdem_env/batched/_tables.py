@@ -59,7 +59,8 @@ class BatchedTables:
     into a :class:`~holdem_env.batched.views.BatchViews`. A
     finished hand in which the learner decided also writes the learner's payoff (``learner_reward``,
     chips), ``learner_done`` (1) and its seat (``final_seat``), cleared at the start of each step;
-    hands it never acted in (everyone folds to its big blind) count only in ``rewards``/``terminated``.
+    hands it never acted in (everyone folds to its big blind) add their count to ``learner_walks`` and
+    the learner's payoffs in them to ``walk_reward`` (chips; both cleared at the start of each step).
     """
 
     def __init__(
@@ -118,6 +119,7 @@ class BatchedTables:
         self.learner = np.full(nt, seat, dtype=np.int64)
         self.decided = z(nt, dtype=np.int8)
         self.learner_reward, self.learner_done, self.final_seat = z(nt), z(nt), np.full(nt, -1, dtype=np.int64)
+        self.learner_walks, self.walk_reward = z(nt), z(nt)
         self._hist_cap = _HIST0
         self.hist_len, self.hist = z(nt), z(nt, _HIST0)
         self._all_rows = np.arange(nt, dtype=np.int64)
@@ -142,6 +144,7 @@ class BatchedTables:
         self._terminated, self._hands = self.terminated, self.hands_played
         self._learner, self._decided = self.learner, self.decided
         self._lrew, self._ldone, self._fseat = self.learner_reward, self.learner_done, self.final_seat
+        self._lwalks, self._wrew = self.learner_walks, self.walk_reward
         self._hlen, self._hist = self.hist_len, self.hist
         self._card_keys = _CARD_KEYS
         self._plain7 = _dense_table(7)
@@ -224,6 +227,8 @@ class BatchedTables:
         self.learner_reward[:] = 0
         self.learner_done[:] = 0
         self.final_seat[:] = -1
+        self.learner_walks[:] = 0
+        self.walk_reward[:] = 0
         self._step_all(acts)
         if self._external:
             self._play_external()
@@ -568,11 +573,14 @@ class BatchedTables:
         self._award(t, showdown)
         for s in range(n):
             self._rewards[t, s] += self._stacks[t, s] - self._starting[t, s]
+        s = self._learner[t]
         if self._decided[t]:
-            s = self._learner[t]
             self._lrew[t] += self._stacks[t, s] - self._starting[t, s]
             self._ldone[t] = 1
             self._fseat[t] = s
+        else:
+            self._lwalks[t] += 1
+            self._wrew[t] += self._stacks[t, s] - self._starting[t, s]
         if self.record:
             self.trace.append((t, -2, tuple([int(x) for x in self.stacks[t] - self.starting[t]])))
         self._terminated[t] += 1

@@ -73,8 +73,6 @@ class BatchedBackend:
         self.learner_steps = 0
         #: extra BatchedTables keyword arguments for the next reset (tests set ``record=True``)
         self.core_options: dict[str, Any] = {}
-        # the learner's payoff of a hand it never acted in: everyone folded to its big blind
-        self.walk_payoff = (self.sb + (self.n - 1) * self.ante) * self.scale
 
     # -- what the vector env calls ---------------------------------------------------------------
     def reset(self, seed: int | None) -> None:
@@ -85,7 +83,7 @@ class BatchedBackend:
             opponents={"others": self.bot}, random_learner_seat=True, **self.core_options,
         )
         self.learner_steps = 0
-        self._report(np.zeros(self.num_envs, dtype=np.int64))
+        self._report()
         self._observe()
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -100,7 +98,7 @@ class BatchedBackend:
         self.learner_steps += 1
         done = bt.learner_done.astype(bool)
         rewards = bt.learner_reward * self.scale
-        self._report(bt.learner_done)
+        self._report()
         self._observe()
         return rewards, done
 
@@ -143,20 +141,25 @@ class BatchedBackend:
             enc.discrete_amounts(views, self.bet_sizes, self.amounts)
             enc.legal_masks(views, "discrete", self.masks, bet_sizes=self.bet_sizes, amounts=self.amounts)
 
-    def _report(self, decided: np.ndarray) -> None:
-        """Tell the opponent source every hand that finished (member 0: the source's only one)."""
+    def _report(self) -> None:
+        """Tell the opponent source every hand that finished (member 0: the source's only one): the
+        hands the learner never acted in (the core's ``learner_walks``, each worth the table's
+        ``walk_reward`` over their count) and the one it decided in."""
         if self.record is None:
             return
         bt = self.bt
         assert bt is not None
-        walks = bt.terminated - decided
+        walks, decided = bt.learner_walks, bt.learner_done
+        walked = np.flatnonzero(walks)
+        walk_each = bt.walk_reward[walked] / walks[walked] * self.scale
         if self.record_many is not None:
             played = bt.learner_reward[decided > 0] * self.scale
-            self.record_many(0, np.concatenate([np.full(int(walks.sum()), self.walk_payoff), played]))
+            self.record_many(0, np.concatenate([np.repeat(walk_each, walks[walked]), played]))
             return
+        each = dict(zip(walked.tolist(), walk_each.tolist(), strict=True))
         for t in np.flatnonzero(bt.terminated).tolist():
             for _ in range(int(walks[t])):
-                self.record(0, self.walk_payoff)
+                self.record(0, each[t])
             if decided[t]:
                 self.record(0, float(bt.learner_reward[t]) * self.scale)
 
