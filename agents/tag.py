@@ -107,13 +107,6 @@ def _check_positive(name: str, value: Any) -> float:
     return float(check_number(name, value, 0, _MAX_FACTOR, lo_open=True, allowed=f"must be a positive number at most {_MAX_FACTOR:g}"))
 
 
-def passive_action(legal: Mapping[str, Any], mask: np.ndarray) -> int:
-    """Check if free, otherwise fold (call if folding is not offered)."""
-    if legal["check"] or not mask[_FOLD]:
-        return _CHECK_CALL
-    return _FOLD
-
-
 def closest_raise(
     observation: Mapping[str, Any], info: Mapping[str, Any], target: float, bet_sizes: Sequence[float]
 ) -> int | None:
