@@ -3,6 +3,11 @@
 # between its internal methods. Public methods and properties stay Python-visible and unchanged.
 cimport cython
 
+# the plain read-only attributes' getter (HandState.button, stacks, ...): a C descriptor slot
+cdef class _Read:
+    cdef readonly str field
+    cdef readonly bint copy
+
 cdef class HandState:
     cdef public object config
     cdef public Py_ssize_t _n
@@ -66,6 +71,7 @@ cdef class HandState:
     cpdef _after(self, Py_ssize_t s)
     cpdef _fold(self, Py_ssize_t s, bint timeout)
     cpdef _check(self, Py_ssize_t s, bint timeout)
+    cpdef _record_action(self, Py_ssize_t s, kind, put, to, bint allin, bint timeout)
     # the public checks the actions call first (C-level calls from fold/check/call/raise_to; still overridable)
     cpdef verify_fold(self)
     cpdef verify_check(self)

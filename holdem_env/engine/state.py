@@ -33,7 +33,8 @@ Interpretations where the rule book leaves room (documented here, tested in ``te
 from __future__ import annotations
 
 import importlib.machinery
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Generic, TypeVar, overload
 
 import numpy as np
 
@@ -72,6 +73,7 @@ _FOLD, _CHECK, _CALL, _BET, _RAISE = (
 )
 _FIXED_LIMIT, _POT_LIMIT = BettingStructure.FIXED_LIMIT, BettingStructure.POT_LIMIT
 _ORDERED_DECK = tuple(range(52))
+_V = TypeVar("_V")
 _new_tuple = tuple.__new__  # a NamedTuple from a plain tuple without the constructor's frame
 _new_object = object.__new__
 try:  # compiled build only: the C API's attribute setter, which passes a frozen dataclass's __setattr__
@@ -162,9 +164,67 @@ def _showdown_strength(hole: tuple[int, ...], board: list[int]) -> int:
     return _PLAIN_DICTS[2 + len(board)][key & _RANK_MASK]
 
 
+def _accepts(verify: Callable[..., None], *args: object) -> bool:
+    """Whether ``verify(*args)`` passes: a ``can_x`` answered by its ``verify_x``."""
+    try:
+        verify(*args)
+    except IllegalActionError:
+        return False
+    return True
+
+
 def _check_seed(seed: object) -> None:
     """Raise :class:`ConfigError` unless ``seed`` is ``None`` or a non-negative integer (numpy's rule)."""
     check_seed("seed", seed, allowed="must be a non-negative integer or None")
+
+
+class _Read:
+    """A read-only attribute of :class:`HandState` that reads one of its fields.
+
+    ``HandState.button``, ``stacks`` and the other plain read-only attributes are this one getter
+    over a different field; with ``copy`` the field is a list handed out as a tuple. Compiled
+    (``state.pxd``), it is a C-level descriptor slot.
+    """
+
+    def __init__(self, field: str, copy: bool) -> None:
+        #: The name of the :class:`HandState` field this attribute reads.
+        self.field = field
+        #: Whether the field is a list handed out as a tuple (a copy the caller may keep).
+        self.copy = copy
+
+    def __get__(self, state: object, owner: object) -> object:
+        if state is None:  # read on the class (help(), the API docs)
+            return self
+        value = getattr(state, self.field)
+        return tuple(value) if self.copy else value
+
+
+if TYPE_CHECKING:  # what the type checker sees: the same descriptor, typed by what it returns
+
+    class _Attr(Generic[_V]):
+        @overload
+        def __get__(self, state: None, owner: object) -> _Attr[_V]: ...
+
+        @overload
+        def __get__(self, state: HandState, owner: object) -> _V: ...
+
+        def __get__(self, state: HandState | None, owner: object) -> object: ...
+
+    def _int_field(field: str) -> _Attr[int]: ...
+
+    def _int_tuple(field: str) -> _Attr[tuple[int, ...]]: ...
+
+    def _bool_tuple(field: str) -> _Attr[tuple[bool, ...]]: ...
+
+else:
+
+    def _int_field(field):
+        return _Read(field, False)
+
+    def _int_tuple(field):
+        return _Read(field, True)
+
+    _bool_tuple = _int_tuple
 
 
 class HandState:
@@ -182,6 +242,26 @@ class HandState:
         dealt_in: which seats play this hand (default: every seat with chips).
 
     Antes, blinds and the hole cards are posted and dealt here, in docs/RULES.md order.
+
+    Attributes:
+        button: the button seat.
+        small_blind_seat: the seat that posted the small blind (the button heads-up).
+        big_blind_seat: the seat that posted the big blind.
+        num_seats: the number of seats at the table (dealt in or not).
+        current_bet: the street total a player must reach to call.
+        last_full_raise: the last full bet/raise increment this round (the minimum raise increment).
+        starting_stacks: chips per seat before antes and blinds.
+        stacks: chips behind per seat (not counting chips in the middle); the final stacks once over.
+        street_bets: each seat's total bet in the current betting round (antes excluded).
+        contributions: each seat's chips put in during the whole hand (antes included).
+        antes: antes actually posted per seat.
+        blinds: blinds actually posted per seat.
+        board: the community cards dealt so far.
+        deck: the full 52-card order this hand is dealt from.
+        is_all_in: per seat, all-in (no chips behind, still in the hand); ``all_in()`` is the action.
+        dealt_in: per seat, playing this hand.
+
+    The per-seat and card attributes are tuples, copies the caller may keep.
     """
 
     __slots__ = (
@@ -669,31 +749,6 @@ class HandState:
         return _STREETS[self._street]
 
     @property
-    def button(self) -> int:
-        """The button seat."""
-        return self._button
-
-    @property
-    def small_blind_seat(self) -> int:
-        """The seat that posted the small blind (the button heads-up)."""
-        return self._sb_seat
-
-    @property
-    def big_blind_seat(self) -> int:
-        """The seat that posted the big blind."""
-        return self._bb_seat
-
-    @property
-    def num_seats(self) -> int:
-        """Number of seats at the table (dealt in or not)."""
-        return self._n
-
-    @property
-    def board(self) -> tuple[int, ...]:
-        """Community cards dealt so far."""
-        return tuple(self._board)
-
-    @property
     def hole_cards(self) -> tuple[tuple[int, ...] | None, ...]:
         """Each seat's two hole cards (``None`` for seats not dealt in). Private information."""
         return tuple(self._hole)
@@ -716,59 +771,23 @@ class HandState:
         return self._bets[seat]
 
     @property
-    def deck(self) -> tuple[int, ...]:
-        """The full 52-card order this hand is dealt from."""
-        return tuple(self._deck)
-
-    @property
     def seed(self) -> int | None:
         """The seed the deck was shuffled with, if one was given."""
         return self._seed
 
-    @property
-    def starting_stacks(self) -> tuple[int, ...]:
-        """Chips per seat before antes and blinds."""
-        return tuple(self._starting)
-
-    @property
-    def stacks(self) -> tuple[int, ...]:
-        """Chips behind per seat (not counting chips in the middle); the final stacks once over."""
-        return tuple(self._stacks)
-
-    @property
-    def street_bets(self) -> tuple[int, ...]:
-        """Each seat's total bet in the current betting round (antes excluded)."""
-        return tuple(self._bets)
-
-    @property
-    def contributions(self) -> tuple[int, ...]:
-        """Each seat's chips put in during the whole hand (antes included)."""
-        return tuple(self._contrib)
-
-    @property
-    def antes(self) -> tuple[int, ...]:
-        """Antes actually posted per seat."""
-        return tuple(self._antes)
-
-    @property
-    def blinds(self) -> tuple[int, ...]:
-        """Blinds actually posted per seat."""
-        return tuple(self._blinds)
+    # The plain read-only attributes (documented under "Attributes" above): one getter each.
+    button, small_blind_seat, big_blind_seat, num_seats, current_bet, last_full_raise = map(
+        _int_field, ("_button", "_sb_seat", "_bb_seat", "_n", "_current_bet", "_lfr")
+    )
+    starting_stacks, stacks, street_bets, contributions, antes, blinds, board, deck = map(
+        _int_tuple, ("_starting", "_stacks", "_bets", "_contrib", "_antes", "_blinds", "_board", "_deck")
+    )
+    is_all_in, dealt_in = map(_bool_tuple, ("_all_in", "_dealt_in"))
 
     @property
     def folded(self) -> tuple[bool, ...]:
         """Per seat: folded this hand (seats not dealt in are ``False``; see :attr:`dealt_in`)."""
         return tuple([f and d for f, d in zip(self._folded, self._dealt_in, strict=True)])
-
-    @property
-    def is_all_in(self) -> tuple[bool, ...]:
-        """Per seat: all-in (no chips behind, still in the hand). ``all_in()`` is the action."""
-        return tuple(self._all_in)
-
-    @property
-    def dealt_in(self) -> tuple[bool, ...]:
-        """Seats playing this hand."""
-        return tuple(self._dealt_in)
 
     @property
     def pot(self) -> int:
@@ -791,16 +810,6 @@ class HandState:
             tuple(self._stacks),
             tuple(self._bets),
         )
-
-    @property
-    def current_bet(self) -> int:
-        """The street total a player must reach to call."""
-        return self._current_bet
-
-    @property
-    def last_full_raise(self) -> int:
-        """The last full bet/raise increment this round (the minimum raise increment)."""
-        return self._lfr
 
     @property
     def amount_to_call(self) -> int:
@@ -930,27 +939,15 @@ class HandState:
             return False
         if amount is None:
             return self._legal().min_raise_to is not None
-        try:
-            self.verify_raise_to(amount)
-        except IllegalActionError:
-            return False
-        return True
+        return _accepts(self.verify_raise_to, amount)
 
     def can_all_in(self) -> bool:
         """Whether the actor may put in every chip."""
-        try:
-            self.verify_all_in()
-        except IllegalActionError:
-            return False
-        return True
+        return _accepts(self.verify_all_in)
 
     def can_act(self, action: Action) -> bool:
         """Whether ``action`` is legal now."""
-        try:
-            self.verify_action(action)
-        except IllegalActionError:
-            return False
-        return True
+        return _accepts(self.verify_action, action)
 
     # ------------------------------------------------------------------ actions
 
@@ -964,10 +961,7 @@ class HandState:
         self._active[s] = False
         self._n_live -= 1
         self._n_active -= 1
-        ev = _action_event(s, _STREETS[self._street], _FOLD, 0, self._bets[s], False, timeout)
-        self._events.append(ev)
-        self._after(s)
-        return ev
+        return self._record_action(s, _FOLD, 0, self._bets[s], False, timeout)
 
     def check(self) -> ActionEvent:
         """Check; returns the event."""
@@ -977,10 +971,7 @@ class HandState:
     def _check(self, s: int, timeout: bool) -> ActionEvent:
         self._acted[s] = True
         self._faced[s] = self._current_bet
-        ev = _action_event(s, _STREETS[self._street], _CHECK, 0, self._bets[s], False, timeout)
-        self._events.append(ev)
-        self._after(s)
-        return ev
+        return self._record_action(s, _CHECK, 0, self._bets[s], False, timeout)
 
     def call(self) -> ActionEvent:
         """Call (all-in for less when short); returns the event."""
@@ -999,10 +990,7 @@ class HandState:
         allin = stack == 0
         if allin:
             self._mark_all_in(s)
-        ev = _action_event(s, _STREETS[self._street], _CALL, put, to, allin, False)
-        self._events.append(ev)
-        self._after(s)
-        return ev
+        return self._record_action(s, _CALL, put, to, allin, False)
 
     def raise_to(self, amount: int) -> ActionEvent:
         """Bet or raise to ``amount`` (this street's total for the actor); returns the event."""
@@ -1028,7 +1016,11 @@ class HandState:
         allin = stack == 0
         if allin:
             self._mark_all_in(s)
-        ev = _action_event(s, _STREETS[self._street], kind, put, amount, allin, False)
+        return self._record_action(s, kind, put, amount, allin, False)
+
+    def _record_action(self, s: int, kind: ActionKind, put: int, to: int, allin: bool, timeout: bool) -> ActionEvent:
+        """Every action ends here: its event is recorded, then the turn moves on (:meth:`_after`)."""
+        ev = _action_event(s, _STREETS[self._street], kind, put, to, allin, timeout)
         self._events.append(ev)
         self._after(s)
         return ev
