@@ -70,6 +70,12 @@ drawn per hand) runs batched too, seeded as the per-table backend (``holdem_env.
 
 Version history
 ---------------
+* pools on the batched backend (issue 25): a source whose ``batched_bot()`` gives
+  :class:`~holdem_env.batched.Members` (``OpponentPool`` with several members, every one with
+  ``decide``: ``tag``, the style bots, ``cfr-lite``, the exploiters, ppo snapshots) runs batched by
+  default, with the per-table backend's seeding; there ``infos["opponent"]`` and
+  ``infos["final_opponent"]`` name each table's member (they were 0), the members play in exact chips,
+  and the source hears each member's hands in one ``record_many`` per step.
 * batched backend (``backend=``, ``batched_bot()``): observations, masks and rewards as before; under
   it no ``final_obs`` and the core's seeding (see Backends). ``hands_played`` and
   ``opponent_decisions`` are read-only properties.
