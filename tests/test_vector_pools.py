@@ -124,3 +124,25 @@ def test_prioritised_weights_keep_working_on_the_batched_core() -> None:
     assert len(heard1) == 4
     results = {m: np.mean(v[-50:]) for m, v in heard1.items()}
     assert np.argmax(w1) == min(results, key=results.get)  # the weight goes where the learner does worst
+
+
+def test_a_source_that_records_nothing_keeps_no_hand_log() -> None:
+    class Quiet:  # sample, agent and batched_bot only
+        def __init__(self) -> None:
+            self.pool = OpponentPool(["min-raiser", "shover", "calling-station"])
+
+        def sample(self, table: int, rng: np.random.Generator) -> int:
+            return self.pool.sample(table, rng)
+
+        def agent(self, member: int, table: int, seat: int) -> Any:
+            return self.pool.agent(member, table, seat)
+
+        def batched_bot(self) -> Any:
+            return self.pool.batched_bot()
+
+    venv = HoldemVectorEnv(4, Quiet(), num_players=2)
+    assert venv.backend == "batched"
+    venv.reset(seed=1)
+    for _ in range(30):
+        venv.step(np.ones(4, dtype=np.int64))
+    assert venv.hands_played > 20 and venv._batched.bt.hand_log == []  # type: ignore[union-attr]

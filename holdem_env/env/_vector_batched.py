@@ -205,12 +205,12 @@ class BatchedBackend:
         """Tell the opponent source every hand that finished (member 0: the source's only one): the
         hands the learner never acted in (the core's ``learner_walks``, each worth the table's
         ``walk_reward`` over their count) and the one it decided in."""
-        if self.record is None:
-            return
         bt = self.bt
         assert bt is not None
         if self.members is not None:
             self._report_members(bt)
+            return
+        if self.record is None:
             return
         walks, decided = bt.learner_walks, bt.learner_done
         walked = np.flatnonzero(walks)
@@ -230,12 +230,12 @@ class BatchedBackend:
     def _report_members(self, bt: BatchedTables) -> None:
         """Tell the source each member's finished hands (the core's ``hand_log``, in settling order)."""
         log = bt.hand_log
-        if not log:
-            return
         by: dict[int, list[float]] = {}
         for member, payoff, _decided in log:
             by.setdefault(member, []).append(payoff * self.scale)
-        log.clear()
+        log.clear()  # (emptied even for a source that records nothing: the log would grow for ever)
+        if self.record is None:
+            return
         for member in sorted(by):
             if self.record_many is not None:
                 self.record_many(member, np.array(by[member]))
