@@ -191,19 +191,21 @@ def test_tag_equity_is_deterministic_given_the_board() -> None:
     assert seen > 0
 
 
-class _RecordingRng:
-    """Wraps a generator and records the probabilities each ``choice`` samples from."""
+class _DistributionSpy:
+    """Wraps a cfr-lite agent's ``_distribution`` and records the probabilities of each policy lookup
+    (what ``act`` then draws from with its uniform)."""
 
-    def __init__(self, rng: np.random.Generator) -> None:
-        self.rng = rng
+    def __init__(self, agent: Any) -> None:
         self.seen: list[np.ndarray] = []
+        inner = agent._distribution
 
-    def choice(self, n: int, p: np.ndarray) -> int:
-        self.seen.append(np.asarray(p))
-        return int(self.rng.choice(n, p=p))
+        def spy(*args: Any, **kwargs: Any) -> Any:
+            moves, p, off_tree = inner(*args, **kwargs)
+            if not off_tree:
+                self.seen.append(np.asarray(p))
+            return moves, p, off_tree
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.rng, name)
+        agent._distribution = spy
 
 
 def test_cfr_lite_range_answer_is_the_distribution_act_draws_from() -> None:
@@ -215,10 +217,11 @@ def test_cfr_lite_range_answer_is_the_distribution_act_draws_from() -> None:
         # Repeat the decision many times: the actions act picks are exactly those the row allows,
         # and the frequencies match within sampling error.
         base = agent.rng
-        recorder = _RecordingRng(np.random.default_rng(99))
-        agent.rng = recorder
+        agent.rng = np.random.default_rng(99)
+        recorder = _DistributionSpy(agent)
         picks = np.bincount([agent.act(obs, info) for _ in range(60)], minlength=len(row))
         agent.rng = base
+        del agent._distribution  # the class's method again
         assert set(np.flatnonzero(picks)) <= set(np.flatnonzero(row > 0))
         if recorder.seen:  # a policy lookup: the row is the looked-up mix, mapped to action ids
             mixed += row.max() < 1.0

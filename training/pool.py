@@ -35,6 +35,7 @@ import torch
 
 from holdem_env.agents.base import AgentSpecError, make_agent, parse_spec
 from holdem_env.agents.ppo import ActorCritic, PolicyConfig, PpoAgent, PpoPolicy
+from holdem_env.batched import Members
 from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.validate import check_int, check_number
 
@@ -162,19 +163,27 @@ class OpponentPool:
         return self._shared.get(member, a)
 
     def batched_bot(self) -> Any:
-        """The bot that plays every opponent seat at once on the vector env's batched core, or None:
-        with one member (one fixed agent, no snapshots) whose agent has ``decide(views, uniforms)``,
-        that agent (built once, until :meth:`reset_agents`); its hands are member 0's. On the core
-        the bot decides in exact chips (its exact-mode play), whatever action mode the learner uses."""
-        if len(self.specs) != 1 or self._snapshots:
-            return None
-        bot = self._shared.get(-1)
-        if bot is None:
-            bot = make_agent(self.specs[0])
+        """What plays the opponent seats on the vector env's batched core, or None. With one member (one
+        fixed agent, no snapshots) whose agent has ``decide(views, uniforms)``: that agent (its hands are
+        member 0's). With more members, each of whose agents has ``decide`` (the fixed ones built once,
+        until :meth:`reset_agents`; the snapshots' shared ppo agents): a
+        :class:`~holdem_env.batched.Members` of them in member order, drawn per hand by :meth:`sample`
+        (the vector env's batched backend does the drawing). On the core the bots decide in exact chips
+        (their exact-mode play), whatever action mode the learner uses."""
+        bots = []
+        for member in range(len(self.members)):
+            if member >= len(self.specs):
+                bot = self.agent(member, 0, 0)  # the snapshot's shared ppo agent
+            else:
+                bot = self._shared.get(-1 - member)
+                if bot is None:
+                    bot = self._shared[-1 - member] = make_agent(self.specs[member])
             if not callable(getattr(bot, "decide", None)):
                 return None
-            self._shared[-1] = bot
-        return bot
+            bots.append(bot)
+        if len(bots) == 1:
+            return bots[0]
+        return Members(bots, names=list(self.members))
 
     def record_many(self, member: int, payoffs: Sequence[float] | np.ndarray) -> None:
         """:meth:`record` for each entry of ``payoffs``, in order."""

@@ -3,10 +3,24 @@
 At each decision the agent rebuilds the abstract history of the hand by replaying the
 public action history (``info["view"]["history"]``) through a *shadow* engine state (the
 engine, not this module, computes pots and legal amounts), translating every bet size into
-the abstraction with the pseudo-harmonic mapping. It then looks up its information set,
-draws an abstract action from the stored probabilities and maps it to an action id:
-in exact mode the raise-to amount itself, in discrete mode the allowed id whose amount is
-closest.
+the abstraction with the pseudo-harmonic mapping (randomised by a keyed hash of the public hand
+up to that bet and ``translate_seed``: :func:`holdem_env.agents.cfr_lite.rows.translation_uniform`,
+so a bet keeps its translation for the whole hand with no state kept between decisions). It then
+looks up its information set, draws an abstract action from the stored probabilities and maps it
+to an action id: in exact mode the raise-to amount itself, in discrete mode the allowed id whose
+amount is closest. Replays are kept (a few thousand public histories) and reused.
+
+Randomness: ``act`` draws exactly one uniform from ``rng`` at every decision
+(``uniforms_per_decision`` = 1): the abstract action's draw (as ``rng.choice`` draws it), or ``tag``'s
+uniform where ``tag`` plays, unused by the strength rules. Many tables at once:
+:meth:`CfrLiteAgent.decide` takes one seat's view at ``R`` tables
+(:class:`~holdem_env.batched.views.BatchViews`) and one uniform per row and returns the exact action
+ids ``act`` plays (exact mode) with those draws; the rows ``tag`` plays go to ``tag``'s batched
+``decide`` in one call.
+
+Behaviour changes (batched cfr-lite, issue 25): bet translations come from the hash above instead of
+draws from ``rng`` remembered within a hand, and every decision draws one uniform (the strength
+rules drew none), so a seeded agent's play differs from earlier versions'.
 
 Decisions the tree cannot answer -- an information set the policy never reached (a re-raise
 beyond the tree's raises per street, say), and the rest of a hand after an opponent's bet far
@@ -42,20 +56,22 @@ from typing import Any
 
 import numpy as np
 
+from holdem_env.batched.views import BatchViews
 from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError, HoldemError
 from holdem_env.engine.ranges import HOLDINGS, holding_indices, strength_against_random
 from holdem_env.engine.state import HandState
-from holdem_env.engine.validate import check_number
+from holdem_env.engine.validate import check_number, check_seed
 from holdem_env.env.nlhe_v1 import DEFAULT_BET_SIZES, discrete_raise_amounts
 
 from ..base import agent_rng, check_bet_sizes, legal_of
-from ..tag import TagAgent
+from ..tag import TagAgent, check_uniforms, one_row, to_mode
 from .actions import CALL, FOLD, AbstractMove, fraction_of_raise
 from .buckets import NUM_PREFLOP_CLASSES, hand_strengths, preflop_class
 from .game import AbstractHoldem, Node
 from .policy import CfrLitePolicy
+from .rows import Draw, row_legal, row_view, subset, translation_uniform
 
 __all__ = ["CfrLiteAgent", "OFF_TREE_RULES", "OVERBET_FACTOR", "PREFLOP_RULES", "SHIPPED_POLICY", "shipped_policy_path"]
 
@@ -72,6 +88,8 @@ OVERBET_FACTOR = 2.5
 PREFLOP_RULES = ("auto", "policy", "chart")
 #: Who plays a missing information set: ``"tag"`` (``tag``'s rule) or ``"rule"`` (the strength rule).
 OFF_TREE_RULES = ("tag", "rule")
+#: Shadow replays kept per agent (public histories; the cache starts afresh when full).
+_SHADOWS_KEPT = 20000
 
 
 def shipped_policy_path(num_players: int = 2) -> Path:
@@ -106,7 +124,11 @@ class CfrLiteAgent:
     ``preflop``: one of :data:`PREFLOP_RULES` (default ``"auto"``: as the policy file says).
     ``off_tree``: one of :data:`OFF_TREE_RULES`, who plays an information set the policy never
     reached (default ``"tag"``; see the module docstring).
+    ``translate_seed``: keys the translation draws of observed bets (default 0; see the module docstring).
     """
+
+    #: Uniform draws per decision (``act`` draws it from ``rng``; ``decide`` is handed it).
+    uniforms_per_decision = 1
 
     def __init__(
         self,
@@ -118,6 +140,7 @@ class CfrLiteAgent:
         threshold: float = 0.4,
         preflop: str = "auto",
         off_tree: str = "tag",
+        translate_seed: int = 0,
     ) -> None:
         self.threshold = float(check_number("threshold", threshold, 0.0, 1.0, hi_open=True, allowed="must be a number in [0, 1)"))
         if preflop not in PREFLOP_RULES:
@@ -138,10 +161,10 @@ class CfrLiteAgent:
             self._policy = policy
         elif policy is not None:
             self._policy = _load(policy)
+        self.translate_seed = check_seed("translate_seed", translate_seed, none_ok=False)
         self._games: dict[tuple[int, int, int, int], AbstractHoldem] = {}
-        # Within a hand, an observed bet keeps the translation it got the first time.
-        self._translated: dict[tuple[Any, ...], int] = {}
-        self._hand_id: tuple[Any, ...] | None = None
+        # Shadow replays by public history (a pure function of it: translations are hashed, not drawn).
+        self._shadows: dict[tuple[Any, ...], tuple[AbstractHoldem, Node, bool] | None] = {}
         #: Decisions played from the policy / off the tree (diagnostics).
         self.lookups = 0
         self.fallbacks = 0
@@ -156,9 +179,7 @@ class CfrLiteAgent:
             self._chart.set_rng(rng)
 
     def start_hand(self, info: Mapping[str, Any]) -> None:
-        """Forget the previous hand's bet translations (no state crosses hands)."""
-        self._translated.clear()
-        self._hand_id = None
+        """Nothing to forget: no state crosses hands (translations are a function of the public hand)."""
 
     def policy_for(self, num_players: int) -> CfrLitePolicy:
         """The policy played at a table of ``num_players`` (loads the shipped one when needed)."""
@@ -186,10 +207,10 @@ class CfrLiteAgent:
         return str(declared)
 
     def _chart_agent(self) -> TagAgent:
-        """The ``tag`` that plays chart and off-tree decisions (built once; shares this agent's generator)."""
+        """The ``tag`` that plays chart and off-tree decisions (built once; it draws nothing itself)."""
         if self._chart is None:
             sizes = self.bet_sizes if self.bet_sizes is not None else DEFAULT_BET_SIZES
-            self._chart = TagAgent(bet_sizes=sizes, rng=self.rng)
+            self._chart = TagAgent(bet_sizes=sizes, seed=0)  # handed this agent's uniform at every decision
         return self._chart
 
     def _charted(self, policy: CfrLitePolicy, view: Mapping[str, Any]) -> bool:
@@ -203,20 +224,55 @@ class CfrLiteAgent:
 
     # -- acting ------------------------------------------------------------------------
     def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> int:
-        """Choose a legal action id for the seat on turn."""
+        """Choose a legal action id for the seat on turn (one uniform drawn from ``rng``)."""
         mask = np.asarray(observation["action_mask"])
+        u = float(self.rng.random())
         view = info["view"]
         legal = legal_of(info)
-        seat = int(view["seat"])
-        n = len(view["dealt_in"])
-        policy = self.policy_for(n)
+        move = self._move(view, legal, u)
+        if move is None:  # the chart, or off the tree: tag plays it with this decision's uniform
+            chart = self._chart_agent()
+            ids, targets = chart._rows(one_row(info), np.array([[u]]))
+            return to_mode(observation, info, int(ids[0]), float(targets[0]), chart.bet_sizes)
+        return self._to_action_id(move, mask, view, legal, int(view["seat"]))
+
+    def decide(self, views: BatchViews, uniforms: np.ndarray) -> np.ndarray:
+        """The exact action id (0 fold, 1 check/call, ``k + 1`` bet/raise to ``k``) at each row of
+        ``views`` given the row's uniform: what :meth:`act` plays at that table (exact mode) when its
+        generator draws that number. The policy's rows are looked up row by row (replays reused);
+        the rows ``tag`` plays are decided by ``tag``'s batched ``decide`` in one call."""
+        u = check_uniforms(views, uniforms, 1)
+        out = np.empty(views.rows, dtype=np.int64)
+        by_tag = []
+        for i in range(views.rows):
+            legal = row_legal(views, i)
+            move = self._move(row_view(views, i), legal, float(u[i, 0]))
+            if move is None:
+                by_tag.append(i)
+            else:
+                out[i] = self._exact_id(move, legal)
+        if by_tag:
+            rows = np.array(by_tag, dtype=np.int64)
+            out[rows] = self._chart_agent().decide(subset(views, rows), u[rows])
+        return out
+
+    def _move(self, view: Mapping[str, Any], legal: Mapping[str, Any], u: float) -> AbstractMove | None:
+        """The abstract move to play with the uniform ``u``, or ``None`` where ``tag`` plays."""
+        policy = self.policy_for(len(view["dealt_in"]))
         if self._charted(policy, view):
             self.charted += 1
-            return int(self._chart_agent().act(observation, info))
-        move = self._choose(policy, view, legal, seat)
-        if move is None:  # off the tree, played by tag
-            return int(self._chart_agent().act(observation, info))
-        return self._to_action_id(move, mask, view, legal, seat)
+            return None
+        return self._choose(policy, view, legal, int(view["seat"]), u)
+
+    @staticmethod
+    def _exact_id(move: AbstractMove, legal: Mapping[str, Any]) -> int:
+        """``move`` as an exact-mode action id (what :meth:`_to_action_id` gives in exact mode)."""
+        if move.kind == "fold":
+            return 0 if legal["fold"] else 1
+        lo, hi = legal.get("min_raise_to"), legal.get("max_raise_to")
+        if move.kind in ("check", "call") or lo is None or hi is None:
+            return 1
+        return min(max(int(move.amount), int(lo)), int(hi)) + 1
 
     def _game(self, policy: CfrLitePolicy, view: Mapping[str, Any], start_stack: int) -> AbstractHoldem:
         n = len(view["dealt_in"])
@@ -242,17 +298,27 @@ class CfrLiteAgent:
         if players == 0 or total % players:
             return None
         start = total // players
+        history = tuple(tuple(h) for h in view["history"])
+        board = parse_cards(view["board"]) if view["board"] else ()
+        key = (id(policy), int(view["small_blind"]), int(view["big_blind"]), start, int(view["button"]), dealt,
+               history, board, int(view["pot"]), str(view["street"]))
+        if key in self._shadows:
+            return self._shadows[key]
+        if len(self._shadows) >= _SHADOWS_KEPT:
+            self._shadows.clear()
+        got = self._shadows[key] = self._replay(policy, view, start, dealt, history)
+        return got
+
+    def _replay(
+        self, policy: CfrLitePolicy, view: Mapping[str, Any], start: int, dealt: tuple[bool, ...], history: tuple[Any, ...]
+    ) -> tuple[AbstractHoldem, Node, bool] | None:
+        """:meth:`_shadow` without the cache."""
         game = self._game(policy, view, start)
         try:
             stacks = [start if d else 0 for d in dealt]
             state = HandState(game.table, button=int(view["button"]), stacks=stacks, dealt_in=dealt, seed=0)
             node = Node(state, "", 0)
             off_tree = False
-            hand_id = (tuple(view["hole_cards"]), int(view["button"]), dealt)
-            if hand_id != self._hand_id:
-                self._translated.clear()
-                self._hand_id = hand_id
-            history = tuple(tuple(h) for h in view["history"])
             for i, (seat, _street, kind, to) in enumerate(history):
                 if state.is_over or state.actor != int(seat):
                     return None
@@ -268,14 +334,11 @@ class CfrLiteAgent:
                     largest = max([m.fraction for m in moves if m.kind == "raise"] + [1.0])
                     if fraction_of_raise(int(to), int(state.pot), int(state.current_bet), int(legal_now.call)) > OVERBET_FACTOR * largest:
                         off_tree = True
-                    memo_key = history[: i + 1]
-                    index = self._translated.get(memo_key, -1)
-                    if index < 0:
-                        legal = state.legal_actions()
-                        index = game.actions.translate(
-                            int(to), moves, pot=int(state.pot), current_bet=int(state.current_bet), to_call=int(legal.call), rng=self.rng
-                        )
-                        self._translated[memo_key] = index
+                    draw = Draw(lambda i=i: translation_uniform(self.translate_seed, view, history, i))
+                    index = game.actions.translate(
+                        int(to), moves, pot=int(state.pot), current_bet=int(state.current_bet), to_call=int(legal_now.call),
+                        rng=draw,  # type: ignore[arg-type]
+                    )
                     state.raise_to(int(to))
                 game.record(node, index, int(seat))
         except HoldemError:
@@ -285,9 +348,10 @@ class CfrLiteAgent:
         return game, node, off_tree
 
     def _choose(
-        self, policy: CfrLitePolicy, view: Mapping[str, Any], legal: Mapping[str, Any], seat: int
+        self, policy: CfrLitePolicy, view: Mapping[str, Any], legal: Mapping[str, Any], seat: int, u: float
     ) -> AbstractMove | None:
-        """The abstract move to play, or ``None`` for an off-tree decision that ``tag`` plays."""
+        """The abstract move to play (drawn with the uniform ``u`` as ``rng.choice`` draws), or ``None``
+        for an off-tree decision that ``tag`` plays."""
         hole = parse_cards(view["hole_cards"])
         board = parse_cards(view["board"]) if view["board"] else ()
         shadow = self._shadow(policy, view) if len(view["dealt_in"]) == policy.table.num_players else None
@@ -296,7 +360,9 @@ class CfrLiteAgent:
             self.fallbacks += 1
             return moves[0] if moves else None
         self.lookups += 1
-        return moves[int(self.rng.choice(len(moves), p=p))]
+        cdf = np.cumsum(p)
+        cdf /= cdf[-1]
+        return moves[min(int(cdf.searchsorted(u, side="right")), len(moves) - 1)]
 
     def _tag_plays(self, shadow: tuple[AbstractHoldem, Node, bool] | None) -> bool:
         """Whether ``tag`` plays an off-tree decision here: ``off_tree="tag"``, and no overbet

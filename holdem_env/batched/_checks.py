@@ -10,7 +10,7 @@ import numpy as np
 from holdem_env.batched.views import BatchViews
 from holdem_env.engine.errors import ConfigError, IllegalActionError
 
-__all__ = ["positive_int", "starting_stacks", "table_seeds", "fill_rows", "widen_history", "action_ids", "describe_legal",
+__all__ = ["first_buttons", "engine_deck", "zeros", "member_arrays", "unpack_history", "positive_int", "starting_stacks", "table_seeds", "fill_rows", "widen_history", "action_ids", "describe_legal",
            "legal_mask"]
 
 
@@ -110,3 +110,37 @@ def legal_mask(bt: Any, width: int) -> np.ndarray:
     mask[:, 0] = bt.legal_fold
     mask[:, 1] = 1
     return mask
+
+
+def member_arrays(nt: int) -> tuple[np.ndarray, ...]:
+    """The per-table arrays of members drawn per hand: fresh, member, deal_at, final_member (-1), last_payoff,
+    last_decided (int64)."""
+    z = [np.zeros(nt, dtype=np.int64) for _ in range(6)]
+    z[3][:] = -1
+    return tuple(z)
+
+
+def unpack_history(packed: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Packed history entries (``seat | street << 4 | kind << 8 | to << 12``) as ``(seat, street, kind, to)``."""
+    return [(x & 15, (x >> 4) & 15, (x >> 8) & 15, x >> 12) for x in packed.tolist()]
+
+
+def first_buttons(seeds: list[int] | None, nt: int, n: int, deck_rng: np.random.Generator) -> tuple[list[Any], np.ndarray]:
+    """``(per-table generators, first buttons)``: with ``seeds`` each table draws its first button (and later
+    shuffles each deck) exactly as ``Table(config, seed=s)`` does; without, the buttons come from ``deck_rng``."""
+    if seeds is None:
+        return [], deck_rng.integers(n, size=nt).astype(np.int64)
+    rngs = [np.random.default_rng(int(x)) for x in seeds]
+    return rngs, np.array([int(g.integers(n)) for g in rngs], dtype=np.int64)
+
+
+def engine_deck(rng: np.random.Generator) -> list[int]:
+    """A deck shuffled as ``HandState`` shuffles it."""
+    deck = list(range(52))
+    rng.shuffle(deck)
+    return deck
+
+
+def zeros(*shape: int, dtype: type = np.int64) -> np.ndarray:
+    """``np.zeros(shape, dtype)``."""
+    return np.zeros(shape, dtype=dtype)

@@ -12,12 +12,21 @@ any of its actions is applied, with an error naming the bot, the table, the seat
 Determinism: the uniforms come from the core's one opponent generator, round by round in bot order and
 table order, so a seed gives the same play for the same tables and bots (it is not independent of the
 number of tables, as the per-table vector env is).
+
+Members drawn per hand: ``opponents=Members(bots, deal, uniforms)`` seats one *member* (a bot) in every
+seat but the learner's at each table, drawn at each new hand: the core deals the hand, and before
+anyone acts there :func:`play` asks ``deal(table)`` for the learner's seat (used with
+``random_learner_seat``) and the member (an index into ``bots``); each round calls every member's
+``decide`` once for the tables it sits at. ``uniforms(tables, seats, k)``, when given, writes each
+row's ``k`` draws (else the core's generator does, as above). Each finished hand's learner payoff and
+member go to ``hand_log`` (``(member, payoff in chips, whether the learner acted)``, in the order the
+hands were settled), which the owner empties.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import fields
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -25,7 +34,19 @@ import numpy as np
 from holdem_env.batched.views import BatchViews
 from holdem_env.engine.errors import ConfigError, IllegalActionError
 
-__all__ = ["parse_opponents", "install", "play", "head", "bot_name"]
+__all__ = ["parse_opponents", "install", "play", "head", "bot_name", "Members"]
+
+
+@dataclass
+class Members:
+    """Opponent members drawn per hand (see the module docstring): ``bots`` (member ``i``'s bot, with
+    ``decide(views, uniforms)``), ``deal(table) -> (learner seat, member)`` and the optional
+    ``uniforms(tables, seats, k) -> (R, k) array``. ``names``: how reports name the members."""
+
+    bots: Sequence[Any]
+    deal: Callable[[int], tuple[int, int]] | None = None
+    uniforms: Callable[[np.ndarray, np.ndarray, int], np.ndarray] | None = None
+    names: Sequence[str] = field(default_factory=list)
 
 _ROW_FIELDS = frozenset(f.name for f in fields(BatchViews) if f.name not in ("num_players", "small_blind", "big_blind"))
 
@@ -91,14 +112,62 @@ def install(bt: Any, opponents: object, first: bool) -> None:
     take new ones, and only a whole new mapping (checked before anything changes)."""
     if first and opponents is not None and bt.random_opponents:
         raise ConfigError("opponents", opponents, "cannot be given with random_opponents=True (one or the other)")
-    if not first and (not bt._external or opponents is None):
+    if not first and (not bt._external or opponents is None or bt._lazy or isinstance(opponents, Members)):
         raise ConfigError("opponents", opponents, "can be replaced only at tables built with opponents=..., by a new mapping")
-    bots, seat_bot, per = parse_opponents(opponents, bt.num_players, bt.learner_seat, bt.random_seat)
+    if isinstance(opponents, Members):
+        bots, seat_bot, per = _parse_members(opponents, bt.num_players)
+        bt._lazy = True
+        bt._members = opponents
+    else:
+        bots, seat_bot, per = parse_opponents(opponents, bt.num_players, bt.learner_seat, bt.random_seat)
     bt._external = opponents is not None
     bt.opponents, bt._seat_bot_arr, bt._uniforms_per = bots, seat_bot, per
     # per bot: the views it is handed and its first-k-rows heads (kept while the arrays stay the same)
     bt._bot_views = [(BatchViews.empty(bt.num_tables, bt.num_players, bt.small_blind, bt.big_blind), {}) for _ in bots]
     bt._bind_seat_bots()
+
+
+def _parse_members(members: Members, n: int) -> tuple[list[Any], np.ndarray, list[int]]:
+    """``parse_opponents``' answer for Members (every seat's bot index is the table's member's)."""
+    allowed = "must be a non-empty list of bots with decide(views, uniforms), and deal(table) -> (seat, member)"
+    if not members.bots or not callable(members.deal):
+        raise ConfigError("opponents", members, allowed)
+    bots, per = [], []
+    for bot in members.bots:
+        if not callable(getattr(bot, "decide", None)):
+            raise ConfigError("opponents", bot, allowed)
+        u = getattr(bot, "uniforms_per_decision", 1)
+        if isinstance(u, bool) or not isinstance(u, (int, np.integer)) or u < 0:
+            raise ConfigError(f"{bot_name(bot)}.uniforms_per_decision", u, "must be an integer >= 0")
+        bots.append(bot)
+        per.append(int(u))
+    return bots, np.zeros(n, dtype=np.int64), per
+
+
+def _resolve_fresh(bt: Any) -> None:
+    """Seat the learner and the member at every table dealt a new hand since the last call (Members),
+    logging the hand each one finished."""
+    fresh = np.flatnonzero(bt.fresh)
+    if not fresh.size:
+        return
+    deal, n, m = bt._members.deal, bt.num_players, len(bt.opponents)
+    log = bt.hand_log
+    for t in fresh.tolist():
+        if bt.hands_played[t]:  # the hand this table just finished (none before its first)
+            log.append((int(bt.member[t]), int(bt.last_payoff[t]), bool(bt.last_decided[t])))
+        seat, member = deal(t)
+        if isinstance(member, bool) or not isinstance(member, (int, np.integer)) or not 0 <= member < m:
+            raise ConfigError("member", member, f"deal({t}) must give a member index in 0..{m - 1}")
+        if bt.random_seat:
+            if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
+                raise ConfigError("seat", seat, f"deal({t}) must give the learner's seat in 0..{n - 1}")
+            bt.learner[t] = seat
+        bt.member[t] = member
+        if bt.record:  # the deal's trace entry names the learner's seat just drawn
+            i = int(bt.deal_at[t])
+            b, deck, _ = bt.trace[i][2]
+            bt.trace[i] = (t, -1, (b, deck, int(bt.learner[t])))
+    bt.fresh[fresh] = 0
 
 
 def head(views: BatchViews, k: int) -> BatchViews:
@@ -116,7 +185,11 @@ def play(bt: Any) -> None:
     rows_all[:] = bt._all_rows
     k = bt.num_tables
     rng = bt._opp_rng
+    lazy = bt._lazy
+    row_uniforms = bt._members.uniforms if lazy else None
     while True:
+        if lazy:
+            _resolve_fresh(bt)
         k = bt._collect(rows_all, k, bots_all)  # only tables that were waiting can still be waiting
         if k == 0:
             return
@@ -128,7 +201,10 @@ def play(bt: Any) -> None:
                 continue
             views, heads = bt._bot_views[b]
             bt._fill_checked(rows, views)
-            uniforms = rng.random((len(rows), bt._uniforms_per[b]))
+            if row_uniforms is None:
+                uniforms = rng.random((len(rows), bt._uniforms_per[b]))
+            else:
+                uniforms = np.asarray(row_uniforms(rows, bt.actor[rows], bt._uniforms_per[b]), dtype=np.float64)
             top = heads.get(len(rows))
             if top is None or top.hist_seat.base is not views.hist_seat:  # (history arrays widened since)
                 top = heads[len(rows)] = head(views, len(rows))

@@ -30,6 +30,9 @@ cdef class BatchedTables:
     cdef public object opponents, _seat_bot_arr, _uniforms_per, _bot_views, _all_rows, _pend_rows, _pend_bots
     cdef public object _seat_rng, _seat_pool, _stalled
     cdef public bint _external
+    cdef public bint _lazy
+    cdef public object fresh, member, final_member, last_payoff, last_decided, deal_at, hand_log, _members
+    cdef long long[::1] _fresh, _member, _fmember, _lpay, _ldec, _deal_at
     cdef public Py_ssize_t _hist_cap
     cdef bint _engine_deal
     cdef Py_ssize_t _pool_next, _uni_next, _n_decisions, _seat_next

@@ -49,16 +49,16 @@ class BatchedTables:
     button one seat on. With ``random_opponents``, every seat but ``learner_seat`` plays a uniform
     legal policy (a uniform legal kind among fold, check/call, bet/raise, then a uniform size) inside
     :meth:`step`, until the learner is to act again at every table. With ``opponents`` (a mapping
-    ``{seat or "others": bot}``), bots with ``decide(views, uniforms)`` play those seats instead
-    (:mod:`holdem_env.batched._external`). ``random_learner_seat`` draws the learner's seat
-    (``learner``, one per table) uniformly at every new hand.
+    ``{seat or "others": bot}``, or :class:`~holdem_env.batched._external.Members` drawn per hand: ``member``),
+    bots with ``decide(views, uniforms)`` play those seats instead (:mod:`holdem_env.batched._external`).
+    ``random_learner_seat`` draws the learner's seat (``learner``, one per table) at every new hand.
 
     Every table keeps its hand's action history (``hist_len`` actions in ``hist``, one int64 each:
     ``seat | street << 4 | kind << 8 | to << 12``, kinds coded as ``views.HISTORY_KINDS``;
     :meth:`history` unpacks it); :meth:`fill_views` writes the view of the seat to act at any tables
-    into a :class:`~holdem_env.batched.views.BatchViews`. A
-    finished hand in which the learner decided also writes the learner's payoff (``learner_reward``,
-    chips), ``learner_done`` (1) and its seat (``final_seat``), cleared at the start of each step;
+    into a :class:`~holdem_env.batched.views.BatchViews`. A finished hand in which the learner decided also
+    writes the learner's payoff (``learner_reward``, chips), ``learner_done`` (1), its seat (``final_seat``)
+    and the hand's member (``final_member``), cleared at the start of each step;
     hands it never acted in (everyone folds to its big blind) add their count to ``learner_walks`` and
     the learner's payoffs in them to ``walk_reward`` (chips; both cleared at the start of each step).
     """
@@ -93,6 +93,10 @@ class BatchedTables:
         self.random_opponents, self.learner_seat = bool(random_opponents), seat
         self.random_seat = bool(random_learner_seat)
         self._external, self._seat_bot_arr, self._stalled = False, np.full(n, -1, dtype=np.int64), ""
+        self._lazy, self._members, self.hand_log = False, None, list[tuple[int, int, bool]]()  # members per hand: _external
+        self.fresh, self.member, self.deal_at, self.final_member, self.last_payoff, self.last_decided = _checks.member_arrays(nt)
+        self._fresh, self._member, self._deal_at, self._fmember, self._lpay, self._ldec = (
+            self.fresh, self.member, self.deal_at, self.final_member, self.last_payoff, self.last_decided)
         _external.install(self, opponents, first=True)
         self.record = bool(record)
         # when ``record``: (table, seat, action id) per decision, (table, -1, (button, deck, learner seat)) per deal,
@@ -100,13 +104,8 @@ class BatchedTables:
         self.trace: list[tuple[int, int, Any]] = []
         self.decisions = 0
         deck_seq, opp_seq, seat_seq = np.random.SeedSequence(int(seed)).spawn(3)
-        self._deck_rng = np.random.default_rng(deck_seq)
-        self._opp_rng = np.random.default_rng(opp_seq)
-        self._seat_rng = np.random.default_rng(seat_seq)
-
-        def z(*shape: int, dtype: type = np.int64) -> np.ndarray:
-            return np.zeros(shape, dtype=dtype)
-
+        self._deck_rng, self._opp_rng, self._seat_rng = (np.random.default_rng(q) for q in (deck_seq, opp_seq, seat_seq))
+        z = _checks.zeros
         self.starting = start
         self.stacks, self.bets, self.contrib, self.faced, self.rewards = z(nt, n), z(nt, n), z(nt, n), z(nt, n), z(nt, n)
         self.folded, self.all_in, self.acted = z(nt, n, dtype=np.int8), z(nt, n, dtype=np.int8), z(nt, n, dtype=np.int8)
@@ -125,14 +124,8 @@ class BatchedTables:
         self._all_rows = np.arange(nt, dtype=np.int64)
         self._pend_rows, self._pend_bots = z(nt), z(nt)
         self._engine_deal = table_seeds is not None
-        if table_seeds is None:
-            self._table_rngs = []
-            self.button = self._deck_rng.integers(n, size=nt).astype(np.int64)
-        else:
-            seeds = seed_list(table_seeds, nt)
-            # each table draws its first button and shuffles each deck exactly as Table(config, seed=s) does
-            self._table_rngs = [np.random.default_rng(int(x)) for x in seeds]
-            self.button = np.array([int(g.integers(n)) for g in self._table_rngs], dtype=np.int64)
+        self._table_rngs, self.button = _checks.first_buttons(None if table_seeds is None else seed_list(table_seeds, nt),
+                                                              nt, n, self._deck_rng)
         self._starting, self._stacks, self._bets, self._contrib = self.starting, self.stacks, self.bets, self.contrib
         self._faced, self._rewards = self.faced, self.rewards
         self._folded, self._all_in, self._acted = self.folded, self.all_in, self.acted
@@ -165,11 +158,8 @@ class BatchedTables:
         self._deck_pool = self._pool = np.ascontiguousarray(self._deck_rng.permuted(base, axis=1))
         self._pool_next = 0
 
-    def _engine_deck(self, t: int) -> None:
-        """Table ``t``'s next deck shuffled as ``HandState`` shuffles it (``table_seeds`` mode)."""
-        deck = list(range(52))
-        self._table_rngs[t].shuffle(deck)
-        self.deck[t] = deck
+    def _engine_deck(self, t: int) -> None:  # table t's next deck shuffled as HandState shuffles it (table_seeds)
+        self.deck[t] = _checks.engine_deck(self._table_rngs[t])
 
     def _refill_uniforms(self) -> None:  # the next _POOL uniforms in [0, 1) for the opponents (one numpy call)
         self._uniforms = self._uni = self._opp_rng.random(_POOL)
@@ -185,7 +175,7 @@ class BatchedTables:
 
     def history(self, t: int) -> list[tuple[int, int, int, int]]:
         """Table ``t``'s hand so far: ``(seat, street code, kind code, to)`` per action (``hist`` unpacked)."""
-        return [(x & 15, (x >> 4) & 15, (x >> 8) & 15, x >> 12) for x in self.hist[t, : self.hist_len[t]].tolist()]
+        return _checks.unpack_history(self.hist[t, : self.hist_len[t]])
 
     def _settle_all(self) -> None:
         """Run the opponents (if any) and write every table's legal set."""
@@ -229,6 +219,7 @@ class BatchedTables:
         self.final_seat[:] = -1
         self.learner_walks[:] = 0
         self.walk_reward[:] = 0
+        self.final_member[:] = -1
         self._step_all(acts)
         if self._external:
             self._play_external()
@@ -318,7 +309,7 @@ class BatchedTables:
             s = self._actor[t]
             if s != self._learner[t]:
                 rows[k] = t
-                bots[k] = self._seat_bot[s]
+                bots[k] = self._member[t] if self._lazy else self._seat_bot[s]
                 k += 1
         return k
 
@@ -333,12 +324,10 @@ class BatchedTables:
             self._apply(rows[i], acts[i])
         return 0
 
-    def describe_legal(self, t: int) -> str:
-        """Table ``t``'s legal exact ids in words."""
+    def describe_legal(self, t: int) -> str:  # table t's legal exact ids in words
         return _checks.describe_legal(self, t)
 
-    def legal_mask(self, width: int) -> np.ndarray:
-        """The exact-id legal mask of every table, ``(num_tables, width)`` int8 (raise ids past ``width`` cut)."""
+    def legal_mask(self, width: int) -> np.ndarray:  # every table's exact-id legal mask, (num_tables, width) int8
         return _checks.legal_mask(self, width)
 
     def random_actions(self) -> np.ndarray:
@@ -377,7 +366,9 @@ class BatchedTables:
         self._n_active[t] = n
         self._hlen[t] = 0
         self._decided[t] = 0
-        if self.random_seat:
+        if self._lazy:  # _external seats the learner and the member before anyone acts
+            self._fresh[t] = 1
+        elif self.random_seat:
             if self._seat_next >= _POOL:
                 self._refill_seats()
             self._learner[t] = self._seatq[self._seat_next]
@@ -417,6 +408,7 @@ class BatchedTables:
             self._hole[t, 2 * s + 1] = self._deck[t, j + n]
         self._pos[t] = 2 * n
         if self.record:
+            self._deal_at[t] = len(self.trace)
             self.trace.append((t, -1, (int(b), tuple(self.deck[t].tolist()), int(self._learner[t]))))
         self._next_actor_from(t, bb)
         return 0
@@ -578,9 +570,12 @@ class BatchedTables:
             self._lrew[t] += self._stacks[t, s] - self._starting[t, s]
             self._ldone[t] = 1
             self._fseat[t] = s
+            self._fmember[t] = self._member[t]
         else:
             self._lwalks[t] += 1
             self._wrew[t] += self._stacks[t, s] - self._starting[t, s]
+        self._lpay[t] = self._stacks[t, s] - self._starting[t, s]  # (members drawn per hand: _external logs it)
+        self._ldec[t] = self._decided[t]
         if self.record:
             self.trace.append((t, -2, tuple([int(x) for x in self.stacks[t] - self.starting[t]])))
         self._terminated[t] += 1

@@ -6,6 +6,18 @@ tables in C and plays the opponents' seats inside, :meth:`BatchedTables.fill_vie
 views, and :mod:`holdem_env.batched.encode` writes its observations and masks into preallocated arrays
 (the same bytes ``nlhe_v1`` gives at those decisions). What differs from the per-table backend is
 documented in the vector env's module docstring (no ``final_obs``, the core's own seeding).
+
+Pools: an opponent source whose ``batched_bot()`` returns :class:`~holdem_env.batched.Members` (every
+member with ``decide``; :meth:`OpponentPool.batched_bot <holdem_env.training.pool.OpponentPool.batched_bot>`)
+runs here too. Each table then draws its learner seat and its member at every hand from its own
+generator, and the opponents' uniforms come from one generator per table and seat, all seeded exactly
+as the per-table backend seeds them (``SeedSequence(seed, spawn_key=(t,))``; decks and buttons from
+the per-table env's seed, ``BatchedTables(table_seeds=...)``), and the member is drawn with the
+source's ``sample(table, rng)``. So a pool whose weights do not change during the run plays the same
+hands with the same results on both backends when each bot's ``act`` draws its
+``uniforms_per_decision`` numbers from its generator (``tests/test_vector_pools.py``); the source's
+``record_many`` gets each member's finished hands after every step (the per-table backend reports each
+hand as it ends, so prioritised weights can move at other moments).
 """
 
 from __future__ import annotations
@@ -14,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from holdem_env.batched import BatchedTables
+from holdem_env.batched import BatchedTables, Members
 from holdem_env.batched import encode as enc
 from holdem_env.batched.views import BatchViews
 from holdem_env.engine.config import BettingStructure
@@ -45,7 +57,10 @@ def batched_plan(opponents: Any, probe: Any, env_kwargs: dict[str, Any], next_st
     bot_of = getattr(opponents, "batched_bot", None)
     bot = bot_of() if callable(bot_of) else None
     if bot is None:
-        return None, "the opponent source has no batched bot (FixedOpponents with one member whose agent has decide(views, uniforms))"
+        return None, ("the opponent source has no batched bot (FixedOpponents with one member whose agent has "
+                      "decide(views, uniforms), or a pool whose every member has it)")
+    if isinstance(bot, Members) and not callable(getattr(opponents, "sample", None)):
+        return None, "the opponent source gives members but has no sample(table, rng)"
     return bot, ""
 
 
@@ -63,6 +78,9 @@ class BatchedBackend:
         self.pad = probe.num_seats != self.n
         self.scale = 1.0 / self.bb if probe.reward_unit == "bb" else 1.0
         self.bot = bot
+        #: the source's members drawn per hand (a pool), or None (one bot in every seat)
+        self.members: Members | None = bot if isinstance(bot, Members) else None
+        self.sample = getattr(opponents, "sample", None)
         self.record = getattr(opponents, "record", None)
         self.record_many = getattr(opponents, "record_many", None)
         self.bt: BatchedTables | None = None
@@ -78,9 +96,14 @@ class BatchedBackend:
     def reset(self, seed: int | None) -> None:
         """New tables from ``seed`` (``None``: fresh entropy), played to the learner's first decisions."""
         core_seed = int(np.random.SeedSequence().entropy) if seed is None else int(seed)  # type: ignore[arg-type]
+        opponents: Members | dict[str, Any]
+        if self.members is not None:
+            opponents, more = self._seeded_members(seed)
+        else:
+            opponents, more = {"others": self.bot}, {}
         self.bt = BatchedTables(
             self.num_envs, self.n, self.sb, self.bb, self.buy_in, seed=core_seed, ante=self.ante,
-            opponents={"others": self.bot}, random_learner_seat=True, **self.core_options,
+            opponents=opponents, random_learner_seat=True, **more, **self.core_options,
         )
         self.learner_steps = 0
         self._report()
@@ -113,6 +136,17 @@ class BatchedBackend:
         return self.bt.learner.copy()
 
     @property
+    def opponent_members(self) -> np.ndarray:
+        """The member playing the other seats at every table this hand (0 with one bot)."""
+        assert self.bt is not None
+        return self.bt.member.copy() if self.members is not None else np.zeros(self.num_envs, dtype=np.int64)
+
+    def final_members(self, done: np.ndarray) -> np.ndarray:
+        """The member of the hand that finished this step where ``done``, else -1."""
+        assert self.bt is not None
+        return np.where(done, self.bt.final_member, -1).astype(np.int64)
+
+    @property
     def final_seats(self) -> np.ndarray:
         """The learner's seat of the hand that finished this step (-1 where none did)."""
         assert self.bt is not None
@@ -129,6 +163,32 @@ class BatchedBackend:
         return int(self.bt.decisions) - self.learner_steps * self.num_envs
 
     # -- internals -------------------------------------------------------------------------------
+    def _seeded_members(self, seed: int | None) -> tuple[Members, dict[str, Any]]:
+        """The members with the per-table backend's seeding (the module docstring): each table's
+        generator deals its seat and member, one generator per table and seat draws the uniforms."""
+        assert self.members is not None and self.sample is not None
+        n, sample = self.n, self.sample
+        root = np.random.SeedSequence(seed)
+        rngs, seat_rngs, env_seeds = [], [], []
+        for t in range(self.num_envs):
+            seq = np.random.SeedSequence(root.entropy, spawn_key=(t,))
+            g = np.random.default_rng(seq)
+            rngs.append(g)
+            seat_rngs.append([np.random.default_rng(c) for c in seq.spawn(n)])
+            env_seeds.append(int(g.integers(2**31)))
+
+        def deal(t: int) -> tuple[int, int]:
+            g = rngs[t]
+            seat = int(g.integers(n))
+            return seat, int(sample(t, g))
+
+        def uniforms(rows: np.ndarray, seats: np.ndarray, k: int) -> np.ndarray:
+            if k == 0:
+                return np.empty((len(rows), 0))
+            return np.array([seat_rngs[t][s].random(k) for t, s in zip(rows.tolist(), seats.tolist(), strict=True)])
+
+        return Members(list(self.members.bots), deal, uniforms, list(self.members.names)), {"table_seeds": env_seeds}
+
     def _observe(self) -> None:
         bt = self.bt
         assert bt is not None
@@ -145,10 +205,13 @@ class BatchedBackend:
         """Tell the opponent source every hand that finished (member 0: the source's only one): the
         hands the learner never acted in (the core's ``learner_walks``, each worth the table's
         ``walk_reward`` over their count) and the one it decided in."""
-        if self.record is None:
-            return
         bt = self.bt
         assert bt is not None
+        if self.members is not None:
+            self._report_members(bt)
+            return
+        if self.record is None:
+            return
         walks, decided = bt.learner_walks, bt.learner_done
         walked = np.flatnonzero(walks)
         walk_each = bt.walk_reward[walked] / walks[walked] * self.scale
@@ -162,6 +225,24 @@ class BatchedBackend:
                 self.record(0, each[t])
             if decided[t]:
                 self.record(0, float(bt.learner_reward[t]) * self.scale)
+
+
+    def _report_members(self, bt: BatchedTables) -> None:
+        """Tell the source each member's finished hands (the core's ``hand_log``, in settling order)."""
+        log = bt.hand_log
+        by: dict[int, list[float]] = {}
+        for member, payoff, _decided in log:
+            by.setdefault(member, []).append(payoff * self.scale)
+        log.clear()  # (emptied even for a source that records nothing: the log would grow for ever)
+        if self.record is None:
+            return
+        for member in sorted(by):
+            if self.record_many is not None:
+                self.record_many(member, np.array(by[member]))
+            else:
+                assert self.record is not None
+                for p in by[member]:
+                    self.record(member, p)
 
 
 def check_learner_actions(actions: Any, num_envs: int) -> np.ndarray:

@@ -63,11 +63,19 @@ are written by :mod:`holdem_env.batched.encode`: the same bytes ``nlhe_v1`` give
 per table runs (``backend="tables"``); ``backend="batched"`` refuses settings it cannot run with a
 :class:`~holdem_env.engine.errors.ConfigError` saying why. :attr:`HoldemVectorEnv.backend` says which
 runs and ``backend_reason`` why not batched. Under the batched backend, ``infos`` has no
-``final_obs`` (the core keeps no finished hand's view), ``opponent`` is always 0, and ``reset(seed)``
-seeds the core (``BatchedTables(seed=seed)``), not one generator per table.
+``final_obs`` (the core keeps no finished hand's view), ``opponent`` is always 0 with one bot, and
+``reset(seed)`` seeds the core (``BatchedTables(seed=seed)``), not one generator per table. A source
+whose ``batched_bot()`` gives :class:`~holdem_env.batched.Members` (a pool of bots with ``decide``,
+drawn per hand) runs batched too, seeded as the per-table backend (``holdem_env.env._vector_batched``).
 
 Version history
 ---------------
+* pools on the batched backend (issue 25): a source whose ``batched_bot()`` gives
+  :class:`~holdem_env.batched.Members` (``OpponentPool`` with several members, every one with
+  ``decide``: ``tag``, the style bots, ``cfr-lite``, the exploiters, ppo snapshots) runs batched by
+  default, with the per-table backend's seeding; there ``infos["opponent"]`` and
+  ``infos["final_opponent"]`` name each table's member (they were 0), the members play in exact chips,
+  and the source hears each member's hands in one ``record_many`` per step.
 * batched backend (``backend=``, ``batched_bot()``): observations, masks and rewards as before; under
   it no ``final_obs`` and the core's seeding (see Backends). ``hands_played`` and
   ``opponent_decisions`` are read-only properties.
@@ -474,14 +482,14 @@ class HoldemVectorEnv(VectorEnv):
     ) -> dict[str, Any]:
         n = self.num_envs
         every = np.ones(n, dtype=bool)
-        if self._batched is not None:  # one member (0); no final_obs (the core keeps no finished hand's view)
+        if self._batched is not None:  # no final_obs (the core keeps no finished hand's view)
             infos: dict[str, Any] = {
-                "seat": self._batched.seats, "_seat": every, "opponent": np.zeros(n, dtype=np.int64), "_opponent": every
+                "seat": self._batched.seats, "_seat": every, "opponent": self._batched.opponent_members, "_opponent": every
             }
             if done is not None and done.any():
                 assert rewards is not None
                 infos["payoff"] = np.where(done, rewards, 0.0)
-                infos["final_opponent"] = np.where(done, 0, -1)
+                infos["final_opponent"] = self._batched.final_members(done)
                 infos["final_seat"] = self._batched.final_seats
                 for key in ("payoff", "final_opponent", "final_seat"):
                     infos["_" + key] = done.copy()
