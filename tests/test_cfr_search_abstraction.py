@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import doctest
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from holdem_env.agents.cfr_search import abstraction
 from holdem_env.agents.cfr_search.abstraction import (
     AbstractionConfig,
     CardAbstraction,
@@ -139,3 +142,8 @@ def test_bad_input_is_refused(tmp_path, built: CardAbstraction) -> None:
     bad.write_bytes(b"not a file")
     with pytest.raises(ConfigError, match="abstraction=.* is invalid"):
         CardAbstraction.load(bad)
+
+
+def test_doctests() -> None:
+    result = doctest.testmod(abstraction)
+    assert result.attempted >= 4 and result.failed == 0

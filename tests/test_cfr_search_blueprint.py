@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from holdem_env._build import build_info
 from holdem_env.agents.cfr_search.abstraction import AbstractionConfig, CardAbstraction
 from holdem_env.agents.cfr_search.blueprint import Blueprint, write_blueprint
 from holdem_env.engine.cards import parse_cards
@@ -21,6 +22,7 @@ from holdem_env.training.cfr_search.nolimit import NoLimitConfig, NoLimitRules, 
 from holdem_env.training.cfr_search.solver import MCCFRSolver
 from holdem_env.training.cfr_search.tree import FOLD_END, SHOWDOWN, BettingTree
 
+COMPILED = "holdem_env.training.cfr_search._core" in build_info()["compiled"]
 TINY = AbstractionConfig(flop_buckets=4, turn_buckets=4, river_buckets=4, bins=6, flops=1, turns_per_flop=1)
 
 
@@ -117,6 +119,9 @@ def test_pool_deals_are_distinct_cards_with_the_bot_s_buckets_and_true_results(p
         assert results[row] == (1 if v0 > v1 else -1 if v0 < v1 else 0)
 
 
+@pytest.mark.skipif(
+    not COMPILED, reason="the core is not compiled here (`make build`): 20,000 hold'em iterations need C speed"
+)
 def test_hold_em_mccfr_learns_to_fold_less_with_aces_than_with_seven_deuce(pool: DealPool) -> None:
     tree = nolimit_tree(NoLimitConfig(stack=2_000), pool.abstraction.num_buckets)
     solver = MCCFRSolver(tree, pool, rng=np.random.default_rng(0), averaging="linear", batch_size=5000)
