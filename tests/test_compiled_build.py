@@ -65,6 +65,7 @@ def test_build_info_names_only_candidates_that_load_compiled() -> None:
     import holdem_env.batched.encode  # the batched observations and masks
     import holdem_env.engine.state
     import holdem_env.env.nlhe_v1  # imports the compiled candidates of the env
+    import holdem_env.training.cfr_search._core  # cfr-search's MCCFR traversal
 
     info = holdem_env.build_info()
     assert set(info["compiled"]) <= set(CANDIDATES)

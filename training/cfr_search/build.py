@@ -1,0 +1,164 @@
+"""The blueprint build command: card abstraction, deal pool, then MCCFR on the no-limit betting tree, written as one file.
+
+::
+
+    python -m holdem_env.training.cfr_search build --out blueprint.npz --stack-bb 200 --iterations 2000000
+
+Every random choice comes from ``--seed`` (the abstraction's flops and k-means seeds, the pool's
+flops, the deals and the sampled actions), so the options reproduce the file bit for bit.
+Progress bars go to stderr; a JSON summary (times of each stage, iterations/s, file size) to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import Any
+
+import numpy as np
+
+from holdem_env.agents.cfr_search.abstraction import AbstractionConfig, build_abstraction
+from holdem_env.agents.cfr_search.blueprint import write_blueprint
+from holdem_env.engine.errors import HoldemError
+from holdem_env.training.cfr.mccfr import Averaging
+from holdem_env.training.cfr_search.holdem import DealPool
+from holdem_env.training.cfr_search.nolimit import NoLimitConfig, nolimit_tree
+from holdem_env.training.cfr_search.solver import MCCFRSolver, Pruning
+
+__all__ = ["build_blueprint", "main"]
+
+
+def _bar(total: int, desc: str, quiet: bool) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, file=sys.stderr, disable=quiet, dynamic_ncols=True)
+
+
+def build_blueprint(
+    out: str,
+    *,
+    game: NoLimitConfig,
+    abstraction: AbstractionConfig,
+    iterations: int,
+    pool_flops: int,
+    seed: int = 0,
+    averaging: Averaging | None = None,
+    pruning: Pruning | None = None,
+    quiet: bool = False,
+) -> dict[str, Any]:
+    """Build and write a blueprint; returns the summary (seconds per stage, sizes)."""
+    rng = np.random.default_rng(seed)
+    averaging = averaging or Averaging("discounted", discount_interval=100_000)
+    pruning = pruning or Pruning(after=1_000_000)
+    times: dict[str, float] = {}
+    start = time.perf_counter()
+    with _bar(abstraction.flops, "abstraction (flops)", quiet) as bar:
+        cards = build_abstraction(abstraction, rng, lambda done, total: bar.update(1))
+    times["abstraction_s"] = time.perf_counter() - start
+    tick = time.perf_counter()
+    with _bar(pool_flops, "deal pool (flops)", quiet) as bar:
+        pool = DealPool(cards, pool_flops, rng, lambda done, total: bar.update(1))
+    times["pool_s"] = time.perf_counter() - tick
+    tree = nolimit_tree(game, cards.num_buckets)
+    solver = MCCFRSolver(tree, pool, rng=rng, averaging=averaging, pruning=pruning, batch_size=10_000)
+    tick = time.perf_counter()
+    with _bar(iterations, "MCCFR (iterations)", quiet) as bar:
+        last = [0]
+
+        def progress(done: int) -> None:
+            bar.update(done - last[0])
+            last[0] = done
+
+        solver.run(iterations, progress)
+    times["mccfr_s"] = time.perf_counter() - tick
+    info = {
+        "seed": seed,
+        "iterations": iterations,
+        "pool_flops": pool_flops,
+        "averaging": asdict(averaging),
+        "pruning": {k: float(v) for k, v in asdict(pruning).items()},
+        **{k: round(v, 1) for k, v in times.items()},
+    }
+    game_meta = {
+        k: (list(map(list, v)) if isinstance(v, tuple) and v and isinstance(v[0], tuple) else v)
+        for k, v in asdict(game).items()
+    }
+    write_blueprint(
+        out,
+        actor=tree.actor,
+        street=tree.street,
+        first=tree.first,
+        num_children=tree.num_children,
+        labels=tree.labels,
+        probabilities=solver.average_policy(),
+        abstraction=cards,
+        game=game_meta,
+        info=info,
+    )
+    total = time.perf_counter() - start
+    return {
+        "out": out,
+        "bytes": os.path.getsize(out),
+        "nodes": tree.num_nodes,
+        "infosets": tree.num_infosets,
+        "cells": tree.num_cells,
+        "iterations": iterations,
+        "iterations_per_second": round(iterations / times["mccfr_s"], 1) if times["mccfr_s"] else None,
+        **{k: round(v, 1) for k, v in times.items()},
+        "total_s": round(total, 1),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line: see the module docstring."""
+    parser = argparse.ArgumentParser(
+        prog="python -m holdem_env.training.cfr_search", description=__doc__.split("\n")[0]
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="build a blueprint file")
+    b.add_argument("--out", required=True, help="blueprint file to write (.npz)")
+    b.add_argument("--stack-bb", type=int, default=200, help="stacks in big blinds (blinds 50/100)")
+    b.add_argument("--iterations", type=int, default=2_000_000)
+    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--buckets", type=int, nargs=3, default=(50, 50, 50), metavar=("FLOP", "TURN", "RIVER"))
+    b.add_argument("--bins", type=int, default=20, help="equity histogram bins (flop and turn)")
+    b.add_argument("--abstraction-flops", type=int, default=40, help="random flops the clustering sees")
+    b.add_argument("--pool-flops", type=int, default=60, help="flops of the training deal pool (1.6 MB each in memory)")
+    b.add_argument("--discount-interval", type=int, default=100_000, help="DCFR discounts every N iterations")
+    b.add_argument("--linear", action="store_true", help="Linear CFR instead of DCFR")
+    b.add_argument("--prune-after", type=int, default=1_000_000, help="iterations before pruning starts")
+    b.add_argument("--quiet", action="store_true", help="no progress bars")
+    args = parser.parse_args(argv)
+    try:
+        game = NoLimitConfig(stack=100 * args.stack_bb)
+        cards = AbstractionConfig(
+            flop_buckets=args.buckets[0],
+            turn_buckets=args.buckets[1],
+            river_buckets=args.buckets[2],
+            bins=args.bins,
+            flops=args.abstraction_flops,
+        )
+        averaging = (
+            Averaging("linear") if args.linear else Averaging("discounted", discount_interval=args.discount_interval)
+        )
+        summary = build_blueprint(
+            args.out,
+            game=game,
+            abstraction=cards,
+            iterations=args.iterations,
+            pool_flops=args.pool_flops,
+            seed=args.seed,
+            averaging=averaging,
+            pruning=Pruning(after=args.prune_after),
+            quiet=args.quiet,
+        )
+    except HoldemError as exc:
+        print(f"cfr-search build: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(summary, indent=1))
+    return 0
