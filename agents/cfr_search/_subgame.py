@@ -1,0 +1,332 @@
+# cython: boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+"""The compiled core of the subgame solver: discounted CFR over a public tree whose nodes hold range vectors.
+
+:class:`SubgameCore` walks a flattened heads-up betting tree (:mod:`~holdem_env.agents.cfr_search.tree`)
+once per player per iteration, with one vector per node over a list of holdings (usually all those the
+board leaves), as DeepStack and Libratus do. Terminals cost O(holdings): a fold sums the opponent's
+reach over the holdings that share no card with each holding (the total less the two cards' sums,
+inclusion-exclusion), a showdown walks the holdings in order of strength with the same per-card sums.
+A chance node deals each river card with probability 1/44 (52 cards less the board's four and the two
+holdings'). Regrets and average strategy are discounted per iteration by factors the caller gives
+(DCFR; CFR+ is one choice of them). A re-solving gadget (Burch, Johanson and Bowling 2014) can sit
+above the root: there one player chooses, per holding, between a given value and playing the subgame.
+Compiled (``_subgame.pxd``, ``holdem_env/_build.py`` CANDIDATES) this is C; the ``.py`` is the same
+algorithm, slowly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["SubgameCore", "KIND_DECISION", "KIND_FOLD", "KIND_SHOWDOWN", "KIND_CHANCE"]
+
+KIND_DECISION = 0
+KIND_FOLD = 1
+KIND_SHOWDOWN = 2
+KIND_CHANCE = 3
+
+MODE_CFR = 0  # regret update for the traverser, current strategies
+MODE_BEST = 1  # the traverser's best response to the other's average strategy
+MODE_AVERAGE = 2  # both average strategies
+
+
+class SubgameCore:
+    """The solver's state: tree arrays, holdings, per-board strength orders, regrets, strategy sums."""
+
+    def __init__(
+        self,
+        kind: np.ndarray,
+        player: np.ndarray,
+        amount: np.ndarray,
+        first_child: np.ndarray,
+        n_children: np.ndarray,
+        children: np.ndarray,
+        river: np.ndarray,
+        row: np.ndarray,
+        n_rows: int,
+        cards: np.ndarray,
+        board_of_card: np.ndarray,
+        strength: np.ndarray,
+        ranges: np.ndarray,
+    ) -> None:
+        kinds = np.ascontiguousarray(kind, dtype=np.int64)
+        counts = np.ascontiguousarray(n_children, dtype=np.int64)
+        strengths = np.ascontiguousarray(strength, dtype=np.int64)  # (boards, holdings), 0: blocked there
+        holdings = np.asarray(cards, dtype=np.int64).reshape(-1, 2)
+        self.kind = kinds
+        self.player = np.ascontiguousarray(player, dtype=np.int64)
+        self.amount = np.ascontiguousarray(amount, dtype=np.int64)
+        self.first_child = np.ascontiguousarray(first_child, dtype=np.int64)
+        self.n_children = counts
+        self.children = np.ascontiguousarray(children, dtype=np.int64)
+        self.river = np.ascontiguousarray(river, dtype=np.int64)
+        self.row = np.ascontiguousarray(row, dtype=np.int64)
+        self.n_nodes = len(kinds)
+        self.n_hold = len(holdings)
+        self.c1 = np.ascontiguousarray(holdings[:, 0])
+        self.c2 = np.ascontiguousarray(holdings[:, 1])
+        self.board_of_card = np.ascontiguousarray(board_of_card, dtype=np.int64)  # river card -> strength row; 52: none
+        self.strength = strengths
+        order = np.zeros(strengths.shape, dtype=np.int64)
+        n_valid = np.zeros(len(strengths), dtype=np.int64)
+        for b in range(len(strengths)):
+            valid = np.flatnonzero(strengths[b] > 0)
+            ranked = valid[np.argsort(strengths[b][valid], kind="stable")]
+            order[b, : len(ranked)] = ranked
+            n_valid[b] = len(ranked)
+        self.order = order
+        self.n_valid = n_valid
+        self.ranges = np.ascontiguousarray(ranges, dtype=np.float64)
+        self.regret = np.zeros((n_rows, self.n_hold), dtype=np.float64)
+        self.avg = np.zeros((n_rows, self.n_hold), dtype=np.float64)
+        depth = self._depth(0) + 2
+        width = int(counts.max()) if len(counts) else 1
+        self.opp_reach = np.zeros((depth, self.n_hold), dtype=np.float64)
+        self.own_reach = np.zeros((depth, self.n_hold), dtype=np.float64)
+        self.values = np.zeros((depth, self.n_hold), dtype=np.float64)
+        self.strat = np.zeros((depth, max(width, 2), self.n_hold), dtype=np.float64)
+        self.child_values = np.zeros((depth, max(width, 2), self.n_hold), dtype=np.float64)
+        self.card_sum = np.zeros(52, dtype=np.float64)
+        self.gadget_player = -1
+        self.gadget_values = np.zeros(self.n_hold, dtype=np.float64)
+        self.gadget_weight = np.zeros(self.n_hold, dtype=np.float64)
+        self.gadget_regret = np.zeros((2, self.n_hold), dtype=np.float64)
+        self.gadget_follow = np.zeros(self.n_hold, dtype=np.float64)
+        self.pos_disc = 1.0
+        self.neg_disc = 0.0
+        self.avg_disc = 1.0
+
+    def _depth(self, node: int) -> int:
+        best = 0
+        for k in range(self.n_children[node]):
+            best = max(best, 1 + self._depth(self.children[self.first_child[node] + k]))
+        return best
+
+    def set_gadget(self, player: int, values: np.ndarray, weight: np.ndarray) -> None:
+        """Put a re-solving gadget above the root: ``player`` chooses per holding between ``values``
+        (its counterfactual value elsewhere) and the subgame; ``weight`` is that player's chance of each
+        holding at the gadget (1 on every holding it may hold). ``player`` -1 removes it."""
+        self.gadget_player = player
+        self.gadget_values = np.ascontiguousarray(values, dtype=np.float64)
+        self.gadget_weight = np.ascontiguousarray(weight, dtype=np.float64)
+        self.gadget_regret = np.zeros((2, self.n_hold), dtype=np.float64)
+
+    def iterate(self, trav: int, pos_disc: float, neg_disc: float, avg_disc: float) -> None:
+        """One update for player ``trav``: accumulated positive regrets are first multiplied by
+        ``pos_disc``, negative ones by ``neg_disc`` (0: CFR+'s floor), the strategy sums by ``avg_disc``."""
+        self.pos_disc = pos_disc
+        self.neg_disc = neg_disc
+        self.avg_disc = avg_disc
+        self._root(trav, MODE_CFR)
+
+    def root_values(self, trav: int, mode: int) -> np.ndarray:
+        """Counterfactual values of ``trav``'s holdings at the root (no update): ``mode`` 1, its best
+        response to the other's average strategy; 2, both average strategies. The gadget is ignored."""
+        g = self.gadget_player
+        self.gadget_player = -1
+        try:
+            self._root(trav, mode)
+        finally:
+            self.gadget_player = g
+        return np.array(self.values[0])
+
+    def _root(self, trav: int, mode: int) -> None:
+        n = self.n_hold
+        g = self.gadget_player
+        if g < 0:
+            for h in range(n):
+                self.opp_reach[0, h] = self.ranges[1 - trav, h]
+                self.own_reach[0, h] = self.ranges[trav, h]
+            self._walk(0, trav, 0, mode)
+            return
+        for h in range(n):  # the gadget's current strategy: terminate (0) or follow (1)
+            t = max(self.gadget_regret[0, h], 0.0)
+            f = max(self.gadget_regret[1, h], 0.0)
+            if t + f > 0:
+                self.gadget_follow[h] = f / (t + f)
+            else:
+                self.gadget_follow[h] = 0.5
+        if trav != g:
+            for h in range(n):
+                self.opp_reach[0, h] = self.gadget_weight[h] * self.gadget_follow[h]
+                self.own_reach[0, h] = self.ranges[trav, h]
+            self._walk(0, trav, 0, mode)
+            return
+        for h in range(n):
+            self.opp_reach[0, h] = self.ranges[1 - trav, h]
+            self.own_reach[0, h] = self.gadget_weight[h] * self.gadget_follow[h]
+        self._walk(0, trav, 0, mode)
+        for h in range(n):
+            f = self.gadget_follow[h]
+            vf = self.values[0, h]
+            vt = self.gadget_values[h]
+            v = f * vf + (1.0 - f) * vt
+            self.gadget_regret[0, h] = self._discount(self.gadget_regret[0, h]) + vt - v
+            self.gadget_regret[1, h] = self._discount(self.gadget_regret[1, h]) + vf - v
+
+    def _discount(self, r: float) -> float:
+        if r > 0:
+            return r * self.pos_disc
+        return r * self.neg_disc
+
+    def _walk(self, node: int, trav: int, d: int, mode: int) -> None:
+        k = self.kind[node]
+        if k == KIND_FOLD:
+            self._fold(node, trav, d)
+        elif k == KIND_SHOWDOWN:
+            self._showdown(node, d)
+        elif k == KIND_CHANCE:
+            self._chance(node, trav, d, mode)
+        else:
+            self._decision(node, trav, d, mode)
+
+    def _fold(self, node: int, trav: int, d: int) -> None:
+        n = self.n_hold
+        total = 0.0
+        for c in range(52):
+            self.card_sum[c] = 0.0
+        for h in range(n):
+            r = self.opp_reach[d, h]
+            total += r
+            self.card_sum[self.c1[h]] += r
+            self.card_sum[self.c2[h]] += r
+        pay = float(self.amount[node])
+        if self.player[node] == trav:
+            pay = -pay
+        for h in range(n):
+            self.values[d, h] = pay * (total - self.card_sum[self.c1[h]] - self.card_sum[self.c2[h]] + self.opp_reach[d, h])
+
+    def _showdown(self, node: int, d: int) -> None:
+        n = self.n_hold
+        rv = self.river[node]
+        b = self.board_of_card[rv if rv >= 0 else 52]
+        nv = self.n_valid[b]
+        pay = float(self.amount[node])
+        for h in range(n):
+            self.values[d, h] = 0.0
+        for c in range(52):
+            self.card_sum[c] = 0.0
+        total = 0.0
+        i = 0
+        while i < nv:  # weakest first: each holding wins against the reach below its strength
+            s = self.strength[b, self.order[b, i]]
+            j = i
+            while j < nv and self.strength[b, self.order[b, j]] == s:
+                h = self.order[b, j]
+                self.values[d, h] = total - self.card_sum[self.c1[h]] - self.card_sum[self.c2[h]]
+                j += 1
+            for m in range(i, j):
+                h = self.order[b, m]
+                r = self.opp_reach[d, h]
+                total += r
+                self.card_sum[self.c1[h]] += r
+                self.card_sum[self.c2[h]] += r
+            i = j
+        for c in range(52):
+            self.card_sum[c] = 0.0
+        total = 0.0
+        i = nv - 1
+        while i >= 0:  # strongest first: and loses against the reach above it
+            s = self.strength[b, self.order[b, i]]
+            j = i
+            while j >= 0 and self.strength[b, self.order[b, j]] == s:
+                h = self.order[b, j]
+                self.values[d, h] = pay * (self.values[d, h] - (total - self.card_sum[self.c1[h]] - self.card_sum[self.c2[h]]))
+                j -= 1
+            m = i
+            while m > j:
+                h = self.order[b, m]
+                r = self.opp_reach[d, h]
+                total += r
+                self.card_sum[self.c1[h]] += r
+                self.card_sum[self.c2[h]] += r
+                m -= 1
+            i = j
+
+    def _chance(self, node: int, trav: int, d: int, mode: int) -> None:
+        n = self.n_hold
+        for h in range(n):
+            self.values[d, h] = 0.0
+        first = self.first_child[node]
+        for a in range(self.n_children[node]):
+            child = self.children[first + a]
+            card = self.river[child]
+            live = 0.0
+            for h in range(n):
+                if self.c1[h] == card or self.c2[h] == card:
+                    self.opp_reach[d + 1, h] = 0.0
+                    self.own_reach[d + 1, h] = 0.0
+                else:
+                    self.opp_reach[d + 1, h] = self.opp_reach[d, h]
+                    self.own_reach[d + 1, h] = self.own_reach[d, h]
+                    live += self.opp_reach[d, h]
+            if live == 0.0 and mode == MODE_AVERAGE:
+                continue
+            self._walk(child, trav, d + 1, mode)
+            for h in range(n):
+                if self.c1[h] != card and self.c2[h] != card:
+                    self.values[d, h] += self.values[d + 1, h] / 44.0
+
+    def _strategy(self, node: int, d: int, average: int) -> None:
+        """The node's strategy (current from regrets, or the average) into strat[d, a, h]."""
+        n = self.n_hold
+        na = self.n_children[node]
+        r0 = self.row[node]
+        for h in range(n):
+            total = 0.0
+            for a in range(na):
+                if average:
+                    x = self.avg[r0 + a, h]
+                else:
+                    x = max(self.regret[r0 + a, h], 0.0)
+                self.strat[d, a, h] = x
+                total += x
+            for a in range(na):
+                if total > 0:
+                    self.strat[d, a, h] = self.strat[d, a, h] / total
+                else:
+                    self.strat[d, a, h] = 1.0 / na
+
+    def _decision(self, node: int, trav: int, d: int, mode: int) -> None:
+        n = self.n_hold
+        na = self.n_children[node]
+        r0 = self.row[node]
+        first = self.first_child[node]
+        q = self.player[node]
+        if mode == MODE_CFR:
+            self._strategy(node, d, 0)
+        else:
+            self._strategy(node, d, 1)
+        for h in range(n):
+            self.values[d, h] = -1e300 if (q == trav and mode == MODE_BEST) else 0.0
+        for a in range(na):
+            live = 0.0
+            for h in range(n):
+                if q == trav:
+                    self.own_reach[d + 1, h] = self.own_reach[d, h] * self.strat[d, a, h]
+                    self.opp_reach[d + 1, h] = self.opp_reach[d, h]
+                else:
+                    self.own_reach[d + 1, h] = self.own_reach[d, h]
+                    self.opp_reach[d + 1, h] = self.opp_reach[d, h] * self.strat[d, a, h]
+                live += self.opp_reach[d + 1, h]
+            if live > 0.0:
+                self._walk(self.children[first + a], trav, d + 1, mode)
+            else:  # nobody the traverser could meet gets here: every value is 0
+                for h in range(n):
+                    self.values[d + 1, h] = 0.0
+            for h in range(n):
+                v = self.values[d + 1, h]
+                if q != trav:
+                    self.values[d, h] += v
+                elif mode == MODE_BEST:
+                    if v > self.values[d, h]:
+                        self.values[d, h] = v
+                else:
+                    self.values[d, h] += self.strat[d, a, h] * v
+                    self.child_values[d, a, h] = v
+        if q != trav or mode != MODE_CFR:
+            return
+        for a in range(na):
+            for h in range(n):
+                self.regret[r0 + a, h] = self._discount(self.regret[r0 + a, h]) + self.child_values[d, a, h] - self.values[d, h]
+                self.avg[r0 + a, h] = self.avg[r0 + a, h] * self.avg_disc + self.own_reach[d, h] * self.strat[d, a, h]

@@ -1,0 +1,126 @@
+"""The subgame solver against independent answers: a sequence-form linear program (scipy), brute force."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from holdem_env.agents.cfr_search.resolve import Subgame
+from holdem_env.agents.cfr_search.tree import CHANCE, DECISION, FOLD, SHOWDOWN, SubgameError, SubgameSpec, build_tree
+from holdem_env.engine.cards import parse_cards
+from holdem_env.engine.evaluator import hand_strength
+from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, holding_index
+
+linprog = pytest.importorskip("scipy.optimize").linprog
+
+RIVER = parse_cards("Ks 9h 5d 2c 2s")
+TURN = parse_cards("Ks 9h 5d 2c")
+# Holdings that beat, tie and lose to each other on RIVER, several sharing cards (blockers).
+HANDS = ["AhAd", "QhQd", "9c9d", "KhQc", "6h4h", "JdTd", "AcKd", "Ah7h", "8c8d"]
+
+
+def _idx(names: list[str]) -> list[int]:
+    return [holding_index(*parse_cards(x)) for x in names]
+
+
+def _ranges(rows: list[list[int]], seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    r = np.zeros((2, NUM_HOLDINGS))
+    for p, hs in enumerate(rows):
+        r[p, hs] = rng.uniform(0.2, 1.0, len(hs))
+    return r
+
+
+# ---------------------------------------------------------------------------------------- the tree
+def test_tree_actions_contributions_and_inserted_bet() -> None:
+    spec = SubgameSpec(board=RIVER, contrib=(300, 300), stacks=(500, 700), first=1, big_blind=100)
+    t = build_tree(spec, sizes=(0.5, 1.0, "allin"), max_raises=2, extra={("k",): [450]})
+    assert t.labels[0] == ("k", "b600", "b800")  # 300 + 0.5*600; 300 + 600 = 900 capped at 800 (all in)
+    assert t.player[0] == 1
+    after_check = t.find(["k"])
+    assert t.labels[after_check] == ("k", "b450", "b600", "b800")  # the inserted 450 is there
+    facing = t.find(["b600"])
+    assert t.player[facing] == 0 and t.contrib[facing] == (300, 600)
+    # raise sizes from the pot after a call (1200): 600 + 600 = 1200 > cap 800, 600 + 1200: all in
+    assert t.labels[facing] == ("f", "c", "b800")
+    assert t.kind[t.find(["b600", "f"])] == FOLD and t.player[t.find(["b600", "f"])] == 0
+    assert t.kind[t.find(["b600", "c"])] == SHOWDOWN and t.contrib[t.find(["b600", "c"])] == (600, 600)
+    assert t.labels[t.find(["b600", "b800"])] == ("f", "c")  # all in: no raise
+    assert t.kind[t.find(["k", "k"])] == SHOWDOWN
+    # a bet adds at least the big blind, a raise at least the last bet or raise
+    t2 = build_tree(SubgameSpec(board=RIVER, contrib=(300, 300), stacks=(5000, 5000)), sizes=(0.01,), max_raises=2)
+    assert t2.labels[0] == ("k", "b400")  # 0.01 pot is below the big blind: the minimum bet is 100
+    assert t2.labels[t2.find(["b400"])] == ("f", "c", "b500")
+    with pytest.raises(SubgameError, match="inserted bet"):
+        build_tree(spec, extra={(): [2000]})
+    with pytest.raises(SubgameError, match="bet size"):
+        build_tree(spec, sizes=(-1.0,))
+
+
+def test_turn_tree_deals_every_river_card() -> None:
+    spec = SubgameSpec(board=TURN, contrib=(100, 100), stacks=(300, 300))
+    t = build_tree(spec, sizes=("allin",), max_raises=1, river_sizes=(1.0,), river_max_raises=1)
+    chance = t.find(["k", "k"])
+    assert t.kind[chance] == CHANCE and len(t.children[chance]) == 48
+    river = t.find(["k", "k", "d51"])
+    assert t.kind[river] == DECISION and t.labels[river] == ("k", "b300")
+    allin = t.find(["b400", "c"])  # all in on the turn: the river is dealt, no more betting
+    assert t.kind[allin] == CHANCE and all(t.kind[k] == SHOWDOWN for k in t.children[allin])
+
+
+# ------------------------------------------------------------------ brute force over deals and rivers
+def _payoff0(t, node: int, h0: tuple[int, int], h1: tuple[int, int], board: list[int]) -> float:
+    c = t.contrib[node]
+    if t.kind[node] == FOLD:
+        return -c[0] if t.player[node] == 0 else c[1]
+    rv = t.river[node]
+    full = board + ([rv] if rv >= 0 else [])
+    s0, s1 = hand_strength(list(h0) + full), hand_strength(list(h1) + full)
+    return float(c[0] * np.sign(s0 - s1))
+
+
+def _brute_value(sub: Subgame, strategies: dict[int, np.ndarray]) -> float:
+    """Player 0's expected payoff per deal, every deal and river enumerated, node by node."""
+    t, board = sub.tree, list(sub.spec.board)
+    total = mass = 0.0
+
+    def walk(node: int, i0: int, i1: int) -> float:
+        k = t.kind[node]
+        h0, h1 = tuple(HOLDINGS[i0]), tuple(HOLDINGS[i1])
+        if k in (FOLD, SHOWDOWN):
+            return _payoff0(t, node, h0, h1, board)
+        if k == CHANCE:
+            kids = [x for x in t.children[node] if t.river[x] not in h0 + h1]
+            assert len(kids) == 44
+            return sum(walk(x, i0, i1) for x in kids) / len(kids)
+        mine = i0 if t.player[node] == 0 else i1
+        return sum(strategies[node][a, mine] * walk(x, i0, i1) for a, x in enumerate(t.children[node]))
+
+    for i0, i1 in itertools.product(sub.holdings, repeat=2):
+        w = sub.ranges[0, i0] * sub.ranges[1, i1]
+        if w == 0 or set(HOLDINGS[i0]) & set(HOLDINGS[i1]):
+            continue
+        total += w * walk(0, i0, i1)
+        mass += w
+    return total / mass
+
+
+@pytest.mark.parametrize("board", [RIVER, TURN], ids=["river", "turn"])
+def test_values_of_a_fixed_strategy_match_brute_force(board: tuple[int, ...]) -> None:
+    hands = _idx(HANDS[:6]) if len(board) == 5 else _idx(["AhAd", "QhQd", "KhQc", "6h4h", "Ac9d"])
+    sub = Subgame(
+        SubgameSpec(board=board, contrib=(100, 100), stacks=(300, 300)), _ranges([hands, hands], seed=1),
+        sizes=(0.5, "allin"), max_raises=1, river_sizes=(1.0,), river_max_raises=1, holdings=hands,
+    )
+    rng = np.random.default_rng(7)
+    strategies = {}
+    for node in range(len(sub.tree)):
+        if sub.tree.kind[node] == DECISION:
+            p = rng.dirichlet(np.ones(len(sub.tree.children[node])), NUM_HOLDINGS).T
+            sub.set_strategy(node, p)
+            strategies[node] = p
+    want = _brute_value(sub, strategies)
+    assert sub.game_value(0) == pytest.approx(want, rel=1e-9, abs=1e-9)
+    assert sub.game_value(1) == pytest.approx(-want, rel=1e-9, abs=1e-9)
