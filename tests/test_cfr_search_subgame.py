@@ -124,3 +124,146 @@ def test_values_of_a_fixed_strategy_match_brute_force(board: tuple[int, ...]) ->
     want = _brute_value(sub, strategies)
     assert sub.game_value(0) == pytest.approx(want, rel=1e-9, abs=1e-9)
     assert sub.game_value(1) == pytest.approx(-want, rel=1e-9, abs=1e-9)
+
+
+# ---------------------------------------------------------------------- sequence-form linear program
+class SequenceForm:
+    """The subgame's sequence form, built node by node from the tree and the evaluator's hand values
+    (nothing of the solver's vectors): player 0's payoff matrix ``A`` (per deal, chance included),
+    constraint matrices ``E`` (player 0) and ``F`` (player 1)."""
+
+    def __init__(self, sub: Subgame) -> None:
+        t, board = sub.tree, list(sub.spec.board)
+        self.sub = sub
+        self.seq: list[dict[tuple[int, int, int], int]] = [{}, {}]  # (holding, node, action) -> id (0: empty)
+        self.parent: list[dict[tuple[int, int], int]] = [{}, {}]  # (holding, node) -> the sequence before it
+        for p in (0, 1):
+            for h in sub.holdings:
+                stack = [(0, 0)]
+                while stack:
+                    node, before = stack.pop()
+                    kids = t.children[node]
+                    if t.kind[node] == DECISION and t.player[node] == p:
+                        self.parent[p][(h, node)] = before
+                        for a, kid in enumerate(kids):
+                            sid = self.seq[p].setdefault((h, node, a), len(self.seq[p]) + 1)
+                            stack.append((kid, sid))
+                    else:
+                        stack.extend((kid, before) for kid in kids)
+        n0, n1 = len(self.seq[0]) + 1, len(self.seq[1]) + 1
+        self.A = np.zeros((n0, n1))
+        r = sub.ranges
+        mass = sub.pair_mass()
+        for i0, i1 in itertools.product(sub.holdings, repeat=2):
+            h0, h1 = tuple(HOLDINGS[i0]), tuple(HOLDINGS[i1])
+            w = r[0, i0] * r[1, i1]
+            if w == 0 or set(h0) & set(h1):
+                continue
+            stack2 = [(0, 0, 0, w / mass)]
+            while stack2:
+                node, s0, s1, prob = stack2.pop()
+                k = t.kind[node]
+                if k in (FOLD, SHOWDOWN):
+                    self.A[s0, s1] += prob * _payoff0(t, node, h0, h1, board)
+                elif k == CHANCE:
+                    kids = [x for x in t.children[node] if t.river[x] not in h0 + h1]
+                    stack2.extend((x, s0, s1, prob / len(kids)) for x in kids)
+                else:
+                    p, h = t.player[node], (i0 if t.player[node] == 0 else i1)
+                    for a, kid in enumerate(t.children[node]):
+                        sid = self.seq[p][(h, node, a)]
+                        stack2.append((kid, sid if p == 0 else s0, sid if p == 1 else s1, prob))
+        self.E = self._constraints(0, n0)
+        self.F = self._constraints(1, n1)
+
+    def _constraints(self, p: int, n: int) -> np.ndarray:
+        rows = [np.eye(1, n, 0)[0]]
+        for (h, node), before in self.parent[p].items():
+            row = np.zeros(n)
+            for a in range(len(self.sub.tree.children[node])):
+                row[self.seq[p][(h, node, a)]] = 1.0
+            row[before] -= 1.0
+            rows.append(row)
+        return np.array(rows)
+
+    def value(self) -> float:
+        """max over x of min over y of x'Ay: max f'q subject to F'q <= A'x, Ex = e, x >= 0."""
+        n0, m1 = self.A.shape[0], self.F.shape[0]
+        c = np.zeros(n0 + m1)
+        c[n0] = -1.0
+        a_ub = np.hstack([-self.A.T, self.F.T])
+        e = np.eye(1, self.E.shape[0], 0)[0]
+        a_eq = np.hstack([self.E, np.zeros((self.E.shape[0], m1))])
+        bounds = [(0, None)] * n0 + [(None, None)] * m1
+        res = linprog(c, A_ub=a_ub, b_ub=np.zeros(a_ub.shape[0]), A_eq=a_eq, b_eq=e, bounds=bounds, method="highs")
+        assert res.status == 0, res.message
+        return -float(res.fun)
+
+    def plan(self, p: int) -> np.ndarray:
+        """Player ``p``'s realization plan of the solver's average strategy."""
+        t = self.sub.tree
+        y = np.zeros(len(self.seq[p]) + 1)
+        y[0] = 1.0
+        for node in range(len(t)):  # parents come before children in node order
+            if t.kind[node] == DECISION and t.player[node] == p:
+                probs = self.sub.strategy(node)
+                for h in self.sub.holdings:
+                    for a in range(len(t.children[node])):
+                        y[self.seq[p][(h, node, a)]] = y[self.parent[p][(h, node)]] * probs[a, h]
+        return y
+
+    def best_response(self, p: int) -> float:
+        """Player ``p``'s best-response payoff per deal to the other's plan, by a linear program."""
+        other = self.plan(1 - p)
+        gain = self.A @ other if p == 0 else -(self.A.T @ other)
+        cons = self.E if p == 0 else self.F
+        e = np.eye(1, cons.shape[0], 0)[0]
+        res = linprog(-gain, A_eq=cons, b_eq=e, bounds=[(0, None)] * len(gain), method="highs")
+        assert res.status == 0, res.message
+        return -float(res.fun)
+
+
+@pytest.mark.parametrize(
+    "hands0, hands1, sizes, raises",
+    [
+        (HANDS[:5], HANDS[3:8], (1.0, "allin"), 1),
+        (HANDS, HANDS, (0.5, 1.0, "allin"), 2),
+    ],
+    ids=["one-raise", "two-raises"],
+)
+def test_river_solution_reaches_the_linear_programs_value(hands0, hands1, sizes, raises) -> None:
+    h0, h1 = _idx(hands0), _idx(hands1)
+    sub = Subgame(
+        SubgameSpec(board=RIVER, contrib=(200, 200), stacks=(600, 600), first=1), _ranges([h0, h1], seed=3),
+        sizes=sizes, max_raises=raises, holdings=sorted(set(h0 + h1)),
+    )
+    sf = SequenceForm(sub)
+    exact = sf.value()
+    sub.solve(50)
+    early = sub.exploitability()
+    sub.solve(1950)
+    # The solver's best responses are the linear program's best responses to its strategies (to the LP
+    # solver's tolerance)...
+    assert sub.game_value(0, best_response=True) == pytest.approx(sf.best_response(0), abs=1e-5)
+    assert sub.game_value(1, best_response=True) == pytest.approx(sf.best_response(1), abs=1e-5)
+    # ... they bracket the exact value, and their gap (exploitability) shrinks towards 0.
+    assert sub.game_value(0, best_response=True) >= exact - 1e-7
+    assert -sub.game_value(1, best_response=True) <= exact + 1e-7
+    assert sub.exploitability() < min(early / 5, 0.02)  # chips per deal; the pot is 400
+    assert sub.game_value(0) == pytest.approx(exact, abs=0.05)
+    assert abs(exact) > 1.0  # the game is not trivially even
+
+
+def test_turn_solution_reaches_the_linear_programs_value() -> None:
+    hands = _idx(["AhAd", "QhQd", "KhQc", "6h4h", "Ac9d", "7h6h"])
+    sub = Subgame(
+        SubgameSpec(board=TURN, contrib=(100, 100), stacks=(300, 300)), _ranges([hands, hands], seed=5),
+        sizes=(1.0,), max_raises=1, river_sizes=(1.0,), river_max_raises=1, holdings=hands,
+    )
+    sf = SequenceForm(sub)
+    exact = sf.value()
+    sub.solve(1000)
+    assert sub.game_value(0, best_response=True) == pytest.approx(sf.best_response(0), abs=1e-5)
+    assert sub.game_value(1, best_response=True) == pytest.approx(sf.best_response(1), abs=1e-5)
+    assert sub.exploitability() < 0.05
+    assert sub.game_value(0) == pytest.approx(exact, abs=0.05)

@@ -309,9 +309,10 @@ class SubgameCore:
                     self.own_reach[d + 1, h] = self.own_reach[d, h]
                     self.opp_reach[d + 1, h] = self.opp_reach[d, h] * self.strat[d, a, h]
                 live += self.opp_reach[d + 1, h]
-            if live > 0.0:
+            if live > 0.0 or mode == MODE_CFR:
                 self._walk(self.children[first + a], trav, d + 1, mode)
             else:  # nobody the traverser could meet gets here: every value is 0
+                # (CFR walks there still: the traverser's average strategy below must keep accumulating)
                 for h in range(n):
                     self.values[d + 1, h] = 0.0
             for h in range(n):
