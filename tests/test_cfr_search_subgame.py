@@ -111,8 +111,13 @@ def _brute_value(sub: Subgame, strategies: dict[int, np.ndarray]) -> float:
 def test_values_of_a_fixed_strategy_match_brute_force(board: tuple[int, ...]) -> None:
     hands = _idx(HANDS[:6]) if len(board) == 5 else _idx(["AhAd", "QhQd", "KhQc", "6h4h", "Ac9d"])
     sub = Subgame(
-        SubgameSpec(board=board, contrib=(100, 100), stacks=(300, 300)), _ranges([hands, hands], seed=1),
-        sizes=(0.5, "allin"), max_raises=1, river_sizes=(1.0,), river_max_raises=1, holdings=hands,
+        SubgameSpec(board=board, contrib=(100, 100), stacks=(300, 300)),
+        _ranges([hands, hands], seed=1),
+        sizes=(0.5, "allin"),
+        max_raises=1,
+        river_sizes=(1.0,),
+        river_max_raises=1,
+        holdings=hands,
     )
     rng = np.random.default_rng(7)
     strategies = {}
@@ -234,8 +239,11 @@ class SequenceForm:
 def test_river_solution_reaches_the_linear_programs_value(hands0, hands1, sizes, raises) -> None:
     h0, h1 = _idx(hands0), _idx(hands1)
     sub = Subgame(
-        SubgameSpec(board=RIVER, contrib=(200, 200), stacks=(600, 600), first=1), _ranges([h0, h1], seed=3),
-        sizes=sizes, max_raises=raises, holdings=sorted(set(h0 + h1)),
+        SubgameSpec(board=RIVER, contrib=(200, 200), stacks=(600, 600), first=1),
+        _ranges([h0, h1], seed=3),
+        sizes=sizes,
+        max_raises=raises,
+        holdings=sorted(set(h0 + h1)),
     )
     sf = SequenceForm(sub)
     exact = sf.value()
@@ -257,8 +265,13 @@ def test_river_solution_reaches_the_linear_programs_value(hands0, hands1, sizes,
 def test_turn_solution_reaches_the_linear_programs_value() -> None:
     hands = _idx(["AhAd", "QhQd", "KhQc", "6h4h", "Ac9d", "7h6h"])
     sub = Subgame(
-        SubgameSpec(board=TURN, contrib=(100, 100), stacks=(300, 300)), _ranges([hands, hands], seed=5),
-        sizes=(1.0,), max_raises=1, river_sizes=(1.0,), river_max_raises=1, holdings=hands,
+        SubgameSpec(board=TURN, contrib=(100, 100), stacks=(300, 300)),
+        _ranges([hands, hands], seed=5),
+        sizes=(1.0,),
+        max_raises=1,
+        river_sizes=(1.0,),
+        river_max_raises=1,
+        holdings=hands,
     )
     sf = SequenceForm(sub)
     exact = sf.value()

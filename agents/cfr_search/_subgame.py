@@ -194,7 +194,9 @@ class SubgameCore:
         if self.player[node] == trav:
             pay = -pay
         for h in range(n):
-            self.values[d, h] = pay * (total - self.card_sum[self.c1[h]] - self.card_sum[self.c2[h]] + self.opp_reach[d, h])
+            self.values[d, h] = pay * (
+                total - self.card_sum[self.c1[h]] - self.card_sum[self.c2[h]] + self.opp_reach[d, h]
+            )
 
     def _showdown(self, node: int, d: int) -> None:
         n = self.n_hold
@@ -231,7 +233,9 @@ class SubgameCore:
             j = i
             while j >= 0 and self.strength[b, self.order[b, j]] == s:
                 h = self.order[b, j]
-                self.values[d, h] = pay * (self.values[d, h] - (total - self.card_sum[self.c1[h]] - self.card_sum[self.c2[h]]))
+                self.values[d, h] = pay * (
+                    self.values[d, h] - (total - self.card_sum[self.c1[h]] - self.card_sum[self.c2[h]])
+                )
                 j -= 1
             m = i
             while m > j:
@@ -329,5 +333,7 @@ class SubgameCore:
             return
         for a in range(na):
             for h in range(n):
-                self.regret[r0 + a, h] = self._discount(self.regret[r0 + a, h]) + self.child_values[d, a, h] - self.values[d, h]
+                self.regret[r0 + a, h] = (
+                    self._discount(self.regret[r0 + a, h]) + self.child_values[d, a, h] - self.values[d, h]
+                )
                 self.avg[r0 + a, h] = self.avg[r0 + a, h] * self.avg_disc + self.own_reach[d, h] * self.strat[d, a, h]

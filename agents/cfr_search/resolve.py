@@ -93,15 +93,27 @@ class Subgame:
             strength[b, blocked_by(list(full))[self.holdings]] = 0
         arrays = self.tree.arrays()
         self.core = SubgameCore(
-            arrays["kind"], arrays["player"], arrays["amount"], arrays["first_child"], arrays["n_children"],
-            arrays["children"], arrays["river"], arrays["row"], self.tree.n_rows, cards, board_of_card, strength,
+            arrays["kind"],
+            arrays["player"],
+            arrays["amount"],
+            arrays["first_child"],
+            arrays["n_children"],
+            arrays["children"],
+            arrays["river"],
+            arrays["row"],
+            self.tree.n_rows,
+            cards,
+            board_of_card,
+            strength,
             r[:, self.holdings],
         )
         self.ranges = r
         self.iterations = 0
 
     # --- solving -------------------------------------------------------------------------------
-    def solve(self, iterations: int, scheme: str = "dcfr", alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0) -> None:
+    def solve(
+        self, iterations: int, scheme: str = "dcfr", alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0
+    ) -> None:
         """Run ``iterations`` more iterations (each updates player 0, then player 1). ``"dcfr"`` discounts
         positive regrets by t^alpha/(t^alpha+1), negative ones by t^beta/(t^beta+1) and the strategy sum by
         (t/(t+1))^gamma; ``"cfr+"`` floors regrets at 0 and weighs iteration t by t."""

@@ -53,7 +53,9 @@ class SubgameSpec:
         if len(b) not in (4, 5) or len(set(b)) != len(b) or not all(0 <= c < 52 for c in b):
             raise SubgameError(f"a subgame board is 4 or 5 different card ids in 0..51, got {self.board!r}")
         if len(self.contrib) != 2 or len(self.stacks) != 2 or min(*self.contrib, *self.stacks) < 0:
-            raise SubgameError(f"contrib and stacks are two chip counts >= 0 each, got {self.contrib!r}, {self.stacks!r}")
+            raise SubgameError(
+                f"contrib and stacks are two chip counts >= 0 each, got {self.contrib!r}, {self.stacks!r}"
+            )
         if self.contrib[0] != self.contrib[1]:
             raise SubgameError(f"a subgame starts a betting round: equal contributions, got {self.contrib!r}")
         if self.first not in (0, 1) or self.big_blind <= 0:
@@ -110,7 +112,9 @@ class Tree:
         for i, kids in enumerate(self.children):
             first[i], count[i] = len(flat), len(kids)
             flat.extend(kids)
-        amount = np.array([c[p] if k == FOLD else c[0] for k, p, c in zip(self.kind, self.player, self.contrib)])
+        amount = np.array(
+            [c[p] if k == FOLD else c[0] for k, p, c in zip(self.kind, self.player, self.contrib, strict=True)]
+        )
         return {
             "kind": np.array(self.kind, dtype=np.int64),
             "player": np.array(self.player, dtype=np.int64),
@@ -180,14 +184,20 @@ def build_tree(
             if contrib[0] >= cap:  # all in: no more betting
                 kid = add(SHOWDOWN, -1, contrib, card, node)
             else:
-                kid = decision(spec.first, contrib, 0, spec.big_blind, False, card, node, path + ("d%d" % card,))
+                kid = decision(spec.first, contrib, 0, spec.big_blind, False, card, node, path + (f"d{card}",))
             tree.children[node].append(kid)
-            labels.append("d%d" % card)
+            labels.append(f"d{card}")
         tree.labels[node] = tuple(labels)
         return node
 
     def decision(
-        p: int, contrib: tuple[int, int], raises: int, last_raise: int, acted: bool, river: int, parent: int,
+        p: int,
+        contrib: tuple[int, int],
+        raises: int,
+        last_raise: int,
+        acted: bool,
+        river: int,
+        parent: int,
         path: tuple[str, ...],
     ) -> int:
         node = add(DECISION, p, contrib, river, parent)
@@ -205,9 +215,11 @@ def build_tree(
                     targets.append(min(max(to, opp + last_raise), cap))
             for to in extra.get(path, ()):
                 if not (opp < int(to) <= cap):
-                    raise SubgameError(f"an inserted bet at {path!r} raises to more than {opp} and at most {cap}, got {to!r}")
+                    raise SubgameError(
+                        f"an inserted bet at {path!r} raises to more than {opp} and at most {cap}, got {to!r}"
+                    )
                 targets.append(int(to))
-        labels += ["b%d" % to for to in sorted(set(targets))]
+        labels += [f"b{to}" for to in sorted(set(targets))]
         tree.row[node] = tree.n_rows  # this node's rows are reserved before any child's
         tree.n_rows += len(labels)
         kids = []
@@ -220,7 +232,9 @@ def build_tree(
                 kid = decision(1 - p, contrib, raises, last_raise, True, river, node, path + ("k",))
             else:
                 to = int(label[1:])
-                kid = decision(1 - p, put(to), raises + 1, max(last_raise, to - opp), True, river, node, path + (label,))
+                kid = decision(
+                    1 - p, put(to), raises + 1, max(last_raise, to - opp), True, river, node, path + (label,)
+                )
             kids.append(kid)
         tree.children[node] = kids
         tree.labels[node] = tuple(labels)
