@@ -32,5 +32,6 @@ cdef class SubgameCore:
                    total=cython.double, x=cython.double)
     cdef void _strategy(self, Py_ssize_t node, Py_ssize_t d, long long average) noexcept
     @cython.locals(n=Py_ssize_t, h=Py_ssize_t, a=Py_ssize_t, na=Py_ssize_t, r0=Py_ssize_t, first=Py_ssize_t,
-                   q=cython.longlong, live=cython.double, v=cython.double)
+                   q=cython.longlong, live=cython.double, v=cython.double, x=cython.double, pos=cython.double,
+                   neg=cython.double, keep=cython.double)
     cdef void _decision(self, Py_ssize_t node, long long trav, Py_ssize_t d, long long mode)

@@ -304,36 +304,47 @@ class SubgameCore:
         for h in range(n):
             self.values[d, h] = -1e300 if (q == trav and mode == MODE_BEST) else 0.0
         for a in range(na):
-            live = 0.0
-            for h in range(n):
-                if q == trav:
+            live = 1.0
+            if q == trav:
+                for h in range(n):
                     self.own_reach[d + 1, h] = self.own_reach[d, h] * self.strat[d, a, h]
                     self.opp_reach[d + 1, h] = self.opp_reach[d, h]
-                else:
+            else:
+                live = 0.0
+                for h in range(n):
                     self.own_reach[d + 1, h] = self.own_reach[d, h]
-                    self.opp_reach[d + 1, h] = self.opp_reach[d, h] * self.strat[d, a, h]
-                live += self.opp_reach[d + 1, h]
+                    x = self.opp_reach[d, h] * self.strat[d, a, h]
+                    self.opp_reach[d + 1, h] = x
+                    live += x
             if live > 0.0 or mode == MODE_CFR:
                 self._walk(self.children[first + a], trav, d + 1, mode)
             else:  # nobody the traverser could meet gets here: every value is 0
                 # (CFR walks there still: the traverser's average strategy below must keep accumulating)
                 for h in range(n):
                     self.values[d + 1, h] = 0.0
-            for h in range(n):
-                v = self.values[d + 1, h]
-                if q != trav:
-                    self.values[d, h] += v
-                elif mode == MODE_BEST:
-                    if v > self.values[d, h]:
-                        self.values[d, h] = v
-                else:
+            if q != trav:
+                for h in range(n):
+                    self.values[d, h] += self.values[d + 1, h]
+            elif mode == MODE_BEST:
+                for h in range(n):
+                    if self.values[d + 1, h] > self.values[d, h]:
+                        self.values[d, h] = self.values[d + 1, h]
+            else:
+                for h in range(n):
+                    v = self.values[d + 1, h]
                     self.values[d, h] += self.strat[d, a, h] * v
                     self.child_values[d, a, h] = v
         if q != trav or mode != MODE_CFR:
             return
+        pos = self.pos_disc
+        neg = self.neg_disc
+        keep = self.avg_disc
         for a in range(na):
             for h in range(n):
-                self.regret[r0 + a, h] = (
-                    self._discount(self.regret[r0 + a, h]) + self.child_values[d, a, h] - self.values[d, h]
-                )
-                self.avg[r0 + a, h] = self.avg[r0 + a, h] * self.avg_disc + self.own_reach[d, h] * self.strat[d, a, h]
+                x = self.regret[r0 + a, h]
+                if x > 0:
+                    x = x * pos
+                else:
+                    x = x * neg
+                self.regret[r0 + a, h] = x + self.child_values[d, a, h] - self.values[d, h]
+                self.avg[r0 + a, h] = self.avg[r0 + a, h] * keep + self.own_reach[d, h] * self.strat[d, a, h]
