@@ -75,6 +75,7 @@ class SubgameCore:
             order[b, : len(ranked)] = ranked
             n_valid[b] = len(ranked)
         self.order = order
+        self.ranked = np.ascontiguousarray(np.take_along_axis(strengths, order, axis=1))  # strengths in that order
         self.n_valid = n_valid
         self.ranges = np.ascontiguousarray(ranges, dtype=np.float64)
         self.regret = np.zeros((n_rows, self.n_hold), dtype=np.float64)
@@ -182,21 +183,24 @@ class SubgameCore:
 
     def _fold(self, node: int, trav: int, d: int) -> None:
         n = self.n_hold
+        opp = self.opp_reach[d]
+        val = self.values[d]
+        cs = self.card_sum
+        c1 = self.c1
+        c2 = self.c2
         total = 0.0
         for c in range(52):
-            self.card_sum[c] = 0.0
+            cs[c] = 0.0
         for h in range(n):
-            r = self.opp_reach[d, h]
+            r = opp[h]
             total += r
-            self.card_sum[self.c1[h]] += r
-            self.card_sum[self.c2[h]] += r
+            cs[c1[h]] += r
+            cs[c2[h]] += r
         pay = float(self.amount[node])
         if self.player[node] == trav:
             pay = -pay
         for h in range(n):
-            self.values[d, h] = pay * (
-                total - self.card_sum[self.c1[h]] - self.card_sum[self.c2[h]] + self.opp_reach[d, h]
-            )
+            val[h] = pay * (total - cs[c1[h]] - cs[c2[h]] + opp[h])
 
     def _showdown(self, node: int, d: int) -> None:
         n = self.n_hold
@@ -204,92 +208,107 @@ class SubgameCore:
         b = self.board_of_card[rv if rv >= 0 else 52]
         nv = self.n_valid[b]
         pay = float(self.amount[node])
+        opp = self.opp_reach[d]
+        val = self.values[d]
+        cs = self.card_sum
+        c1 = self.c1
+        c2 = self.c2
+        order = self.order[b]
+        ranked = self.ranked[b]
         for h in range(n):
-            self.values[d, h] = 0.0
+            val[h] = 0.0
         for c in range(52):
-            self.card_sum[c] = 0.0
+            cs[c] = 0.0
         total = 0.0
         i = 0
         while i < nv:  # weakest first: each holding wins against the reach below its strength
-            s = self.strength[b, self.order[b, i]]
+            s = ranked[i]
             j = i
-            while j < nv and self.strength[b, self.order[b, j]] == s:
-                h = self.order[b, j]
-                self.values[d, h] = total - self.card_sum[self.c1[h]] - self.card_sum[self.c2[h]]
+            while j < nv and ranked[j] == s:
+                h = order[j]
+                val[h] = total - cs[c1[h]] - cs[c2[h]]
                 j += 1
             for m in range(i, j):
-                h = self.order[b, m]
-                r = self.opp_reach[d, h]
+                h = order[m]
+                r = opp[h]
                 total += r
-                self.card_sum[self.c1[h]] += r
-                self.card_sum[self.c2[h]] += r
+                cs[c1[h]] += r
+                cs[c2[h]] += r
             i = j
         for c in range(52):
-            self.card_sum[c] = 0.0
+            cs[c] = 0.0
         total = 0.0
         i = nv - 1
         while i >= 0:  # strongest first: and loses against the reach above it
-            s = self.strength[b, self.order[b, i]]
+            s = ranked[i]
             j = i
-            while j >= 0 and self.strength[b, self.order[b, j]] == s:
-                h = self.order[b, j]
-                self.values[d, h] = pay * (
-                    self.values[d, h] - (total - self.card_sum[self.c1[h]] - self.card_sum[self.c2[h]])
-                )
+            while j >= 0 and ranked[j] == s:
+                h = order[j]
+                val[h] = pay * (val[h] - (total - cs[c1[h]] - cs[c2[h]]))
                 j -= 1
             m = i
             while m > j:
-                h = self.order[b, m]
-                r = self.opp_reach[d, h]
+                h = order[m]
+                r = opp[h]
                 total += r
-                self.card_sum[self.c1[h]] += r
-                self.card_sum[self.c2[h]] += r
+                cs[c1[h]] += r
+                cs[c2[h]] += r
                 m -= 1
             i = j
 
     def _chance(self, node: int, trav: int, d: int, mode: int) -> None:
         n = self.n_hold
+        own0 = self.own_reach[d]
+        own1 = self.own_reach[d + 1]
+        opp0 = self.opp_reach[d]
+        opp1 = self.opp_reach[d + 1]
+        val0 = self.values[d]
+        val1 = self.values[d + 1]
+        c1 = self.c1
+        c2 = self.c2
         for h in range(n):
-            self.values[d, h] = 0.0
+            val0[h] = 0.0
         first = self.first_child[node]
         for a in range(self.n_children[node]):
             child = self.children[first + a]
             card = self.river[child]
             live = 0.0
             for h in range(n):
-                if self.c1[h] == card or self.c2[h] == card:
-                    self.opp_reach[d + 1, h] = 0.0
-                    self.own_reach[d + 1, h] = 0.0
+                if c1[h] == card or c2[h] == card:
+                    opp1[h] = 0.0
+                    own1[h] = 0.0
                 else:
-                    self.opp_reach[d + 1, h] = self.opp_reach[d, h]
-                    self.own_reach[d + 1, h] = self.own_reach[d, h]
-                    live += self.opp_reach[d, h]
+                    opp1[h] = opp0[h]
+                    own1[h] = own0[h]
+                    live += opp0[h]
             if live == 0.0 and mode == MODE_AVERAGE:
                 continue
             self._walk(child, trav, d + 1, mode)
             for h in range(n):
-                if self.c1[h] != card and self.c2[h] != card:
-                    self.values[d, h] += self.values[d + 1, h] / 44.0
+                if c1[h] != card and c2[h] != card:
+                    val0[h] += val1[h] * (1.0 / 44.0)
 
     def _strategy(self, node: int, d: int, average: int) -> None:
         """The node's strategy (current from regrets, or the average) into strat[d, a, h]."""
         n = self.n_hold
         na = self.n_children[node]
         r0 = self.row[node]
+        src = self.avg if average else self.regret
+        st = self.strat[d]
         for h in range(n):
             total = 0.0
             for a in range(na):
-                if average:
-                    x = self.avg[r0 + a, h]
-                else:
-                    x = max(self.regret[r0 + a, h], 0.0)
-                self.strat[d, a, h] = x
+                x = src[r0 + a, h]
+                if x < 0.0:
+                    x = 0.0
+                st[a, h] = x
                 total += x
-            for a in range(na):
-                if total > 0:
-                    self.strat[d, a, h] = self.strat[d, a, h] / total
-                else:
-                    self.strat[d, a, h] = 1.0 / na
+            if total > 0:
+                for a in range(na):
+                    st[a, h] = st[a, h] / total
+            else:
+                for a in range(na):
+                    st[a, h] = 1.0 / na
 
     def _decision(self, node: int, trav: int, d: int, mode: int) -> None:
         n = self.n_hold
@@ -301,50 +320,62 @@ class SubgameCore:
             self._strategy(node, d, 0)
         else:
             self._strategy(node, d, 1)
+        own0 = self.own_reach[d]
+        own1 = self.own_reach[d + 1]
+        opp0 = self.opp_reach[d]
+        opp1 = self.opp_reach[d + 1]
+        val0 = self.values[d]
+        val1 = self.values[d + 1]
         for h in range(n):
-            self.values[d, h] = -1e300 if (q == trav and mode == MODE_BEST) else 0.0
+            val0[h] = -1e300 if (q == trav and mode == MODE_BEST) else 0.0
         for a in range(na):
+            st = self.strat[d, a]
             live = 1.0
             if q == trav:
                 for h in range(n):
-                    self.own_reach[d + 1, h] = self.own_reach[d, h] * self.strat[d, a, h]
-                    self.opp_reach[d + 1, h] = self.opp_reach[d, h]
+                    own1[h] = own0[h] * st[h]
+                    opp1[h] = opp0[h]
             else:
                 live = 0.0
                 for h in range(n):
-                    self.own_reach[d + 1, h] = self.own_reach[d, h]
-                    x = self.opp_reach[d, h] * self.strat[d, a, h]
-                    self.opp_reach[d + 1, h] = x
+                    own1[h] = own0[h]
+                    x = opp0[h] * st[h]
+                    opp1[h] = x
                     live += x
             if live > 0.0 or mode == MODE_CFR:
                 self._walk(self.children[first + a], trav, d + 1, mode)
             else:  # nobody the traverser could meet gets here: every value is 0
                 # (CFR walks there still: the traverser's average strategy below must keep accumulating)
                 for h in range(n):
-                    self.values[d + 1, h] = 0.0
+                    val1[h] = 0.0
             if q != trav:
                 for h in range(n):
-                    self.values[d, h] += self.values[d + 1, h]
+                    val0[h] += val1[h]
             elif mode == MODE_BEST:
                 for h in range(n):
-                    if self.values[d + 1, h] > self.values[d, h]:
-                        self.values[d, h] = self.values[d + 1, h]
+                    if val1[h] > val0[h]:
+                        val0[h] = val1[h]
             else:
+                cv = self.child_values[d, a]
                 for h in range(n):
-                    v = self.values[d + 1, h]
-                    self.values[d, h] += self.strat[d, a, h] * v
-                    self.child_values[d, a, h] = v
+                    v = val1[h]
+                    val0[h] += st[h] * v
+                    cv[h] = v
         if q != trav or mode != MODE_CFR:
             return
         pos = self.pos_disc
         neg = self.neg_disc
         keep = self.avg_disc
         for a in range(na):
+            st = self.strat[d, a]
+            cv = self.child_values[d, a]
+            reg = self.regret[r0 + a]
+            av = self.avg[r0 + a]
             for h in range(n):
-                x = self.regret[r0 + a, h]
+                x = reg[h]
                 if x > 0:
                     x = x * pos
                 else:
                     x = x * neg
-                self.regret[r0 + a, h] = x + self.child_values[d, a, h] - self.values[d, h]
-                self.avg[r0 + a, h] = self.avg[r0 + a, h] * keep + self.own_reach[d, h] * self.strat[d, a, h]
+                reg[h] = x + cv[h] - val0[h]
+                av[h] = av[h] * keep + own0[h] * st[h]
