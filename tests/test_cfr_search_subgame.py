@@ -6,6 +6,8 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from holdem_env.agents.cfr_search.resolve import Subgame
 from holdem_env.agents.cfr_search.tree import CHANCE, DECISION, FOLD, SHOWDOWN, SubgameError, SubgameSpec, build_tree
@@ -280,3 +282,46 @@ def test_turn_solution_reaches_the_linear_programs_value() -> None:
     assert sub.game_value(1, best_response=True) == pytest.approx(sf.best_response(1), abs=1e-5)
     assert sub.exploitability() < 0.05
     assert sub.game_value(0) == pytest.approx(exact, abs=0.05)
+
+
+# -------------------------------------------- terminal values over all holdings, against the evaluator
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=5, max_size=5, unique=True), st.integers(0, 2**32 - 1))
+def test_showdown_and_fold_values_over_full_ranges(board: list[int], seed: int) -> None:
+    """Every holding's value at a showdown and after a fold, against a random range of all holdings
+    (blockers counted card by card), equals the sum over the opponent's holdings, each hand valued by
+    :func:`hand_strength` (seven cards, one at a time)."""
+    rng = np.random.default_rng(seed)
+    ranges = rng.uniform(0.0, 1.0, (2, NUM_HOLDINGS)) * (rng.uniform(size=(2, NUM_HOLDINGS)) < 0.7)
+    sub = Subgame(SubgameSpec(board=tuple(board), contrib=(150, 150), stacks=(50, 50)), ranges, sizes=("allin",))
+    assert sub.tree.labels[0] == ("k", "b200")
+    live = sub.holdings
+    strength = np.array([hand_strength(list(HOLDINGS[i]) + board) for i in live])
+    disjoint = ~np.any(HOLDINGS[live][:, None, :, None] == HOLDINGS[live][None, :, None, :], axis=(2, 3))
+    r1 = ranges[1, live]
+    showdown = 150.0 * ((np.sign(strength[:, None] - strength[None, :]) * disjoint) @ r1)
+    fold_win = 150.0 * (disjoint @ r1)
+    check = np.zeros((2, NUM_HOLDINGS))
+    check[0] = 1.0
+    sub.set_strategy(0, check)  # player 0 checks ...
+    sub.set_strategy(sub.tree.find(["k"]), check)  # ... and so does player 1: a showdown for 300
+    assert sub.values(0)[live] == pytest.approx(showdown, rel=1e-9, abs=1e-6)
+    bet = check[::-1].copy()
+    fold = np.zeros((2, NUM_HOLDINGS))
+    fold[0] = 1.0
+    sub.set_strategy(0, bet)  # player 0 bets all in, player 1 folds: player 0 wins player 1's 150
+    sub.set_strategy(sub.tree.find(["b200"]), fold)
+    assert sub.values(0)[live] == pytest.approx(fold_win, rel=1e-9, abs=1e-6)
+    assert sub.values(1)[live] == pytest.approx(-150.0 * (disjoint @ ranges[0, live]), rel=1e-9, abs=1e-6)
+
+
+def test_solving_is_deterministic() -> None:
+    hands = _idx(HANDS)
+    runs = []
+    for _ in range(2):
+        sub = Subgame(
+            SubgameSpec(board=RIVER, contrib=(200, 200), stacks=(600, 600)), _ranges([hands, hands], 4), holdings=hands
+        )
+        sub.solve(30)
+        runs.append(np.concatenate([sub.strategy(n) for n in range(len(sub.tree)) if sub.tree.kind[n] == DECISION]))
+    assert np.array_equal(runs[0], runs[1])
