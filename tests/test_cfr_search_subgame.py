@@ -325,3 +325,30 @@ def test_solving_is_deterministic() -> None:
         sub.solve(30)
         runs.append(np.concatenate([sub.strategy(n) for n in range(len(sub.tree)) if sub.tree.kind[n] == DECISION]))
     assert np.array_equal(runs[0], runs[1])
+
+
+def test_sampled_rivers_converge_and_repeat_for_a_seed() -> None:
+    """Public chance sampling (12 of the 48 rivers per iteration) still drives the small turn game's
+    exploitability down (at a Monte Carlo rate: 0.5 chips per deal after 1,500 iterations where every
+    river reaches 0.002), and the same seed gives the same strategy."""
+    hands = _idx(["AhAd", "QhQd", "KhQc", "6h4h", "Ac9d", "7h6h"])
+
+    def solved(seed: int, iterations: int) -> Subgame:
+        sub = Subgame(
+            SubgameSpec(board=TURN, contrib=(100, 100), stacks=(300, 300)),
+            _ranges([hands, hands], seed=5),
+            sizes=(1.0,),
+            max_raises=1,
+            river_sizes=(1.0,),
+            river_max_raises=1,
+            holdings=hands,
+        )
+        sub.solve(iterations, rivers=12, rng=np.random.default_rng(seed))
+        return sub
+
+    early, late = solved(1, 20), solved(1, 1500)
+    assert late.exploitability() < min(early.exploitability() / 10, 1.0)  # the pot is 200
+    assert np.array_equal(solved(2, 50).strategy(0), solved(2, 50).strategy(0))
+    assert not np.array_equal(solved(2, 50).strategy(0), solved(3, 50).strategy(0))
+    with pytest.raises(SubgameError, match="rivers is 1..48"):
+        late.solve(1, rivers=12)

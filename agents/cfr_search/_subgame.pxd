@@ -4,14 +4,14 @@ cimport cython
 
 cdef class SubgameCore:
     cdef public long long[::1] kind, player, amount, first_child, n_children, children, river, row
-    cdef public long long[::1] c1, c2, board_of_card, n_valid
+    cdef public long long[::1] c1, c2, board_of_card, n_valid, deal
     cdef public long long[:, ::1] strength, order, ranked
     cdef public double[:, ::1] ranges, regret, avg, opp_reach, own_reach, values, gadget_regret
     cdef public double[:, :, ::1] strat, child_values
     cdef public double[::1] card_sum, gadget_values, gadget_weight, gadget_follow
     cdef public Py_ssize_t n_nodes, n_hold
     cdef public long long gadget_player
-    cdef public double pos_disc, neg_disc, avg_disc
+    cdef public double pos_disc, neg_disc, avg_disc, deal_scale
 
     @cython.locals(h=Py_ssize_t, n=Py_ssize_t, g=cython.longlong, t=cython.double, f=cython.double,
                    vf=cython.double, vt=cython.double, v=cython.double)
@@ -31,7 +31,7 @@ cdef class SubgameCore:
     @cython.locals(n=Py_ssize_t, h=Py_ssize_t, a=Py_ssize_t, first=Py_ssize_t, child=Py_ssize_t,
                    card=cython.longlong, live=cython.double, own0="double[::1]", own1="double[::1]",
                    opp0="double[::1]", opp1="double[::1]", val0="double[::1]", val1="double[::1]",
-                   c1="long long[::1]", c2="long long[::1]")
+                   c1="long long[::1]", c2="long long[::1]", w=cython.double)
     cdef void _chance(self, Py_ssize_t node, long long trav, Py_ssize_t d, long long mode)
     @cython.locals(n=Py_ssize_t, h=Py_ssize_t, a=Py_ssize_t, na=Py_ssize_t, r0=Py_ssize_t,
                    total=cython.double, x=cython.double, src="double[:, ::1]", st="double[:, ::1]")

@@ -93,6 +93,8 @@ class SubgameCore:
         self.gadget_weight = np.zeros(self.n_hold, dtype=np.float64)
         self.gadget_regret = np.zeros((2, self.n_hold), dtype=np.float64)
         self.gadget_follow = np.zeros(self.n_hold, dtype=np.float64)
+        self.deal = np.ones(52, dtype=np.int64)  # the river cards a CFR iteration walks (public chance sampling)
+        self.deal_scale = 1.0  # 48 / how many of them: each walked card stands for the rest
         self.pos_disc = 1.0
         self.neg_disc = 0.0
         self.avg_disc = 1.0
@@ -111,6 +113,14 @@ class SubgameCore:
         self.gadget_values = np.ascontiguousarray(values, dtype=np.float64)
         self.gadget_weight = np.ascontiguousarray(weight, dtype=np.float64)
         self.gadget_regret = np.zeros((2, self.n_hold), dtype=np.float64)
+
+    def set_deal(self, cards: np.ndarray) -> None:
+        """Walk only the river ``cards`` at chance nodes in the next CFR iterations (each weighed by 48 /
+        their number: an unbiased sample of the 48); every card when ``cards`` holds all of them."""
+        deal = np.zeros(52, dtype=np.int64)
+        deal[np.asarray(cards, dtype=np.int64)] = 1
+        self.deal = deal
+        self.deal_scale = 48.0 / max(int(deal.sum()), 1) if int(deal.sum()) < 48 else 1.0
 
     def iterate(self, trav: int, pos_disc: float, neg_disc: float, avg_disc: float) -> None:
         """One update for player ``trav``: accumulated positive regrets are first multiplied by
@@ -266,12 +276,17 @@ class SubgameCore:
         val1 = self.values[d + 1]
         c1 = self.c1
         c2 = self.c2
+        w = 1.0 / 44.0
+        if mode == MODE_CFR:
+            w = self.deal_scale / 44.0
         for h in range(n):
             val0[h] = 0.0
         first = self.first_child[node]
         for a in range(self.n_children[node]):
             child = self.children[first + a]
             card = self.river[child]
+            if mode == MODE_CFR and self.deal[card] == 0:
+                continue
             live = 0.0
             for h in range(n):
                 if c1[h] == card or c2[h] == card:
@@ -286,7 +301,7 @@ class SubgameCore:
             self._walk(child, trav, d + 1, mode)
             for h in range(n):
                 if c1[h] != card and c2[h] != card:
-                    val0[h] += val1[h] * (1.0 / 44.0)
+                    val0[h] += val1[h] * w
 
     def _strategy(self, node: int, d: int, average: int) -> None:
         """The node's strategy (current from regrets, or the average) into strat[d, a, h]."""

@@ -112,16 +112,30 @@ class Subgame:
 
     # --- solving -------------------------------------------------------------------------------
     def solve(
-        self, iterations: int, scheme: str = "dcfr", alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0
+        self,
+        iterations: int,
+        scheme: str = "dcfr",
+        alpha: float = 1.5,
+        beta: float = 0.0,
+        gamma: float = 2.0,
+        rivers: int = 48,
+        rng: np.random.Generator | None = None,
     ) -> None:
         """Run ``iterations`` more iterations (each updates player 0, then player 1). ``"dcfr"`` discounts
         positive regrets by t^alpha/(t^alpha+1), negative ones by t^beta/(t^beta+1) and the strategy sum by
-        (t/(t+1))^gamma; ``"cfr+"`` floors regrets at 0 and weighs iteration t by t."""
+        (t/(t+1))^gamma; ``"cfr+"`` floors regrets at 0 and weighs iteration t by t. In a turn subgame,
+        ``rivers`` below 48 walks only that many river cards per iteration, drawn by ``rng`` (public chance
+        sampling: each iteration costs about rivers / 48 as much, and its values are unbiased)."""
         if scheme not in SCHEMES:
             raise SubgameError(f"scheme is one of {SCHEMES}, got {scheme!r}")
         if iterations < 0:
             raise SubgameError(f"iterations is >= 0, got {iterations!r}")
+        if not 1 <= rivers <= 48 or (rivers < 48 and rng is None):
+            raise SubgameError(f"rivers is 1..48, with an rng to draw them below 48, got {rivers!r}, rng={rng!r}")
+        deck = np.array([c for c in range(52) if c not in self.spec.board], dtype=np.int64)
         for _ in range(iterations):
+            if rivers < 48 and len(self.spec.board) == 4 and rng is not None:
+                self.core.set_deal(rng.choice(deck, rivers, replace=False))
             t = self.iterations  # the sums so far cover iterations 1..t
             if scheme == "cfr+":
                 pos, neg, avg = 1.0, 0.0, (t / (t + 1) if t else 0.0)
@@ -132,6 +146,7 @@ class Subgame:
             for player in (0, 1):
                 self.core.iterate(player, pos, neg, avg)
             self.iterations += 1
+        self.core.set_deal(deck)
 
     # --- answers -------------------------------------------------------------------------------
     def _full(self, values: np.ndarray, fill: float = 0.0) -> np.ndarray:
