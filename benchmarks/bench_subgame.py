@@ -26,12 +26,17 @@ from holdem_env.agents.cfr_search.resolve import Subgame
 from holdem_env.agents.cfr_search.tree import SubgameSpec
 from holdem_env.engine.ranges import uniform_range
 
+TURN_SMALL = {"sizes": (1.0, "allin"), "max_raises": 1, "river_sizes": (1.0,), "river_max_raises": 1}
+TURN_LARGE = {"sizes": (0.5, 1.0, "allin"), "max_raises": 1, "river_sizes": (0.5, 1.0), "river_max_raises": 1}
+# (street, tree options, iterations, river cards walked per iteration: 48 = all, fewer = sampled)
 CONFIGS = [
-    ("river", {"sizes": (0.5, 1.0, "allin"), "max_raises": 2}, 100),
-    ("river", {"sizes": (0.5, 1.0, "allin"), "max_raises": 2}, 250),
-    ("river", {"sizes": (0.33, 0.75, 1.5, "allin"), "max_raises": 3}, 100),
-    ("turn", {"sizes": (1.0, "allin"), "max_raises": 1, "river_sizes": (1.0,), "river_max_raises": 1}, 50),
-    ("turn", {"sizes": (0.5, 1.0, "allin"), "max_raises": 1, "river_sizes": (0.5, 1.0), "river_max_raises": 1}, 50),
+    ("river", {"sizes": (0.5, 1.0, "allin"), "max_raises": 2}, 100, 48),
+    ("river", {"sizes": (0.5, 1.0, "allin"), "max_raises": 2}, 250, 48),
+    ("river", {"sizes": (0.33, 0.75, 1.5, "allin"), "max_raises": 3}, 100, 48),
+    ("turn", TURN_SMALL, 20, 48),
+    ("turn", TURN_SMALL, 50, 48),
+    ("turn", TURN_SMALL, 80, 12),
+    ("turn", TURN_LARGE, 50, 48),
 ]
 
 
@@ -39,14 +44,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", type=int, default=5)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--only", default="", help="run only the configurations of this street (river or turn)")
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
     print(
-        "| street | sizes (pot fractions), raises | nodes | iterations | setup CPU s | solve CPU s (mean / max) "
+        "| street | sizes (pot fractions) x raises | nodes | iterations (rivers each) | setup CPU s | solve CPU s (mean / max) "
         "| wall s (max) | exploitability, % of pot (mean / max) |"
     )
     print("|---|---|---|---|---|---|---|---|")
-    for street, options, iterations in CONFIGS:
+    for street, options, iterations, rivers in CONFIGS:
+        if args.only and street != args.only:
+            continue
         cpu, wall, setup, expl = [], [], [], []
         nodes = 0
         for _ in range(args.boards):
@@ -56,7 +64,7 @@ def main() -> None:
             c0 = time.process_time()
             sub = Subgame(spec, ranges, **options)  # type: ignore[arg-type]
             c1, w1 = time.process_time(), time.perf_counter()
-            sub.solve(iterations)
+            sub.solve(iterations, rivers=rivers, rng=np.random.default_rng(args.seed))
             c2, w2 = time.process_time(), time.perf_counter()
             nodes = len(sub.tree)
             setup.append(c1 - c0)
@@ -66,8 +74,9 @@ def main() -> None:
         shape = f"{options['sizes']} x{options['max_raises']}"
         if street == "turn":
             shape += f"; river {options['river_sizes']} x{options['river_max_raises']}"
+        its = f"{iterations}" if street == "river" else f"{iterations} ({rivers})"
         print(
-            f"| {street} | {shape} | {nodes} | {iterations} | {np.mean(setup):.3f} | {np.mean(cpu):.2f} / "
+            f"| {street} | {shape} | {nodes} | {its} | {np.mean(setup):.3f} | {np.mean(cpu):.2f} / "
             f"{np.max(cpu):.2f} | {np.max(wall):.2f} | {np.mean(expl):.2f} / {np.max(expl):.2f} |",
             flush=True,
         )
