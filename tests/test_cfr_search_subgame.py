@@ -352,3 +352,20 @@ def test_sampled_rivers_converge_and_repeat_for_a_seed() -> None:
     assert not np.array_equal(solved(2, 50).strategy(0), solved(3, 50).strategy(0))
     with pytest.raises(SubgameError, match="rivers is 1..48"):
         late.solve(1, rivers=12)
+
+
+def test_an_inserted_bet_is_in_the_tree_and_only_helps_its_bettor() -> None:
+    """The opponent's actual bet (0.37 pot, off the size list) inserted at the root: the solver answers
+    the strategy facing it for all 1,326 holdings, and player 0's exact value (the LP) with the extra
+    option is at least its value without it."""
+    hands = _idx(HANDS)
+    spec = SubgameSpec(board=RIVER, contrib=(200, 200), stacks=(600, 600))
+    ranges = _ranges([hands, hands], seed=6)
+    plain = Subgame(spec, ranges, sizes=(1.0, "allin"), max_raises=1, holdings=hands)
+    odd = Subgame(spec, ranges, sizes=(1.0, "allin"), max_raises=1, holdings=hands, extra={(): [348]})
+    assert odd.tree.labels[0] == ("k", "b348", "b600", "b800")
+    odd.solve(200)
+    facing = odd.strategy(["b348"])
+    assert odd.tree.labels[odd.tree.find(["b348"])] == ("f", "c")  # one raise per round: it was the bet
+    assert facing.shape == (2, NUM_HOLDINGS) and np.allclose(facing.sum(axis=0), 1.0)
+    assert SequenceForm(odd).value() >= SequenceForm(plain).value() - 1e-6
