@@ -231,7 +231,9 @@ def resolve(
     ``their_values`` the opponent's counterfactual values there under the given strategy
     (:func:`opponent_values`), ``their_holdings`` a mask of the holdings the opponent may hold (default
     every one with a finite value). ``tree_options`` go to :class:`Subgame`. The answer's strategy for
-    ``me`` is the re-solved one."""
+    ``me`` is the re-solved one; its ``ranges`` hold ``my_range`` and, for the opponent, weight 1 on
+    each holding it may hold (the gadget's chance weights), so its values and exploitability are for
+    that uniform opponent range, not for the opponent's range in the game."""
     if me not in (0, 1):
         raise SubgameError(f"me is 0 or 1, got {me!r}")
     mine = _check_range(my_range, "my_range")
