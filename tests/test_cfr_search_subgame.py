@@ -57,6 +57,8 @@ def test_tree_actions_contributions_and_inserted_bet() -> None:
     assert t2.labels[t2.find(["b400"])] == ("f", "c", "b500")
     with pytest.raises(SubgameError, match="inserted bet"):
         build_tree(spec, extra={(): [2000]})
+    with pytest.raises(SubgameError, match="no decision there"):
+        build_tree(spec, extra={("b600", "q"): [700]})
     with pytest.raises(SubgameError, match="bet size"):
         build_tree(spec, sizes=(-1.0,))
 

@@ -157,6 +157,7 @@ def build_tree(
     if min(max_raises, late_raises) < 0:
         raise SubgameError(f"max_raises and river_max_raises are >= 0, got {max_raises!r}, {river_max_raises!r}")
     extra = dict(extra or {})
+    used: set[tuple[str, ...]] = set()
     tree = Tree(spec)
     total = (spec.contrib[0] + spec.stacks[0], spec.contrib[1] + spec.stacks[1])
     cap = min(total)  # nobody can put in more than the other can match
@@ -213,6 +214,8 @@ def build_tree(
                 for s in turn_sizes if river < 0 else late_sizes:
                     to = cap if s == "allin" else int(round(opp + float(s) * 2 * opp))  # 2 * opp: the pot after a call
                     targets.append(min(max(to, opp + last_raise), cap))
+            if path in extra:
+                used.add(path)
             for to in extra.get(path, ()):
                 if not (opp < int(to) <= cap):
                     raise SubgameError(
@@ -241,4 +244,8 @@ def build_tree(
         return node
 
     decision(spec.first, spec.contrib, 0, spec.big_blind, False, -1, -1, ())
+    if set(extra) - used:  # an observed bet left out would be played off the tree: refuse
+        raise SubgameError(
+            f"inserted bets at {sorted(set(extra) - used)!r}: no decision there where a bet or raise is possible"
+        )
     return tree
