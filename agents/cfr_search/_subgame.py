@@ -1,0 +1,396 @@
+# cython: boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+"""The compiled core of the subgame solver: discounted CFR over a public tree whose nodes hold range vectors.
+
+:class:`SubgameCore` walks a flattened heads-up betting tree (:mod:`~holdem_env.agents.cfr_search.tree`)
+once per player per iteration, with one vector per node over a list of holdings (usually all those the
+board leaves), as DeepStack and Libratus do. Terminals cost O(holdings): a fold sums the opponent's
+reach over the holdings that share no card with each holding (the total less the two cards' sums,
+inclusion-exclusion), a showdown walks the holdings in order of strength with the same per-card sums.
+A chance node deals each river card with probability 1/44 (52 cards less the board's four and the two
+holdings'). Regrets and average strategy are discounted per iteration by factors the caller gives
+(DCFR; CFR+ is one choice of them). A re-solving gadget (Burch, Johanson and Bowling 2014) can sit
+above the root: there one player chooses, per holding, between a given value and playing the subgame.
+Compiled (``_subgame.pxd``, ``holdem_env/_build.py`` CANDIDATES) this is C; the ``.py`` is the same
+algorithm, slowly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["SubgameCore", "KIND_DECISION", "KIND_FOLD", "KIND_SHOWDOWN", "KIND_CHANCE"]
+
+KIND_DECISION = 0
+KIND_FOLD = 1
+KIND_SHOWDOWN = 2
+KIND_CHANCE = 3
+
+MODE_CFR = 0  # regret update for the traverser, current strategies
+MODE_BEST = 1  # the traverser's best response to the other's average strategy
+MODE_AVERAGE = 2  # both average strategies
+
+
+class SubgameCore:
+    """The solver's state: tree arrays, holdings, per-board strength orders, regrets, strategy sums."""
+
+    def __init__(
+        self,
+        kind: np.ndarray,
+        player: np.ndarray,
+        amount: np.ndarray,
+        first_child: np.ndarray,
+        n_children: np.ndarray,
+        children: np.ndarray,
+        river: np.ndarray,
+        row: np.ndarray,
+        n_rows: int,
+        cards: np.ndarray,
+        board_of_card: np.ndarray,
+        strength: np.ndarray,
+        ranges: np.ndarray,
+    ) -> None:
+        kinds = np.ascontiguousarray(kind, dtype=np.int64)
+        counts = np.ascontiguousarray(n_children, dtype=np.int64)
+        strengths = np.ascontiguousarray(strength, dtype=np.int64)  # (boards, holdings), 0: blocked there
+        holdings = np.asarray(cards, dtype=np.int64).reshape(-1, 2)
+        self.kind = kinds
+        self.player = np.ascontiguousarray(player, dtype=np.int64)
+        self.amount = np.ascontiguousarray(amount, dtype=np.int64)
+        self.first_child = np.ascontiguousarray(first_child, dtype=np.int64)
+        self.n_children = counts
+        self.children = np.ascontiguousarray(children, dtype=np.int64)
+        self.river = np.ascontiguousarray(river, dtype=np.int64)
+        self.row = np.ascontiguousarray(row, dtype=np.int64)
+        self.n_nodes = len(kinds)
+        self.n_hold = len(holdings)
+        self.c1 = np.ascontiguousarray(holdings[:, 0])
+        self.c2 = np.ascontiguousarray(holdings[:, 1])
+        self.board_of_card = np.ascontiguousarray(board_of_card, dtype=np.int64)  # river card -> strength row; 52: none
+        self.strength = strengths
+        order = np.zeros(strengths.shape, dtype=np.int64)
+        n_valid = np.zeros(len(strengths), dtype=np.int64)
+        for b in range(len(strengths)):
+            valid = np.flatnonzero(strengths[b] > 0)
+            ranked = valid[np.argsort(strengths[b][valid], kind="stable")]
+            order[b, : len(ranked)] = ranked
+            n_valid[b] = len(ranked)
+        self.order = order
+        self.ranked = np.ascontiguousarray(np.take_along_axis(strengths, order, axis=1))  # strengths in that order
+        self.n_valid = n_valid
+        self.ranges = np.ascontiguousarray(ranges, dtype=np.float64)
+        self.regret = np.zeros((n_rows, self.n_hold), dtype=np.float64)
+        self.avg = np.zeros((n_rows, self.n_hold), dtype=np.float64)
+        depth = self._depth(0) + 2
+        width = int(counts.max()) if len(counts) else 1
+        self.opp_reach = np.zeros((depth, self.n_hold), dtype=np.float64)
+        self.own_reach = np.zeros((depth, self.n_hold), dtype=np.float64)
+        self.values = np.zeros((depth, self.n_hold), dtype=np.float64)
+        self.strat = np.zeros((depth, max(width, 2), self.n_hold), dtype=np.float64)
+        self.child_values = np.zeros((depth, max(width, 2), self.n_hold), dtype=np.float64)
+        self.card_sum = np.zeros(52, dtype=np.float64)
+        self.gadget_player = -1
+        self.gadget_values = np.zeros(self.n_hold, dtype=np.float64)
+        self.gadget_weight = np.zeros(self.n_hold, dtype=np.float64)
+        self.gadget_regret = np.zeros((2, self.n_hold), dtype=np.float64)
+        self.gadget_follow = np.zeros(self.n_hold, dtype=np.float64)
+        self.deal = np.ones(52, dtype=np.int64)  # the river cards a CFR iteration walks (public chance sampling)
+        self.deal_scale = 1.0  # 48 / how many of them: each walked card stands for the rest
+        self.pos_disc = 1.0
+        self.neg_disc = 0.0
+        self.avg_disc = 1.0
+
+    def _depth(self, node: int) -> int:
+        best = 0
+        for k in range(self.n_children[node]):
+            best = max(best, 1 + self._depth(self.children[self.first_child[node] + k]))
+        return best
+
+    def set_gadget(self, player: int, values: np.ndarray, weight: np.ndarray) -> None:
+        """Put a re-solving gadget above the root: ``player`` chooses per holding between ``values``
+        (its counterfactual value elsewhere) and the subgame; ``weight`` is that player's chance of each
+        holding at the gadget (1 on every holding it may hold). ``player`` -1 removes it."""
+        self.gadget_player = player
+        self.gadget_values = np.ascontiguousarray(values, dtype=np.float64)
+        self.gadget_weight = np.ascontiguousarray(weight, dtype=np.float64)
+        self.gadget_regret = np.zeros((2, self.n_hold), dtype=np.float64)
+
+    def set_deal(self, cards: np.ndarray) -> None:
+        """Walk only the river ``cards`` at chance nodes in the next CFR iterations (each weighed by 48 /
+        their number: an unbiased sample of the 48); every card when ``cards`` holds all of them."""
+        deal = np.zeros(52, dtype=np.int64)
+        deal[np.asarray(cards, dtype=np.int64)] = 1
+        self.deal = deal
+        self.deal_scale = 48.0 / max(int(deal.sum()), 1) if int(deal.sum()) < 48 else 1.0
+
+    def iterate(self, trav: int, pos_disc: float, neg_disc: float, avg_disc: float) -> None:
+        """One update for player ``trav``: accumulated positive regrets are first multiplied by
+        ``pos_disc``, negative ones by ``neg_disc`` (0: CFR+'s floor), the strategy sums by ``avg_disc``."""
+        self.pos_disc = pos_disc
+        self.neg_disc = neg_disc
+        self.avg_disc = avg_disc
+        self._root(trav, MODE_CFR)
+
+    def root_values(self, trav: int, mode: int) -> np.ndarray:
+        """Counterfactual values of ``trav``'s holdings at the root (no update): ``mode`` 1, its best
+        response to the other's average strategy; 2, both average strategies. The gadget is ignored."""
+        g = self.gadget_player
+        self.gadget_player = -1
+        try:
+            self._root(trav, mode)
+        finally:
+            self.gadget_player = g
+        return np.array(self.values[0])
+
+    def _root(self, trav: int, mode: int) -> None:
+        n = self.n_hold
+        g = self.gadget_player
+        if g < 0:
+            for h in range(n):
+                self.opp_reach[0, h] = self.ranges[1 - trav, h]
+                self.own_reach[0, h] = self.ranges[trav, h]
+            self._walk(0, trav, 0, mode)
+            return
+        for h in range(n):  # the gadget's current strategy: terminate (0) or follow (1)
+            t = max(self.gadget_regret[0, h], 0.0)
+            f = max(self.gadget_regret[1, h], 0.0)
+            if t + f > 0:
+                self.gadget_follow[h] = f / (t + f)
+            else:
+                self.gadget_follow[h] = 0.5
+        if trav != g:
+            for h in range(n):
+                self.opp_reach[0, h] = self.gadget_weight[h] * self.gadget_follow[h]
+                self.own_reach[0, h] = self.ranges[trav, h]
+            self._walk(0, trav, 0, mode)
+            return
+        for h in range(n):
+            self.opp_reach[0, h] = self.ranges[1 - trav, h]
+            self.own_reach[0, h] = self.gadget_weight[h] * self.gadget_follow[h]
+        self._walk(0, trav, 0, mode)
+        for h in range(n):
+            f = self.gadget_follow[h]
+            vf = self.values[0, h]
+            vt = self.gadget_values[h]
+            v = f * vf + (1.0 - f) * vt
+            self.gadget_regret[0, h] = self._discount(self.gadget_regret[0, h]) + vt - v
+            self.gadget_regret[1, h] = self._discount(self.gadget_regret[1, h]) + vf - v
+
+    def _discount(self, r: float) -> float:
+        if r > 0:
+            return r * self.pos_disc
+        return r * self.neg_disc
+
+    def _walk(self, node: int, trav: int, d: int, mode: int) -> None:
+        k = self.kind[node]
+        if k == KIND_FOLD:
+            self._fold(node, trav, d)
+        elif k == KIND_SHOWDOWN:
+            self._showdown(node, d)
+        elif k == KIND_CHANCE:
+            self._chance(node, trav, d, mode)
+        else:
+            self._decision(node, trav, d, mode)
+
+    def _fold(self, node: int, trav: int, d: int) -> None:
+        n = self.n_hold
+        opp = self.opp_reach[d]
+        val = self.values[d]
+        cs = self.card_sum
+        c1 = self.c1
+        c2 = self.c2
+        total = 0.0
+        for c in range(52):
+            cs[c] = 0.0
+        for h in range(n):
+            r = opp[h]
+            total += r
+            cs[c1[h]] += r
+            cs[c2[h]] += r
+        pay = float(self.amount[node])
+        if self.player[node] == trav:
+            pay = -pay
+        for h in range(n):
+            val[h] = pay * (total - cs[c1[h]] - cs[c2[h]] + opp[h])
+
+    def _showdown(self, node: int, d: int) -> None:
+        n = self.n_hold
+        rv = self.river[node]
+        b = self.board_of_card[rv if rv >= 0 else 52]
+        nv = self.n_valid[b]
+        pay = float(self.amount[node])
+        opp = self.opp_reach[d]
+        val = self.values[d]
+        cs = self.card_sum
+        c1 = self.c1
+        c2 = self.c2
+        order = self.order[b]
+        ranked = self.ranked[b]
+        for h in range(n):
+            val[h] = 0.0
+        for c in range(52):
+            cs[c] = 0.0
+        total = 0.0
+        i = 0
+        while i < nv:  # weakest first: each holding wins against the reach below its strength
+            s = ranked[i]
+            j = i
+            while j < nv and ranked[j] == s:
+                h = order[j]
+                val[h] = total - cs[c1[h]] - cs[c2[h]]
+                j += 1
+            for m in range(i, j):
+                h = order[m]
+                r = opp[h]
+                total += r
+                cs[c1[h]] += r
+                cs[c2[h]] += r
+            i = j
+        for c in range(52):
+            cs[c] = 0.0
+        total = 0.0
+        i = nv - 1
+        while i >= 0:  # strongest first: and loses against the reach above it
+            s = ranked[i]
+            j = i
+            while j >= 0 and ranked[j] == s:
+                h = order[j]
+                val[h] = pay * (val[h] - (total - cs[c1[h]] - cs[c2[h]]))
+                j -= 1
+            m = i
+            while m > j:
+                h = order[m]
+                r = opp[h]
+                total += r
+                cs[c1[h]] += r
+                cs[c2[h]] += r
+                m -= 1
+            i = j
+
+    def _chance(self, node: int, trav: int, d: int, mode: int) -> None:
+        n = self.n_hold
+        own0 = self.own_reach[d]
+        own1 = self.own_reach[d + 1]
+        opp0 = self.opp_reach[d]
+        opp1 = self.opp_reach[d + 1]
+        val0 = self.values[d]
+        val1 = self.values[d + 1]
+        c1 = self.c1
+        c2 = self.c2
+        w = 1.0 / 44.0
+        if mode == MODE_CFR:
+            w = self.deal_scale / 44.0
+        for h in range(n):
+            val0[h] = 0.0
+        first = self.first_child[node]
+        for a in range(self.n_children[node]):
+            child = self.children[first + a]
+            card = self.river[child]
+            if mode == MODE_CFR and self.deal[card] == 0:
+                continue
+            live = 0.0
+            for h in range(n):
+                if c1[h] == card or c2[h] == card:
+                    opp1[h] = 0.0
+                    own1[h] = 0.0
+                else:
+                    opp1[h] = opp0[h]
+                    own1[h] = own0[h]
+                    live += opp0[h]
+            if live == 0.0 and mode == MODE_AVERAGE:
+                continue
+            self._walk(child, trav, d + 1, mode)
+            for h in range(n):
+                if c1[h] != card and c2[h] != card:
+                    val0[h] += val1[h] * w
+
+    def _strategy(self, node: int, d: int, average: int) -> None:
+        """The node's strategy (current from regrets, or the average) into strat[d, a, h]."""
+        n = self.n_hold
+        na = self.n_children[node]
+        r0 = self.row[node]
+        src = self.avg if average else self.regret
+        st = self.strat[d]
+        for h in range(n):
+            total = 0.0
+            for a in range(na):
+                x = src[r0 + a, h]
+                if x < 0.0:
+                    x = 0.0
+                st[a, h] = x
+                total += x
+            if total > 0:
+                for a in range(na):
+                    st[a, h] = st[a, h] / total
+            else:
+                for a in range(na):
+                    st[a, h] = 1.0 / na
+
+    def _decision(self, node: int, trav: int, d: int, mode: int) -> None:
+        n = self.n_hold
+        na = self.n_children[node]
+        r0 = self.row[node]
+        first = self.first_child[node]
+        q = self.player[node]
+        if mode == MODE_CFR:
+            self._strategy(node, d, 0)
+        else:
+            self._strategy(node, d, 1)
+        own0 = self.own_reach[d]
+        own1 = self.own_reach[d + 1]
+        opp0 = self.opp_reach[d]
+        opp1 = self.opp_reach[d + 1]
+        val0 = self.values[d]
+        val1 = self.values[d + 1]
+        for h in range(n):
+            val0[h] = -1e300 if (q == trav and mode == MODE_BEST) else 0.0
+        for a in range(na):
+            st = self.strat[d, a]
+            live = 1.0
+            if q == trav:
+                for h in range(n):
+                    own1[h] = own0[h] * st[h]
+                    opp1[h] = opp0[h]
+            else:
+                live = 0.0
+                for h in range(n):
+                    own1[h] = own0[h]
+                    x = opp0[h] * st[h]
+                    opp1[h] = x
+                    live += x
+            if live > 0.0 or mode == MODE_CFR:
+                self._walk(self.children[first + a], trav, d + 1, mode)
+            else:  # nobody the traverser could meet gets here: every value is 0
+                # (CFR walks there still: the traverser's average strategy below must keep accumulating)
+                for h in range(n):
+                    val1[h] = 0.0
+            if q != trav:
+                for h in range(n):
+                    val0[h] += val1[h]
+            elif mode == MODE_BEST:
+                for h in range(n):
+                    if val1[h] > val0[h]:
+                        val0[h] = val1[h]
+            else:
+                cv = self.child_values[d, a]
+                for h in range(n):
+                    v = val1[h]
+                    val0[h] += st[h] * v
+                    cv[h] = v
+        if q != trav or mode != MODE_CFR:
+            return
+        pos = self.pos_disc
+        neg = self.neg_disc
+        keep = self.avg_disc
+        for a in range(na):
+            st = self.strat[d, a]
+            cv = self.child_values[d, a]
+            reg = self.regret[r0 + a]
+            av = self.avg[r0 + a]
+            for h in range(n):
+                x = reg[h]
+                if x > 0:
+                    x = x * pos
+                else:
+                    x = x * neg
+                reg[h] = x + cv[h] - val0[h]
+                av[h] = av[h] * keep + own0[h] * st[h]

@@ -1,0 +1,251 @@
+"""The public betting tree of a heads-up turn or river subgame, flattened into arrays for the solver.
+
+A subgame starts at the beginning of a betting round (the turn or the river) with both players'
+contributions to the pot, the chips they have behind, and the player who acts first. Its betting
+tree holds, at each decision, fold (facing a bet), check or call, and the bets and raises of
+``sizes`` (fractions of the pot after a call; ``"allin"`` for all-in), at most ``max_raises`` of
+them per round. ``extra`` inserts exact raise-to amounts at chosen nodes (the opponent's actual bet),
+so an observed bet is always in the tree and nothing is translated. A turn subgame deals each of the
+48 possible river cards at a chance node and plays the river betting round after a call.
+
+Players are 0 and 1; contributions are total chips in the pot (all streets), so a terminal's payoff
+to player 0 is ``+c1`` or ``-c0`` after a fold and ``+c``, ``0`` or ``-c`` at a showdown.
+
+>>> t = build_tree(SubgameSpec(board=(0, 5, 10, 20, 30), contrib=(100, 100), stacks=(100, 100)), sizes=(1.0,))
+>>> t.labels[0]
+('k', 'b200')
+>>> t.labels[t.children[0][1]]
+('f', 'c')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from holdem_env.engine.errors import HoldemError
+
+__all__ = ["SubgameError", "SubgameSpec", "Tree", "build_tree", "DECISION", "FOLD", "SHOWDOWN", "CHANCE"]
+
+DECISION, FOLD, SHOWDOWN, CHANCE = 0, 1, 2, 3
+
+
+class SubgameError(HoldemError):
+    """A subgame, its betting or a re-solving input is malformed; the message says what is allowed."""
+
+
+@dataclass(frozen=True)
+class SubgameSpec:
+    """Where a heads-up subgame starts: the board (4 cards: turn, 5: river), each player's total
+    contribution to the pot, the chips each has behind, who acts first and the big blind (the
+    smallest bet and raise increment)."""
+
+    board: tuple[int, ...]
+    contrib: tuple[int, int]
+    stacks: tuple[int, int]
+    first: int = 0
+    big_blind: int = 100
+
+    def __post_init__(self) -> None:
+        b = tuple(int(c) for c in self.board)
+        if len(b) not in (4, 5) or len(set(b)) != len(b) or not all(0 <= c < 52 for c in b):
+            raise SubgameError(f"a subgame board is 4 or 5 different card ids in 0..51, got {self.board!r}")
+        if len(self.contrib) != 2 or len(self.stacks) != 2 or min(*self.contrib, *self.stacks) < 0:
+            raise SubgameError(
+                f"contrib and stacks are two chip counts >= 0 each, got {self.contrib!r}, {self.stacks!r}"
+            )
+        if self.contrib[0] != self.contrib[1]:
+            raise SubgameError(f"a subgame starts a betting round: equal contributions, got {self.contrib!r}")
+        if self.first not in (0, 1) or self.big_blind <= 0:
+            raise SubgameError(f"first is 0 or 1 and big_blind > 0, got {self.first!r}, {self.big_blind!r}")
+        object.__setattr__(self, "board", b)
+
+
+@dataclass
+class Tree:
+    """The flattened tree: node ``n`` has a ``kind`` (DECISION, FOLD, SHOWDOWN, CHANCE), a ``player``
+    (the one acting; the one who folded), the contributions ``contrib[n]``, its children (in the order
+    of ``labels[n]``), the river card dealt on the way to it (-1: none) and its decision row (the
+    first of its actions' rows in the solver's strategy arrays; -1 for non-decisions)."""
+
+    spec: SubgameSpec
+    kind: list[int] = field(default_factory=list)
+    player: list[int] = field(default_factory=list)
+    contrib: list[tuple[int, int]] = field(default_factory=list)
+    children: list[list[int]] = field(default_factory=list)
+    labels: list[tuple[str, ...]] = field(default_factory=list)
+    river: list[int] = field(default_factory=list)
+    row: list[int] = field(default_factory=list)
+    parent: list[int] = field(default_factory=list)
+    n_rows: int = 0
+
+    def __len__(self) -> int:
+        return len(self.kind)
+
+    def path(self, node: int) -> tuple[str, ...]:
+        """The action labels from the root to ``node`` (a river card dealt is ``'d<card id>'``)."""
+        out: list[str] = []
+        while self.parent[node] >= 0:
+            p = self.parent[node]
+            out.append(self.labels[p][self.children[p].index(node)])
+            node = p
+        return tuple(reversed(out))
+
+    def find(self, path: Sequence[str]) -> int:
+        """The node reached from the root by the action labels ``path``; :class:`SubgameError` if none."""
+        node = 0
+        for i, label in enumerate(path):
+            if label not in self.labels[node]:
+                raise SubgameError(f"no action {label!r} after {tuple(path[:i])!r}: the node has {self.labels[node]!r}")
+            node = self.children[node][self.labels[node].index(label)]
+        return node
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The int64 arrays the compiled solver reads (kind, player, amount, first_child, n_children,
+        children, river, row)."""
+        n = len(self)
+        first = np.zeros(n, dtype=np.int64)
+        count = np.zeros(n, dtype=np.int64)
+        flat: list[int] = []
+        for i, kids in enumerate(self.children):
+            first[i], count[i] = len(flat), len(kids)
+            flat.extend(kids)
+        amount = np.array(
+            [c[p] if k == FOLD else c[0] for k, p, c in zip(self.kind, self.player, self.contrib, strict=True)]
+        )
+        return {
+            "kind": np.array(self.kind, dtype=np.int64),
+            "player": np.array(self.player, dtype=np.int64),
+            "amount": amount.astype(np.int64),
+            "first_child": first,
+            "n_children": count,
+            "children": np.array(flat or [0], dtype=np.int64),
+            "river": np.array(self.river, dtype=np.int64),
+            "row": np.array(self.row, dtype=np.int64),
+        }
+
+
+def _check_sizes(sizes: Sequence[float | str]) -> list[float | str]:
+    out: list[float | str] = []
+    for s in sizes:
+        if s == "allin":
+            out.append("allin")
+        elif isinstance(s, (int, float)) and not isinstance(s, bool) and 0 < float(s) <= 100:
+            out.append(float(s))
+        else:
+            raise SubgameError(f"a bet size is a pot fraction in (0, 100] or 'allin', got {s!r}")
+    return out
+
+
+def build_tree(
+    spec: SubgameSpec,
+    sizes: Sequence[float | str] = (0.5, 1.0, "allin"),
+    max_raises: int = 2,
+    extra: Mapping[tuple[str, ...], Sequence[int]] | None = None,
+    river_sizes: Sequence[float | str] | None = None,
+    river_max_raises: int | None = None,
+) -> Tree:
+    """The subgame's betting tree (see the module docstring). ``extra`` maps a path of action labels
+    (``'k'`` check, ``'c'`` call, ``'f'`` fold, ``'b<to>'`` bet or raise to a total contribution of
+    ``to`` chips) to raise-to amounts added at that node, even past ``max_raises``. In a turn subgame
+    ``river_sizes`` and ``river_max_raises`` shape the river's betting (default: as the turn's)."""
+    turn_sizes = _check_sizes(sizes)
+    late_sizes = turn_sizes if river_sizes is None else _check_sizes(river_sizes)
+    late_raises = max_raises if river_max_raises is None else river_max_raises
+    if min(max_raises, late_raises) < 0:
+        raise SubgameError(f"max_raises and river_max_raises are >= 0, got {max_raises!r}, {river_max_raises!r}")
+    extra = dict(extra or {})
+    used: set[tuple[str, ...]] = set()
+    tree = Tree(spec)
+    total = (spec.contrib[0] + spec.stacks[0], spec.contrib[1] + spec.stacks[1])
+    cap = min(total)  # nobody can put in more than the other can match
+
+    def add(kind: int, player: int, contrib: tuple[int, int], river: int, parent: int) -> int:
+        tree.kind.append(kind)
+        tree.player.append(player)
+        tree.contrib.append(contrib)
+        tree.children.append([])
+        tree.labels.append(())
+        tree.river.append(river)
+        tree.row.append(-1)
+        tree.parent.append(parent)
+        return len(tree.kind) - 1
+
+    def street_over(contrib: tuple[int, int], river: int, parent: int, path: tuple[str, ...]) -> int:
+        """After a call or check-check: a showdown, or (turn) a chance node dealing the river."""
+        if len(spec.board) == 5 or river >= 0:
+            return add(SHOWDOWN, -1, contrib, river, parent)
+        node = add(CHANCE, -1, contrib, -1, parent)
+        labels = []
+        for card in range(52):
+            if card in spec.board:
+                continue
+            if contrib[0] >= cap:  # all in: no more betting
+                kid = add(SHOWDOWN, -1, contrib, card, node)
+            else:
+                kid = decision(spec.first, contrib, 0, spec.big_blind, False, card, node, path + (f"d{card}",))
+            tree.children[node].append(kid)
+            labels.append(f"d{card}")
+        tree.labels[node] = tuple(labels)
+        return node
+
+    def decision(
+        p: int,
+        contrib: tuple[int, int],
+        raises: int,
+        last_raise: int,
+        acted: bool,
+        river: int,
+        parent: int,
+        path: tuple[str, ...],
+    ) -> int:
+        node = add(DECISION, p, contrib, river, parent)
+        me, opp = contrib[p], contrib[1 - p]
+
+        def put(to: int) -> tuple[int, int]:
+            return (to, contrib[1]) if p == 0 else (contrib[0], to)
+
+        labels = ["f", "c"] if opp > me else ["k"]
+        targets: list[int] = []
+        if opp < cap and me < cap:
+            if raises < (max_raises if river < 0 else late_raises):
+                for s in turn_sizes if river < 0 else late_sizes:
+                    to = cap if s == "allin" else int(round(opp + float(s) * 2 * opp))  # 2 * opp: the pot after a call
+                    targets.append(min(max(to, opp + last_raise), cap))
+            if path in extra:
+                used.add(path)
+            for to in extra.get(path, ()):
+                if not (opp < int(to) <= cap):
+                    raise SubgameError(
+                        f"an inserted bet at {path!r} raises to more than {opp} and at most {cap}, got {to!r}"
+                    )
+                targets.append(int(to))
+        labels += [f"b{to}" for to in sorted(set(targets))]
+        tree.row[node] = tree.n_rows  # this node's rows are reserved before any child's
+        tree.n_rows += len(labels)
+        kids = []
+        for label in labels:
+            if label == "f":
+                kid = add(FOLD, p, contrib, river, node)
+            elif label == "c" or (label == "k" and acted):
+                kid = street_over(put(opp), river, node, path + (label,))
+            elif label == "k":
+                kid = decision(1 - p, contrib, raises, last_raise, True, river, node, path + ("k",))
+            else:
+                to = int(label[1:])
+                kid = decision(
+                    1 - p, put(to), raises + 1, max(last_raise, to - opp), True, river, node, path + (label,)
+                )
+            kids.append(kid)
+        tree.children[node] = kids
+        tree.labels[node] = tuple(labels)
+        return node
+
+    decision(spec.first, spec.contrib, 0, spec.big_blind, False, -1, -1, ())
+    if set(extra) - used:  # an observed bet left out would be played off the tree: refuse
+        raise SubgameError(
+            f"inserted bets at {sorted(set(extra) - used)!r}: no decision there where a bet or raise is possible"
+        )
+    return tree
