@@ -1,4 +1,4 @@
-"""cfr-search: the heads-up no-limit bot that plays a compiled-MCCFR blueprint and re-solves subgames.
+"""cfr-search's parts: a compiled-MCCFR blueprint and subgame re-solving for heads-up no-limit (the agent that joins them is not built yet).
 
 :mod:`~holdem_env.agents.cfr_search.abstraction` is the card abstraction shared by the
 blueprint builder (:mod:`holdem_env.training.cfr_search`) and the bot;
