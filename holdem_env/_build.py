@@ -43,6 +43,7 @@ CANDIDATES = (
     "holdem_env.batched._tables",
     "holdem_env.batched.encode",
     "holdem_env.agents._rules",
+    "holdem_env.agents._features",
 )
 #: Compiled module -> the compiled modules that ``cimport`` its types (``env/_core.pxd`` types the
 #: env's ``_state`` as the compiled ``HandState``; ``env/_order.pxd`` types the wrapped env as the
