@@ -4,7 +4,7 @@ cimport cython
 
 cdef long long _ONE
 cdef Py_ssize_t _N
-cdef long long[::1] _PAIR_A, _PAIR_B, _PAIR_OF, _RANKS, _FULL, _DRAWN
+cdef long long[::1] _PAIR_A, _PAIR_B, _PAIR_OF, _RANKS, _FULL, _DRAWN, _SCNT, _SBIT, _BASE, _ST, _MOST, _SB, _MINE
 cdef short[::1] _PV, _FLUSH
 cdef int[::1] _ROW_OF
 cdef double[::1] _SHARE, _ACC
@@ -15,11 +15,14 @@ cdef long long _row5(long long f0, long long f1, long long f2, long long f3, lon
 cdef long long _value(long long base, long long st, long long most, long long sbits, long long c1, long long c2) noexcept
 @cython.locals(acc="double[::1]", i=Py_ssize_t, j=Py_ssize_t, res=cython.double)
 cdef double _block_sum(double[::1] share, Py_ssize_t start, Py_ssize_t n) noexcept
+@cython.locals(full="long long[::1]", cnt="long long[::1]", bits="long long[::1]", s=Py_ssize_t, j=Py_ssize_t,
+               c=cython.longlong, most=cython.longlong, st=cython.longlong)
+cdef void _board_info(Py_ssize_t slot) noexcept
 @cython.locals(full="long long[::1]", drawn="long long[::1]", share="double[::1]", known=cython.ulonglong,
                need=cython.longlong, k=Py_ssize_t, t=cython.longlong, j=Py_ssize_t, c=cython.longlong,
-               most=cython.longlong, st=cython.longlong, sbits=cython.longlong, s=cython.longlong,
-               cnt=cython.longlong, bits=cython.longlong, base=cython.longlong, mine=cython.longlong,
-               best=cython.longlong, ties=cython.longlong, o=cython.longlong, v=cython.longlong)
+               slot=Py_ssize_t, most=cython.longlong, st=cython.longlong, sbits=cython.longlong,
+               base=cython.longlong, mine=cython.longlong, best=cython.longlong, ties=cython.longlong,
+               o=cython.longlong, v=cython.longlong)
 cdef double _one_row(long long c1, long long c2, const long long[:, ::1] board, Py_ssize_t i, long long m,
                      long long opponents, const Py_ssize_t[:, ::1] perms) noexcept
 

@@ -43,6 +43,15 @@ _FULL = np.zeros(5, dtype=np.int64)
 _DRAWN = np.zeros(32, dtype=np.int64)
 _SHARE = np.zeros(_N, dtype=np.float64)
 _ACC = np.zeros(8, dtype=np.float64)
+_SCNT = np.zeros(4, dtype=np.int64)
+_SBIT = np.zeros(4, dtype=np.int64)
+# Per run-out entry (0..51: the river card on the turn; 0 on the river; 52 on the flop): the board's
+# value-table row, most common suit, its count and rank bits, and the hole cards' value.
+_BASE = np.zeros(53, dtype=np.int64)
+_ST = np.zeros(53, dtype=np.int64)
+_MOST = np.zeros(53, dtype=np.int64)
+_SB = np.zeros(53, dtype=np.int64)
+_MINE = np.zeros(53, dtype=np.int64)
 
 
 def _row5(f0: int, f1: int, f2: int, f3: int, f4: int) -> int:
@@ -96,13 +105,47 @@ def _block_sum(share: np.ndarray, start: int, n: int) -> float:
     return res
 
 
+def _board_info(slot: int) -> None:
+    """The value table's row and the most common suit (suit, count, rank bits) of the five cards in
+    ``_FULL``, into entry ``slot`` of ``_BASE``, ``_ST``, ``_MOST`` and ``_SB``."""
+    full, cnt, bits = _FULL, _SCNT, _SBIT
+    for s in range(4):
+        cnt[s] = 0
+        bits[s] = 0
+    for j in range(5):
+        c = full[j]
+        cnt[c & 3] += 1
+        bits[c & 3] |= _ONE << (c >> 2)
+    most, st = 0, 0
+    for s in range(4):
+        if cnt[s] > most:
+            most, st = cnt[s], s
+    _BASE[slot] = _row5(full[0], full[1], full[2], full[3], full[4])
+    _ST[slot] = st
+    _MOST[slot] = most
+    _SB[slot] = bits[st]
+
+
 def _one_row(c1: int, c2: int, board: np.ndarray, i: int, m: int, opponents: int, perms: np.ndarray) -> float:
-    """The equity of hole cards ``c1 c2`` with the first ``m`` cards of ``board[i]`` against ``opponents``."""
+    """The equity of hole cards ``c1 c2`` with the first ``m`` cards of ``board[i]`` against ``opponents``.
+
+    The board's row and suits (and so the hole cards' value) depend on the run-out only: on the river
+    they are worked out once (entry 0), on the turn once for each possible river card (entry = the
+    card), on the flop for each sample (entry 52)."""
     full, drawn, share = _FULL, _DRAWN, _SHARE
     known = (_ONE << c1) | (_ONE << c2)
     for j in range(m):
         known |= _ONE << board[i, j]
         full[j] = board[i, j]
+    if m == 5:
+        _board_info(0)
+        _MINE[0] = _value(_BASE[0], _ST[0], _MOST[0], _SB[0], c1, c2)
+    elif m == 4:
+        for c in range(52):
+            if not (known >> c) & 1:
+                full[4] = c
+                _board_info(c)
+                _MINE[c] = _value(_BASE[c], _ST[c], _MOST[c], _SB[c], c1, c2)
     need = 2 * opponents + (5 - m)
     for k in range(_N):
         t = 0
@@ -113,20 +156,17 @@ def _one_row(c1: int, c2: int, board: np.ndarray, i: int, m: int, opponents: int
             if not (known >> c) & 1:
                 drawn[t] = c
                 t += 1
-        for j in range(5 - m):
-            full[m + j] = drawn[2 * opponents + j]
-        most, st, sbits = 0, 0, 0
-        for s in range(4):
-            cnt = 0
-            bits = 0
-            for j in range(5):
-                if (full[j] & 3) == s:
-                    cnt += 1
-                    bits |= _ONE << (full[j] >> 2)
-            if cnt > most:
-                most, st, sbits = cnt, s, bits
-        base = _row5(full[0], full[1], full[2], full[3], full[4])
-        mine = _value(base, st, most, sbits, c1, c2)
+        if m == 5:
+            slot = 0
+        elif m == 4:
+            slot = drawn[2 * opponents]
+        else:
+            for j in range(5 - m):
+                full[m + j] = drawn[2 * opponents + j]
+            slot = 52
+            _board_info(52)
+            _MINE[52] = _value(_BASE[52], _ST[52], _MOST[52], _SB[52], c1, c2)
+        base, st, most, sbits, mine = _BASE[slot], _ST[slot], _MOST[slot], _SB[slot], _MINE[slot]
         best, ties = 0, 0
         for o in range(opponents):
             v = _value(base, st, most, sbits, drawn[2 * o], drawn[2 * o + 1])
