@@ -4,7 +4,7 @@ Usage::
 
     .venv/bin/python benchmarks/bench_ppo.py --vector [--opponent random|ppo] [--tables 1 16 64 256] [--seconds 5]
     .venv/bin/python benchmarks/bench_ppo.py --scaling [--workers-list 1 2] [--learner-tables 32]
-        [--scaling-opponents tag] [--seconds 20] [--train] [--per-worker]
+        [--scaling-opponents tag] [--seconds 20] [--train] [--per-worker] [--pin] [--numpy-features]
     .venv/bin/python benchmarks/bench_ppo.py --compare [--seconds 1200] [--hands 20000] [--out DIR]
         [--workers 2] [--learner-tables 32] [--iterations-per-round 1] [--only ours|MaskablePPO]
         [--sb3-vec dummy|subproc] [--compare-opponents random tag]
@@ -26,7 +26,10 @@ together, so splitting a fixed number of tables makes each worker's steps dearer
 with the time taken as the busiest worker's CPU time plus this process's (the wall time on a
 machine with a free core for each process; on a shared machine the wall time also holds the
 time the processes wait for a core). With ``--train`` it times whole PPO
-iterations (sampling and update, ``train_round``) instead of sampling alone.
+iterations (sampling and update, ``train_round``) instead of sampling alone. ``--pin``: each worker
+process on its own CPU (``HOLDEM_PIN_WORKERS=1``). ``--numpy-features``: the learner's equity
+feature from the numpy reference instead of its compiled twin (the same values; W = 1 only,
+to measure what compiling it gained).
 
 ``--compare`` trains both learners for the same wall time on the same env: heads-up
 ``nlhe_v1`` through :class:`HoldemVectorEnv`, the same opponents (``random`` and ``tag``,
@@ -390,6 +393,9 @@ def main() -> None:
     parser.add_argument("--workers-list", type=int, nargs="+", default=[1, 2], help="--scaling: the W to measure")
     parser.add_argument("--scaling-opponents", nargs="+", default=["tag"], help="--scaling: the pool's fixed members")
     parser.add_argument("--train", action="store_true", help="--scaling: time whole iterations (sampling + update)")
+    parser.add_argument("--pin", action="store_true", help="--scaling: pin each rollout worker process to its own CPU")
+    parser.add_argument("--numpy-features", action="store_true",
+                        help="--scaling, W = 1: the equity feature from the numpy reference, not the compiled code")
     parser.add_argument("--per-worker", action="store_true",
                         help="--scaling: --learner-tables per worker (W times as many tables with W workers), not in all")
     parser.add_argument("--hands", type=int, default=20000)
@@ -414,6 +420,14 @@ def main() -> None:
     parser.add_argument("--sb3-vec", choices=("dummy", "subproc"), default="dummy",
                         help="--compare: MaskablePPO's vector env (subproc: one process per env, no curve)")
     args = parser.parse_args()
+    if args.pin:
+        os.environ["HOLDEM_PIN_WORKERS"] = "1"  # read when the workers start
+    if args.numpy_features:
+        if any(w > 1 for w in args.workers_list):
+            parser.error("--numpy-features measures one process: use --workers-list 1")
+        from holdem_env.agents import features
+
+        features.COMPILED_EQUITY = False
     if args.scaling:
         print(f"| W | {'iterations' if args.train else 'sampling'} | learner decisions | wall s | CPU s (main) | "
               "per wall s | per CPU s | wall speed-up | CPU-bound speed-up | load before |")
