@@ -27,6 +27,7 @@ SHIPPED = {
     "holdem_env/env/_order.pxd": "compiling the order-enforcing wrapper from the installed sources",
     "holdem_env/env/_view.pxd": "compiling the seat views from the installed sources",
     "holdem_env/agents/_rules.pxd": "compiling the rule bots' rows from the installed sources",
+    "holdem_env/agents/_features.pxd": "compiling the learner's equity feature from the installed sources",
 }
 
 
