@@ -57,6 +57,8 @@ from holdem_env.engine.evaluator import evaluate_batch
 from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, blocked_by, values_on_boards
 from holdem_env.env import _obs
 
+from . import _features
+
 __all__ = [
     "FEATURE_NAMES",
     "NUM_FEATURES",
@@ -89,6 +91,11 @@ _PREFLOP_CACHE: dict[tuple[int, int, int], float] = {}
 _POSTFLOP_CACHE: dict[tuple[int, int, bytes, int], float] = {}
 _POSTFLOP_CACHE_SIZE = 100_000
 _OFFSETS: dict[int, dict[str, tuple[int, int]]] = {}
+#: Whether the equity runs compiled (:mod:`holdem_env.agents._features`, the same values bit for bit);
+#: otherwise the numpy code below, which stays the reference. Tests switch it off to compare the two.
+COMPILED_EQUITY = _features.COMPILED and EQUITY_SAMPLES == _features.SAMPLES
+# The compiled path's preflop values by (low card * 52 + high card, opponents); NaN: not computed yet.
+_PREFLOP_TABLE = np.full((52 * 52, 10), np.nan, dtype=np.float32)
 
 
 def seats_of(obs_len: int) -> int:
@@ -151,6 +158,15 @@ def equity_batch(holes: np.ndarray, boards: list[np.ndarray], opponents: np.ndar
     """
     holes = np.sort(np.asarray(holes, dtype=np.intp).reshape(-1, 2), axis=1)
     opp = np.asarray(opponents, dtype=np.int64)
+    if COMPILED_EQUITY and len(boards) == len(holes) == opp.size:
+        lengths = np.array([b.size for b in boards], dtype=np.int64)
+        board_rows = np.zeros((len(boards), 5), dtype=np.int64)
+        if lengths.size and lengths.max(initial=0) <= 5:
+            for i, board in enumerate(boards):
+                board_rows[i, : board.size] = np.asarray(board).ravel()
+            fast = _equity_compiled(holes, board_rows, lengths, opp)
+            if fast is not None:
+                return fast
     out = np.ones(len(holes), dtype=np.float32)
     groups: dict[tuple[int, int], list[int]] = {}
     keys: dict[int, tuple[int, int, bytes, int]] = {}
@@ -178,6 +194,32 @@ def equity_batch(holes: np.ndarray, boards: list[np.ndarray], opponents: np.ndar
                 if len(_POSTFLOP_CACHE) >= _POSTFLOP_CACHE_SIZE:
                     _POSTFLOP_CACHE.clear()
                 _POSTFLOP_CACHE[keys[i]] = float(v)
+    return out
+
+
+def _equity_compiled(holes: np.ndarray, boards: np.ndarray, lengths: np.ndarray, opponents: np.ndarray) -> np.ndarray | None:
+    """:func:`equity_batch` in one compiled call (rows: ``holes`` ``(R, 2)``, the first ``lengths[i]`` of
+    ``boards[i]`` ``(R, 5)``, ``opponents`` ``(R,)``), or None for input it does not take (card ids
+    outside 0..51, a board size other than 0/3/4/5, more than 9 opponents): the numpy path decides those.
+    Only the first ``lengths[i]`` entries of ``boards[i]`` are read, but every entry must be a card id."""
+    opp = np.ascontiguousarray(opponents, dtype=np.int64).reshape(-1)
+    holes = np.ascontiguousarray(holes, dtype=np.int64)
+    boards = np.ascontiguousarray(boards, dtype=np.int64)
+    lengths = np.ascontiguousarray(lengths, dtype=np.int64)
+    r = opp.size
+    if holes.shape != (r, 2) or boards.shape != (r, 5) or lengths.shape != (r,):
+        return None
+    if r and (
+        opp.max() > 9
+        or not np.isin(lengths, (0, 3, 4, 5)).all()
+        or holes.min() < 0
+        or holes.max() > 51
+        or boards.min() < 0
+        or boards.max() > 51
+    ):
+        return None
+    out = np.empty(r, dtype=np.float32)
+    _features.equity_rows(holes, boards, lengths, opp, _PERMS, _PREFLOP_TABLE, out)
     return out
 
 
@@ -310,10 +352,19 @@ def features_batch(observations: np.ndarray, equity: np.ndarray | None = None) -
     elif idx.size:
         holes = np.nonzero(hole_hot[idx])[1].reshape(-1, 2)  # each row's two cards, ascending
         rows_board = board_hot[idx]
-        cols = np.nonzero(rows_board)[1]
-        ends = np.cumsum(rows_board.sum(axis=1)).tolist()
-        boards = [cols[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]  # each row's board, ascending
-        out[idx, 0] = equity_batch(holes, boards, live[idx])
+        fast = None
+        if COMPILED_EQUITY:
+            lengths = rows_board.sum(axis=1)
+            # each row's board cards first, ascending (a stable sort of "not on the board")
+            board_cols = np.argsort(~rows_board, axis=1, kind="stable")[:, :5]
+            fast = _equity_compiled(holes, board_cols, lengths, live[idx])
+        if fast is not None:
+            out[idx, 0] = fast
+        else:
+            cols = np.nonzero(rows_board)[1]
+            ends = np.cumsum(rows_board.sum(axis=1)).tolist()
+            boards = [cols[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]  # each row's board, ascending
+            out[idx, 0] = equity_batch(holes, boards, live[idx])
     denom = pot + to_call
     out[:, 1] = np.where(to_call > 0, to_call / np.maximum(denom, 1e-9), 0.0)
     out[:, 2] = np.minimum(np.where(pot > 0, stack / np.maximum(pot, 1e-9), SPR_CAP), SPR_CAP) / SPR_CAP

@@ -4,7 +4,8 @@ Usage::
 
     .venv/bin/python benchmarks/bench_ppo.py --vector [--opponent random|ppo] [--tables 1 16 64 256] [--seconds 5]
     .venv/bin/python benchmarks/bench_ppo.py --scaling [--workers-list 1 2] [--learner-tables 32]
-        [--scaling-opponents tag] [--seconds 20] [--train] [--per-worker]
+        [--scaling-opponents tag] [--seconds 20] [--train] [--per-worker] [--pin] [--numpy-features]
+    .venv/bin/python benchmarks/bench_ppo.py --features [--players 2] [--hands 300]
     .venv/bin/python benchmarks/bench_ppo.py --compare [--seconds 1200] [--hands 20000] [--out DIR]
         [--workers 2] [--learner-tables 32] [--iterations-per-round 1] [--only ours|MaskablePPO]
         [--sb3-vec dummy|subproc] [--compare-opponents random tag]
@@ -26,7 +27,15 @@ together, so splitting a fixed number of tables makes each worker's steps dearer
 with the time taken as the busiest worker's CPU time plus this process's (the wall time on a
 machine with a free core for each process; on a shared machine the wall time also holds the
 time the processes wait for a core). With ``--train`` it times whole PPO
-iterations (sampling and update, ``train_round``) instead of sampling alone.
+iterations (sampling and update, ``train_round``) instead of sampling alone. ``--pin``: each worker
+process on its own CPU (``HOLDEM_PIN_WORKERS=1``). ``--numpy-features``: the learner's equity
+feature from the numpy reference instead of its compiled twin (the same values; W = 1 only,
+to measure what compiling it gained).
+
+``--features`` times :func:`holdem_env.agents.features.features_batch` on every observation of
+``--hands`` hands of random legal play (``nlhe_v1``, ``--players`` seats), compiled equity against the
+numpy reference (caches emptied before each, so every value is computed), in CPU seconds, and checks
+that the two give the same features.
 
 ``--compare`` trains both learners for the same wall time on the same env: heads-up
 ``nlhe_v1`` through :class:`HoldemVectorEnv`, the same opponents (``random`` and ``tag``,
@@ -321,6 +330,38 @@ def _plot_compare(results: dict, path: Path) -> None:
     plt.close(fig)
 
 
+def bench_features(players: int, hands: int) -> tuple[int, float, float]:
+    """(rows, CPU s compiled, CPU s numpy) of features_batch on the observations of ``hands`` random hands."""
+    from holdem_env.agents import features
+
+    rng = np.random.default_rng(0)
+    env = nlhe_v1.raw_env(num_players=players)
+    rows = []
+    for h in range(hands):
+        env.reset(seed=h)
+        while env.agents:
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                env.step(None)
+                continue
+            seen = env.observe(agent)
+            rows.append(seen["observation"])
+            env.step(int(rng.choice(np.flatnonzero(seen["action_mask"]))))
+    obs = np.array(rows, dtype=np.float32)
+    times, outs = [], []
+    for compiled in (True, False):
+        features.COMPILED_EQUITY = compiled
+        features._PREFLOP_CACHE.clear()
+        features._POSTFLOP_CACHE.clear()
+        features._PREFLOP_TABLE[:] = np.nan
+        t0 = time.process_time()
+        outs.append(features.features_batch(obs))
+        times.append(time.process_time() - t0)
+    if not np.array_equal(outs[0], outs[1]):
+        raise SystemExit("the compiled and numpy features differ")
+    return len(obs), times[0], times[1]
+
+
 def scaling(workers: int, tables: int, opponents: tuple[str, ...], seconds: float, train: bool = False) -> dict:
     """Learner decisions per wall second and per CPU second with ``workers`` rollout workers."""
     import resource
@@ -386,10 +427,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--vector", action="store_true", help="vector env decisions/s against N tables")
     parser.add_argument("--compare", action="store_true", help="our PPO against MaskablePPO")
+    parser.add_argument("--features", action="store_true", help="features_batch: compiled equity against numpy")
     parser.add_argument("--scaling", action="store_true", help="learner decisions per wall / CPU second with W rollout workers")
     parser.add_argument("--workers-list", type=int, nargs="+", default=[1, 2], help="--scaling: the W to measure")
     parser.add_argument("--scaling-opponents", nargs="+", default=["tag"], help="--scaling: the pool's fixed members")
     parser.add_argument("--train", action="store_true", help="--scaling: time whole iterations (sampling + update)")
+    parser.add_argument("--pin", action="store_true", help="--scaling: pin each rollout worker process to its own CPU")
+    parser.add_argument("--numpy-features", action="store_true",
+                        help="--scaling, W = 1: the equity feature from the numpy reference, not the compiled code")
     parser.add_argument("--per-worker", action="store_true",
                         help="--scaling: --learner-tables per worker (W times as many tables with W workers), not in all")
     parser.add_argument("--hands", type=int, default=20000)
@@ -414,6 +459,21 @@ def main() -> None:
     parser.add_argument("--sb3-vec", choices=("dummy", "subproc"), default="dummy",
                         help="--compare: MaskablePPO's vector env (subproc: one process per env, no curve)")
     args = parser.parse_args()
+    if args.pin:
+        os.environ["HOLDEM_PIN_WORKERS"] = "1"  # read when the workers start
+    if args.numpy_features:
+        if any(w > 1 for w in args.workers_list):
+            parser.error("--numpy-features measures one process: use --workers-list 1")
+        from holdem_env.agents import features
+
+        features.COMPILED_EQUITY = False
+    if args.features:
+        n, fast, slow = bench_features(args.players, min(args.hands, 2000))
+        print("| seats | rows | compiled CPU s | numpy CPU s | µs/row compiled | µs/row numpy | ratio |")
+        print("|---:|---:|---:|---:|---:|---:|---:|")
+        print(f"| {args.players} | {n:,} | {fast:.3f} | {slow:.3f} | {fast / n * 1e6:.1f} | {slow / n * 1e6:.1f} | "
+              f"{slow / fast:.1f}x |")
+        return
     if args.scaling:
         print(f"| W | {'iterations' if args.train else 'sampling'} | learner decisions | wall s | CPU s (main) | "
               "per wall s | per CPU s | wall speed-up | CPU-bound speed-up | load before |")

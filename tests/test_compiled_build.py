@@ -60,6 +60,7 @@ def _source_twin(module: str) -> ModuleType:
 
 
 def test_build_info_names_only_candidates_that_load_compiled() -> None:
+    import holdem_env.agents._features  # the learner's equity feature (agents/_features.py)
     import holdem_env.agents._rules  # the rule bots' rows (agents/_rules.py)
     import holdem_env.agents.cfr_search._subgame  # the subgame solver's core (agents/cfr_search/_subgame.py)
     import holdem_env.batched  # the batched core (holdem_env.batched._tables)

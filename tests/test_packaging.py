@@ -29,6 +29,7 @@ SHIPPED = {
     "holdem_env/agents/_rules.pxd": "compiling the rule bots' rows from the installed sources",
     "holdem_env/training/cfr_search/_core.pxd": "compiling cfr-search's MCCFR core from the installed sources",
     "holdem_env/agents/cfr_search/_subgame.pxd": "compiling the subgame solver from the installed sources",
+    "holdem_env/agents/_features.pxd": "compiling the learner's equity feature from the installed sources",
 }
 
 

@@ -21,6 +21,7 @@ Ray installed is a :class:`~holdem_env.engine.errors.ConfigError` that says so.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -29,7 +30,7 @@ from typing import Any, Protocol, TypeVar
 from holdem_env.engine.errors import ConfigError, HoldemError
 from holdem_env.engine.validate import check_int
 
-__all__ = ["Actors", "Backend", "LocalActors", "LocalBackend", "RayActors", "RayBackend", "make_backend"]
+__all__ = ["Actors", "Backend", "LocalActors", "LocalBackend", "RayActors", "RayBackend", "cpus_for", "make_backend"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -79,9 +80,24 @@ class Actors(Protocol):
         ...
 
 
-def _actor_loop(conn: Any, cls: Callable[[Any], Any], setup: Any) -> None:
-    """A local actor process: build ``cls(setup)``, then answer ``(method, args)`` messages with
-    ``("ok", result)`` or ``("error", traceback)`` until ``None`` (or the pipe closes)."""
+def cpus_for(count: int) -> list[int]:
+    """The CPU each of ``count`` pinned actors runs on: this process's allowed CPUs in turn (actor
+    ``k`` on the ``k``-th, wrapping around); ``[]`` where the platform cannot pin."""
+    if not hasattr(os, "sched_getaffinity"):
+        return []
+    allowed = sorted(os.sched_getaffinity(0))
+    return [allowed[k % len(allowed)] for k in range(count)]
+
+
+def _actor_loop(conn: Any, cls: Callable[[Any], Any], setup: Any, cpu: int | None = None) -> None:
+    """A local actor process: (``cpu``: pinned to that CPU) build ``cls(setup)``, then answer
+    ``(method, args)`` messages with ``("ok", result)`` or ``("error", traceback)`` until ``None``
+    (or the pipe closes)."""
+    if cpu is not None:
+        try:
+            os.sched_setaffinity(0, {cpu})
+        except (AttributeError, OSError):  # not allowed here: run unpinned
+            pass
     try:
         obj = cls(setup)
         conn.send(("ok", None))
@@ -161,18 +177,23 @@ class LocalActors(_Actors):
 
     Each process computes on its own: nothing is shared with the caller but what the
     messages carry (pickled; send numpy arrays, not torch tensors, which would travel as
-    handles to shared memory). ``name`` names an actor in errors (``"<name> <k>"``).
+    handles to shared memory). ``name`` names an actor in errors (``"<name> <k>"``). ``pin``:
+    each process stays on one CPU (:func:`cpus_for`; where the platform allows), so two busy
+    actors on a machine with two free cores never share one or move between them; on a machine
+    busy with other work, unpinned processes can go wherever a core is free.
     """
 
-    def __init__(self, cls: Callable[[Any], Any], setups: Sequence[Any], name: str = "actor") -> None:
+    def __init__(self, cls: Callable[[Any], Any], setups: Sequence[Any], name: str = "actor", pin: bool = False) -> None:
         ctx = multiprocessing.get_context("spawn")
         self.name = name
         self._conns: list[Any] = []
         self._procs: list[Any] = []
+        cpus: list[int | None] = list(cpus_for(len(setups))) if pin else []
+        cpus += [None] * (len(setups) - len(cpus))
         try:
             for k, setup in enumerate(setups):
                 parent, child = ctx.Pipe()
-                proc = ctx.Process(target=_actor_loop, args=(child, cls, setup), daemon=True, name=f"{name}-{k}")
+                proc = ctx.Process(target=_actor_loop, args=(child, cls, setup, cpus[k]), daemon=True, name=f"{name}-{k}")
                 proc.start()
                 child.close()
                 self._conns.append(parent)

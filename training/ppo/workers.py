@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -13,7 +14,7 @@ from holdem_env.agents.ppo import PpoPolicy
 from holdem_env.engine.config import TableConfig
 from holdem_env.env.vector import HoldemVectorEnv
 
-from ..backends import LocalActors
+from ..backends import LocalActors, LocalBackend
 from ..pool import OpponentPool
 from ..torch_settings import torch_settings
 from .algorithm import Rollout, collect_rollout
@@ -22,7 +23,10 @@ from .config import PpoSettings
 if TYPE_CHECKING:
     from .learner import PpoLearner
 
-__all__ = ["LocalRollouts", "RolloutSampler", "RolloutWorkers", "rollouts"]
+__all__ = ["PIN_ENV", "LocalRollouts", "RolloutSampler", "RolloutWorkers", "rollouts"]
+
+#: Set to ``1`` to pin each local rollout worker process to its own CPU (see :class:`RolloutWorkers`).
+PIN_ENV = "HOLDEM_PIN_WORKERS"
 
 
 class LocalRollouts:
@@ -157,9 +161,13 @@ class RolloutWorkers:
     run is the same for a seed and a number of workers, wherever the workers run (not the same
     as with one worker: the tables are seeded per worker). The workers live until :meth:`close`
     (the learner's ``close``). :attr:`cpu_seconds` adds up the CPU time each worker spent sampling.
+
+    ``pin`` (local processes only; default: the environment variable ``HOLDEM_PIN_WORKERS`` is
+    ``1``): each worker process stays on its own CPU (:class:`~holdem_env.training.backends.LocalActors`),
+    for a machine with a free core per worker; it changes no result.
     """
 
-    def __init__(self, learner: PpoLearner, backend: Any = None) -> None:
+    def __init__(self, learner: PpoLearner, backend: Any = None, pin: bool | None = None) -> None:
         self.learner = learner
         s = learner.settings
         shares = np.array_split(np.arange(s.num_envs), s.num_workers)
@@ -172,7 +180,12 @@ class RolloutWorkers:
         ]
         start = getattr(backend, "actors", None)
         name = "ppo rollout worker"
-        self._actors: Any = start(RolloutSampler, setups, name) if callable(start) else LocalActors(RolloutSampler, setups, name)
+        if pin is None:
+            pin = os.environ.get(PIN_ENV, "").strip() == "1"
+        if callable(start) and not isinstance(backend, LocalBackend):
+            self._actors: Any = start(RolloutSampler, setups, name)
+        else:  # what LocalBackend.actors starts, here with ``pin``
+            self._actors = LocalActors(RolloutSampler, setups, name, pin=pin)
         self._sent: tuple[str, ...] | None = None  # the snapshot names the workers hold
         #: CPU seconds each worker spent in its collect calls so far.
         self.cpu_seconds = np.zeros(len(setups))
