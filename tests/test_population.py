@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 import torch
@@ -131,6 +133,28 @@ def test_distilled_network_plays_like_its_teacher() -> None:
     assert other.anchor is not None
     pairs = zip(other.anchor.state_dict().values(), learner.anchor.state_dict().values(), strict=True)
     assert all(torch.equal(a, b) for a, b in pairs)
+
+
+def test_an_anchor_that_is_a_ppo_policy_of_the_same_shape_is_continued_not_distilled(tmp_path) -> None:
+    table = TableConfig(num_players=2)
+    base = PpoLearner(PpoSettings(num_envs=2, num_steps=4, opponents=("random",)), table, seed=5)
+    base.train_round(1, 1)
+    path = tmp_path / "start.pt"
+    base.policy().save(path)
+    settings = PpoSettings(num_envs=2, num_steps=4, anchor=f"ppo(policy='{path}')", kl_coef=0.1, opponents=("random",))
+    learner = PpoLearner(settings, table, seed=9)  # another seed: other initial weights
+    learner.ensure_anchor()
+    assert learner.anchor is not None and learner.anchor_stats == {"agreement": 1.0}
+    for model in (learner.model, learner.anchor):
+        pairs = zip(model.state_dict().values(), base.model.state_dict().values(), strict=True)
+        assert all(torch.equal(a, b) for a, b in pairs)
+    # a ppo policy of another shape cannot be continued: it is distilled like any teacher
+    small = PpoLearner(PpoSettings(num_envs=2, num_steps=4, hidden=(16,), opponents=("random",)), table, seed=5)
+    small.policy().save(tmp_path / "small.pt")
+    other = PpoLearner(dataclasses.replace(settings, anchor=f"ppo(policy='{tmp_path / 'small.pt'}')", anchor_hands=30,
+                                           anchor_epochs=1), table, seed=9)
+    other.ensure_anchor()
+    assert other.anchor is not None and 0.0 <= other.anchor_stats["agreement"] <= 1.0 and "cross_entropy" in other.anchor_stats
 
 
 # -- the known-value run: the same update on Kuhn poker ------------------------------------------

@@ -20,11 +20,11 @@ import numpy as np
 import torch
 
 from holdem_env.agents.base import make_agent
-from holdem_env.agents.ppo import ActorCritic, PpoPolicy
+from holdem_env.agents.ppo import ActorCritic, PolicyConfig, PpoPolicy
 from holdem_env.engine.config import TableConfig
 from holdem_env.env import nlhe_v1
 
-__all__ = ["Demonstrations", "pfsp_weights", "collect_demonstrations", "distill"]
+__all__ = ["Demonstrations", "pfsp_weights", "collect_demonstrations", "distill", "warm_start"]
 
 
 def pfsp_weights(results: Sequence[float | None], temperature: float, uniform_share: float) -> np.ndarray:
@@ -147,3 +147,20 @@ def distill(
         logits, _ = model(x, masks)
         agree = float((logits.argmax(-1) == acts).double().mean())
     return {"cross_entropy": ce_sum / n, "value_loss": v_sum / n, "agreement": agree}
+
+
+def warm_start(model: ActorCritic, teacher: str, config: PolicyConfig) -> bool:
+    """When ``teacher`` is a spec that plays a ppo policy with the same network (``config``), copy
+    its weights into ``model`` and return True (training continues from that policy, which is
+    then the anchor); otherwise leave ``model`` alone and return False (the caller distils).
+
+    >>> m = ActorCritic(PolicyConfig(num_players=2))
+    >>> warm_start(m, "tag", PolicyConfig(num_players=2))
+    False
+    """
+    policy = getattr(make_agent(teacher), "policy", None)
+    if not isinstance(policy, PpoPolicy) or policy.config.to_dict() != config.to_dict():
+        return False
+    model.load_state_dict(policy.model.state_dict())
+    model.weights_changed()
+    return True

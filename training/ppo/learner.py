@@ -22,7 +22,7 @@ from holdem_env.fileutil import atomic_write_bytes
 
 from ..checkpoint import CheckpointError, validate_ppo_checkpoint
 from ..pool import OpponentPool
-from ..population import collect_demonstrations, distill
+from ..population import collect_demonstrations, distill, warm_start
 from ..torch_settings import torch_settings
 from .algorithm import compute_gae, ppo_update
 from .config import PpoSettings
@@ -99,17 +99,23 @@ class PpoLearner:
     def ensure_anchor(self) -> None:
         """With ``anchor`` set and no anchor yet: distil the teacher into the network (behaviour
         cloning on ``anchor_hands`` of its hands against ``anchor_opponents``, or the pool's fixed
-        opponents), and keep a frozen copy as the anchor the KL penalty pulls towards."""
+        opponents) -- or, when the teacher is a ppo policy with this network's shape, copy its
+        weights (:func:`~holdem_env.training.population.warm_start`) -- and keep a frozen copy as
+        the anchor the KL penalty pulls towards."""
         s = self.settings
         if s.anchor is None or self.anchor is not None:
             return
-        demos = collect_demonstrations(
-            s.anchor, s.anchor_opponents or s.opponents, self.table, self.policy_config.bet_sizes, s.anchor_hands, self.seed
-        )
-        encoder = PpoPolicy(self.policy_config, self.model)
-        with torch_settings(threads=1, deterministic=True):
-            self.anchor_stats = distill(self.model, encoder, demos, epochs=s.anchor_epochs, seed=self.seed,
-                                        reward_scale=s.reward_scale)
+        if warm_start(self.model, s.anchor, self.policy_config):  # a ppo policy of this shape: continue from it
+            self.anchor_stats = {"agreement": 1.0}
+        else:
+            demos = collect_demonstrations(
+                s.anchor, s.anchor_opponents or s.opponents, self.table, self.policy_config.bet_sizes, s.anchor_hands,
+                self.seed,
+            )
+            encoder = PpoPolicy(self.policy_config, self.model)
+            with torch_settings(threads=1, deterministic=True):
+                self.anchor_stats = distill(self.model, encoder, demos, epochs=s.anchor_epochs, seed=self.seed,
+                                            reward_scale=s.reward_scale)
         self.model.eval()
         self.anchor = copy.deepcopy(self.model)
         for prm in self.anchor.parameters():
