@@ -17,7 +17,11 @@ are in :mod:`holdem_env.training.league_eval`, its table and plot in
 3. scalars are logged against the global step = the round number, the checkpoint is
    written atomically, the progress bar advances;
 4. at the end: the league table in the terminal and as ``league.json``, and ``league.png``
-   (each agent's worst and mean result over the rounds; below, the LBR measured each round).
+   (each agent's worst and mean result over the rounds; below, the LBR measured each round);
+   each training agent's ``policies/<agent>.npz`` / ``.pt`` is the policy of the round chosen by
+   robust criteria (:func:`~holdem_env.training.league_report.choose_checkpoints`: the exploiter
+   gate first, then the worst head-to-head result's lower 95% bound; never the learners'
+   rolling estimates), named under the table and in ``league.json`` (``chosen``).
 
 **Ranking.** The table ranks agents by their *worst head-to-head result* (the lowest of their
 pairs' results), not by the mean over the league: a mean can be won by crushing one weak
@@ -66,7 +70,8 @@ TensorBoard scalars (step = round):
 
 plus the text ``config`` (the YAML). Run-folder layout: TensorBoard event files,
 ``config.yaml``, ``checkpoint/state.json`` (the commit point of a checkpoint) with the
-trainers' tables next to it, ``policies/<agent>/round_NNNN.npz`` (``.pt`` for ppo), ``league.json``,
+trainers' tables next to it, ``policies/<agent>/round_NNNN.npz`` (``.pt`` for ppo: the latest
+round's and the chosen round's), ``policies/<agent>.npz`` (the chosen one), ``league.json``,
 ``league.png``.
 
 Resuming: the run folder is the one ``--resume`` is pointed at, wherever it now lives (so
