@@ -42,7 +42,9 @@ def test_a_ppo_agent_trains_in_the_league_and_logs_its_scalars(tmp_path: Path) -
     result = run_league(cfg)
     run_dir = result.run_dir
     assert (run_dir / "policies" / "bot.pt").is_file()
-    assert [p.name for p in (run_dir / "policies" / "bot").iterdir()] == ["round_0002.pt"]
+    kept = f"round_{result.chosen['bot']['round']:04d}.pt"  # the chosen round's file stays beside the latest
+    assert {p.name for p in (run_dir / "policies" / "bot").iterdir()} == {"round_0002.pt", kept}
+    assert (run_dir / "policies" / "bot.pt").read_bytes() == (run_dir / "policies" / "bot" / kept).read_bytes()
     scalars = _scalars(run_dir)
     names = scalar_names(cfg)
     for tag in ("losses/policy_loss", "losses/value_loss", "losses/entropy", "losses/approx_kl", "losses/clipfrac",

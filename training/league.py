@@ -17,7 +17,11 @@ are in :mod:`holdem_env.training.league_eval`, its table and plot in
 3. scalars are logged against the global step = the round number, the checkpoint is
    written atomically, the progress bar advances;
 4. at the end: the league table in the terminal and as ``league.json``, and ``league.png``
-   (each agent's worst and mean result over the rounds; below, the LBR measured each round).
+   (each agent's worst and mean result over the rounds; below, the LBR measured each round);
+   each training agent's ``policies/<agent>.npz`` / ``.pt`` is the policy of the round chosen by
+   robust criteria (:func:`~holdem_env.training.league_report.choose_checkpoints`: the exploiter
+   gate first, then the worst head-to-head result's lower 95% bound; never the learners'
+   rolling estimates), named under the table and in ``league.json`` (``chosen``).
 
 **Ranking.** The table ranks agents by their *worst head-to-head result* (the lowest of their
 pairs' results), not by the mean over the league: a mean can be won by crushing one weak
@@ -66,7 +70,8 @@ TensorBoard scalars (step = round):
 
 plus the text ``config`` (the YAML). Run-folder layout: TensorBoard event files,
 ``config.yaml``, ``checkpoint/state.json`` (the commit point of a checkpoint) with the
-trainers' tables next to it, ``policies/<agent>/round_NNNN.npz`` (``.pt`` for ppo), ``league.json``,
+trainers' tables next to it, ``policies/<agent>/round_NNNN.npz`` (``.pt`` for ppo: the latest
+round's and the chosen round's), ``policies/<agent>.npz`` (the chosen one), ``league.json``,
 ``league.png``.
 
 Resuming: the run folder is the one ``--resume`` is pointed at, wherever it now lives (so
@@ -109,7 +114,7 @@ from .league_eval import (
     _log_lbr,
     _seed,
 )
-from .league_report import LeagueResult, _plot, _sorted_table, format_league_table
+from .league_report import LeagueResult, _plot, _sorted_table, choose_checkpoints, format_league_table
 from .torch_settings import torch_settings
 
 __all__ = ["LeagueResult", "run_league", "format_league_table", "scalar_names", "run_dir_of"]
@@ -321,6 +326,18 @@ def _write_checkpoint(run_dir: Path, state: dict[str, Any], trainers: dict[str, 
             p.unlink(missing_ok=True)
 
 
+def _keep_policy(run_dir: Path, name: str, suffix: str, chosen: dict[str, Any] | None, save_current: Any) -> None:
+    """Write ``policies/<name><suffix>``: a copy of the chosen round's policy file when there is one,
+    else the agent's current policy (``save_current(path)``)."""
+    target = run_dir / "policies" / f"{name}{suffix}"
+    source = run_dir / "policies" / name / f"round_{chosen['round']:04d}{suffix}" if chosen else None
+    if source is not None and source.is_file():
+        data = source.read_bytes()
+        atomic_write_bytes(target, lambda fh: fh.write(data))
+    else:
+        save_current(target)
+
+
 # -- the run ---------------------------------------------------------------------------------
 def run_league(
     config: LeagueConfig,
@@ -490,16 +507,20 @@ def _run_league(
                         writer.add_scalar(f"exploit/{g['agent']}/{g['exploiter']}/mbb_per_hand", g["mbb_per_hand"], r)
                         writer.add_scalar(f"exploit/{g['agent']}/{g['exploiter']}/ci95", g["ci95"], r)
             if config.league.lbr_every and (r % config.league.lbr_every == 0 or r == config.league.rounds):
-                lbr_history += _log_lbr(config, r, run_dir, {**trainers, **learners}, writer)
+                lbr_history += _log_lbr(config, r, run_dir, {**trainers, **learners}, writer, backend)
             elapsed = elapsed_before + time.perf_counter() - session_start
             writer.add_scalar("charts/elapsed_seconds", elapsed, r)
             writer.flush()
             # 3. checkpoint (after the scalars: a kill in between is undone by purge_step on resume)
             state = {"round": r, "history": history, "lbr": lbr_history, "elapsed": elapsed, "config": config.to_dict()}
             _write_checkpoint(run_dir, state, {**trainers, **learners})
+            chosen = choose_checkpoints(config, history)
             for n in policy_paths:
+                keep = {policy_paths[n].name}
+                if n in chosen:
+                    keep.add(f"round_{chosen[n]['round']:04d}{policy_paths[n].suffix}")
                 for old in (run_dir / "policies" / n).glob("round_*.*"):
-                    if old != policy_paths[n]:
+                    if old.name not in keep:  # the latest round's file and the chosen one's stay
                         old.unlink(missing_ok=True)
             if bar is not None:
                 bar.update(1)
@@ -520,12 +541,17 @@ def _run_league(
 
     last = history[-1] if history else {"agents": [], "pairs": []}
     table = _sorted_table(last["agents"], lbr_history)
-    result = LeagueResult(run_dir, config.league.rounds, table, last["pairs"], history, lbr_history)
+    chosen = choose_checkpoints(config, history)
+    result = LeagueResult(run_dir, config.league.rounds, table, last["pairs"], history, lbr_history, chosen=chosen)
     _write_json_atomic(run_dir / "league.json", result.to_json_dict())
+    # policies/<agent>.<suffix>: the chosen round's policy (exploiter gate, then head to head), not the last one
     for n, tr in trainers.items():
-        tr.policy({"league": config.name, "round": config.league.rounds}).save(run_dir / "policies" / f"{n}.npz")
+        _keep_policy(run_dir, n, ".npz", chosen.get(n), lambda p, tr=tr: tr.policy({"league": config.name, "round": config.league.rounds}).save(p))
     for n, learner in learners.items():
-        learner.save_policy(run_dir / "policies" / f"{n}.pt", {"league": config.name, "round": config.league.rounds})
+        _keep_policy(
+            run_dir, n, ".pt", chosen.get(n),
+            lambda p, lr=learner: lr.save_policy(p, {"league": config.name, "round": config.league.rounds}),
+        )
     if config.logging.plot and history:
         _plot(run_dir, config, history, lbr_history)
     if out is not None:

@@ -16,7 +16,8 @@ import numpy as np
 from holdem_env.agents.base import make_agent, parse_spec
 from holdem_env.agents.ranges import supports_range_queries
 from holdem_env.training.arena import ArenaConfig, run_match
-from holdem_env.training.lbr import LbrConfig, run_lbr
+from holdem_env.training.lbr import LbrConfig, _play_deals, _summary
+from holdem_env.training.torch_settings import torch_settings
 
 from .config import LeagueConfig
 from .league_report import _aggregate
@@ -39,14 +40,37 @@ def _lbr_members(config: LeagueConfig) -> list[str]:
     return [e.name for e in config.agents if supports_range_queries(make_agent(e.spec))]
 
 
+def _lbr_job(job: tuple[LbrConfig, list[int]]) -> list[tuple[int, int, int]]:
+    """One chunk of an LBR match's duplicate deals (:func:`holdem_env.training.lbr._play_deals`),
+    torch on one thread as in ``holdem lbr``'s workers."""
+    cfg, deals = job
+    with torch_settings(threads=1):
+        return _play_deals(cfg, deals)
+
+
+def _lbr_chunks(deals: int, parts: int) -> list[list[int]]:
+    """Deals ``0 .. deals-1`` split into at most ``parts`` consecutive chunks of nearly equal size.
+
+    >>> _lbr_chunks(5, 2)
+    [[0, 1], [2, 3, 4]]
+    """
+    parts = max(1, min(parts, deals))
+    bounds = np.linspace(0, deals, parts + 1).round().astype(int)
+    return [list(range(int(a), int(b))) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
+
+
 def _log_lbr(
-    config: LeagueConfig, round_no: int, run_dir: Path, trainers: dict[str, Any], writer: Any
+    config: LeagueConfig, round_no: int, run_dir: Path, trainers: dict[str, Any], writer: Any, backend: Any = None
 ) -> list[dict[str, Any]]:
     """LBR of each member of :func:`_lbr_members`, playing its policy of this round: logged, and
-    returned as ``[{"round", "agent", "lbr_mbb", "lbr_ci95"}, ...]``."""
+    returned as ``[{"round", "agent", "lbr_mbb", "lbr_ci95"}, ...]``.
+
+    Every member's deals are split into chunks played on ``backend``'s workers (all members in one
+    map); the deals are seeded by (seed, deal) alone, so the result is :func:`run_lbr`'s to the
+    bit whatever the number of workers."""
     members = set(_lbr_members(config))
     t = config.table
-    out = []
+    cfgs: list[tuple[str, LbrConfig]] = []
     for i, e in enumerate(config.agents):
         if e.name not in members or (not e.train and round_no != config.league.rounds):
             continue  # an agent that does not train plays the same every round: measured after the last
@@ -58,10 +82,21 @@ def _log_lbr(
             big_blind=t.big_blind,
             stack=t.buy_in,
         )
-        result = run_lbr(cfg)
-        writer.add_scalar(f"eval/{e.name}/lbr_mbb", result.mbb_per_hand, round_no)
-        writer.add_scalar(f"eval/{e.name}/lbr_ci95", result.ci95, round_no)
-        out.append({"round": round_no, "agent": e.name, "lbr_mbb": result.mbb_per_hand, "lbr_ci95": result.ci95})
+        cfgs.append((e.name, cfg))
+    workers = getattr(backend, "workers", 1) if backend is not None else 1
+    jobs = [(cfg, chunk) for _, cfg in cfgs for chunk in _lbr_chunks(cfg.deals, 2 * workers)]
+    done = backend.map(_lbr_job, jobs) if backend is not None else [_lbr_job(j) for j in jobs]
+    out = []
+    for name, cfg in cfgs:
+        rows = np.zeros((cfg.deals, 2), dtype=np.int64)
+        for (job_cfg, _), part in zip(jobs, done, strict=True):
+            if job_cfg is cfg:
+                for deal, on_button, in_bb in part:
+                    rows[deal] = (on_button, in_bb)
+        mean, half = _summary(cfg, rows)
+        writer.add_scalar(f"eval/{name}/lbr_mbb", mean, round_no)
+        writer.add_scalar(f"eval/{name}/lbr_ci95", half, round_no)
+        out.append({"round": round_no, "agent": name, "lbr_mbb": mean, "lbr_ci95": half, "hands": 2 * cfg.deals})
     return out
 
 

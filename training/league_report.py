@@ -19,7 +19,7 @@ import numpy as np
 from .config import LeagueConfig
 from .stats import HudCounts
 
-__all__ = ["LeagueResult", "format_league_table"]
+__all__ = ["LeagueResult", "choose_checkpoints", "format_league_table"]
 
 
 @dataclass
@@ -33,12 +33,60 @@ class LeagueResult:
     history: list[dict[str, Any]] = field(default_factory=list)
     lbr: list[dict[str, Any]] = field(default_factory=list)
     finished: bool = True
+    #: Each training agent's chosen checkpoint (:func:`choose_checkpoints`), by name.
+    chosen: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def to_json_dict(self) -> dict[str, Any]:
         """The content of ``league.json``."""
         return {
             "rounds": self.rounds_done, "table": self.table, "pairs": self.pairs, "history": self.history, "lbr": self.lbr,
+            "chosen": self.chosen,
         }
+
+
+def choose_checkpoints(config: LeagueConfig, history: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each training agent's policy to keep, chosen from its evaluated rounds by robust criteria only:
+
+    1. the exploiter gate: a round where no exploiter of ``league.exploiters`` beat it (interval
+       wholly below zero) beats any round where one did;
+    2. then the worst head-to-head result's lower 95% bound (``worst_mbb - worst_ci95``: the
+       duplicate matches of ``league.eval_hands`` hands against every league member);
+    3. then the later round.
+
+    Never the learners' rolling pool estimates (a few hundred hands each, +-300-600 mbb/hand).
+    Returns ``{agent: {"round", "gate_passed", "beaten_by", "worst_mbb", "worst_ci95", "worst_opponent"}}``.
+
+    >>> from holdem_env.training.config import LeagueConfig
+    >>> cfg = LeagueConfig.from_dict({"name": "x", "agents": [{"name": "a", "spec": "random"},
+    ...     {"name": "c", "spec": "cfr-lite", "train": True}], "league": {"exploiters": ["shover"]}})
+    >>> row = lambda w, ci: {"agent": "c", "worst_mbb": w, "worst_ci95": ci, "worst_opponent": "a"}
+    >>> hist = [{"round": 1, "agents": [row(900.0, 100.0)], "exploiters": [{"agent": "c", "exploiter": "shover", "beaten": True}]},
+    ...         {"round": 2, "agents": [row(500.0, 450.0)], "exploiters": [{"agent": "c", "exploiter": "shover", "beaten": False}]},
+    ...         {"round": 3, "agents": [row(400.0, 100.0)], "exploiters": [{"agent": "c", "exploiter": "shover", "beaten": False}]}]
+    >>> choose_checkpoints(cfg, hist)["c"]["round"]  # round 1 failed the gate; round 3's bound (300) beats round 2's (50)
+    3
+    """
+    chosen: dict[str, dict[str, Any]] = {}
+    for e in config.agents:
+        if not e.train:
+            continue
+        best: tuple[Any, ...] | None = None
+        for h in history:
+            row = next((a for a in h["agents"] if a["agent"] == e.name), None)
+            if row is None:
+                continue
+            beaten = sorted(g["exploiter"] for g in h.get("exploiters", []) if g["agent"] == e.name and g["beaten"])
+            worst = row["worst_mbb"] if "worst_mbb" in row else row["mbb_per_hand"]
+            ci = row["worst_ci95"] if "worst_ci95" in row else row["ci95"]
+            key = (not beaten, worst - ci, h["round"])
+            if best is None or key > best[0]:
+                best = (key, {
+                    "round": h["round"], "gate_passed": not beaten, "beaten_by": beaten, "worst_mbb": worst,
+                    "worst_ci95": ci, "worst_opponent": row.get("worst_opponent", ""),
+                })
+        if best is not None:
+            chosen[e.name] = best[1]
+    return chosen
 
 
 def _aggregate(config: LeagueConfig, round_no: int, pair_rows: list[tuple[str, str, list[dict[str, Any]]]]) -> dict[str, Any]:
@@ -104,6 +152,14 @@ def format_league_table(result: LeagueResult) -> str:
         cis = ["" if p is None else f"±{p['ci95']:.0f}" for p in found]
         lines.append(f"{a:<16}" + "".join(f"{m:>{width}}" for m in means))
         lines.append(" " * 16 + "".join(f"{c:>{width}}" for c in cis))
+    if result.chosen:
+        lines += ["", "policies kept (exploiter gate first, then the worst head-to-head result's lower 95% bound):"]
+        for name, c in result.chosen.items():
+            gate = "gate passed" if c["gate_passed"] else "beaten by " + ", ".join(c["beaten_by"])
+            lines.append(
+                f"  {name:<16} round {c['round']}: {gate}; worst {c['worst_mbb']:+.1f} ± {c['worst_ci95']:.1f}"
+                f" against {c['worst_opponent']}"
+            )
     return "\n".join(lines)
 
 
