@@ -40,6 +40,7 @@ __all__ = [
     "CallingStationAgent",
     "TightPassiveAgent",
     "PpoAgent",
+    "Ppo6MaxAgent",
 ]
 
 _LAZY = {
@@ -51,6 +52,7 @@ _LAZY = {
     "CallingStationAgent": "styles",
     "TightPassiveAgent": "styles",
     "PpoAgent": "ppo",
+    "Ppo6MaxAgent": "ppo",
 }
 
 

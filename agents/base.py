@@ -47,7 +47,7 @@ AgentSpec(target='holdem_env.agents.tag:TagAgent', kwargs={'tightness': 1.5}, te
 >>> parse_spec("nosuchbot")
 Traceback (most recent call last):
 ...
-holdem_env.agents.base.AgentSpecError: unknown agent 'nosuchbot': use a registered name (acpc, always-call, always-fold, barreler, calling-station, cfr-lite, check-raiser, lag, min-raiser, pot-bettor, ppo, random, random-type, sb3, shover, style, tag, tight-passive, torchscript, turn-bully) or 'package.module:ClassName'
+holdem_env.agents.base.AgentSpecError: unknown agent 'nosuchbot': use a registered name (acpc, always-call, always-fold, barreler, calling-station, cfr-lite, check-raiser, lag, min-raiser, pot-bettor, ppo, ppo-6max, random, random-type, sb3, shover, style, tag, tight-passive, torchscript, turn-bully) or 'package.module:ClassName'
 """
 
 from __future__ import annotations
@@ -142,6 +142,7 @@ REGISTRY: dict[str, str] = {
     "sb3": "holdem_env.agents.external:Sb3Agent",
     "torchscript": "holdem_env.agents.external:TorchScriptAgent",
     "ppo": "holdem_env.agents.ppo:PpoAgent",
+    "ppo-6max": "holdem_env.agents.ppo:Ppo6MaxAgent",
     # a bot in another language speaking the ACPC protocol (agents/acpc.py)
     "acpc": "holdem_env.agents.acpc:AcpcAgent",
 }

@@ -15,6 +15,7 @@ count does not match.
 
 ``ppo`` with no argument plays the shipped heads-up policy (``agents/data/ppo_hu.pt``);
 ``ppo(policy="path.pt")`` plays another; ``ppo(greedy=True)`` plays the most likely action.
+``ppo-6max`` (:class:`Ppo6MaxAgent`) plays the shipped 6-max policy (``agents/data/ppo_6max.pt``).
 :meth:`PpoAgent.act_batch` decides for many tables in one network call (the vector env uses
 it); each row draws from its own generator, so a row's action does not depend on the batch.
 """
@@ -52,8 +53,10 @@ __all__ = [
     "PolicyFileError",
     "PpoPolicy",
     "PpoAgent",
+    "Ppo6MaxAgent",
     "POLICY_FORMAT",
     "SHIPPED_POLICY",
+    "SHIPPED_6MAX_POLICY",
     "masked_logits",
     "sample_actions",
     "sample_with_uniforms",
@@ -64,6 +67,8 @@ POLICY_FORMAT = 1
 _DATA = Path(__file__).resolve().parent / "data"
 #: The shipped heads-up policy (trained by ``python -m holdem_env.training.ppo --config configs/ppo_hu.yaml``).
 SHIPPED_POLICY = _DATA / "ppo_hu.pt"
+#: The shipped 6-max policy (trained by ``holdem train --config configs/ppo_6max.yaml``).
+SHIPPED_6MAX_POLICY = _DATA / "ppo_6max.pt"
 _MASKED = -1e9
 #: Largest network a policy file may describe (weights of actor and critic together), checked
 #: from its config before any tensor is built; the shipped policy has about 60,000.
@@ -424,15 +429,19 @@ class PpoAgent:
         if isinstance(policy, PpoPolicy):
             self.policy = policy
         elif policy is None:
-            if not SHIPPED_POLICY.is_file():
+            shipped = self.shipped_policy
+            if not shipped.is_file():
                 raise PolicyFileError(
-                    f"the shipped ppo policy {SHIPPED_POLICY.name} is not installed: pass ppo(policy='path.pt')"
+                    f"the shipped ppo policy {shipped.name} is not installed: pass ppo(policy='path.pt')"
                 )
-            self.policy = _load_cached(SHIPPED_POLICY)
+            self.policy = _load_cached(shipped)
         elif isinstance(policy, (str, Path)):
             self.policy = _load_cached(policy)
         else:
             raise ConfigError("policy", policy, "must be a .pt path, a PpoPolicy, or None (the shipped policy)")
+
+    #: The policy file played when no ``policy`` is given.
+    shipped_policy: Path = SHIPPED_POLICY
 
     def set_rng(self, rng: np.random.Generator) -> None:
         """Use ``rng`` from now on (the arena reseeds before every hand)."""
@@ -525,3 +534,12 @@ class PpoAgent:
         if rngs is None:
             rngs = [self.rng] * len(probs)
         return sample_actions(probs, masks, rngs)
+
+
+class Ppo6MaxAgent(PpoAgent):
+    """Spec ``ppo-6max``: :class:`PpoAgent` playing the shipped 6-max policy by default
+    (``agents/data/ppo_6max.pt``, trained by population training at six seats; see
+    ``docs/population.md``). It plays 6-seat tables only; ``policy``, ``greedy``, ``rng`` and
+    ``seed`` as for ``ppo``."""
+
+    shipped_policy = SHIPPED_6MAX_POLICY
