@@ -38,15 +38,10 @@ _FULL = np.zeros(5, dtype=np.int64)
 _DRAWN = np.zeros(32, dtype=np.int64)
 _SHARE = np.zeros(_N, dtype=np.float64)
 _ACC = np.zeros(8, dtype=np.float64)
-_SCNT = np.zeros(4, dtype=np.int64)
-_SBIT = np.zeros(4, dtype=np.int64)
+_SCNT, _SBIT = np.zeros((2, 4), dtype=np.int64)  # per suit: the board's cards, their rank bits
 # Per run-out entry (0..51: the river card on the turn; 0 on the river; 52 on the flop): the board's
 # value-table row, most common suit, its count and rank bits, and the hole cards' value.
-_BASE = np.zeros(53, dtype=np.int64)
-_ST = np.zeros(53, dtype=np.int64)
-_MOST = np.zeros(53, dtype=np.int64)
-_SB = np.zeros(53, dtype=np.int64)
-_MINE = np.zeros(53, dtype=np.int64)
+_BASE, _ST, _MOST, _SB, _MINE = np.zeros((5, 53), dtype=np.int64)
 
 
 def _block_sum(share: np.ndarray, start: int, n: int) -> float:
