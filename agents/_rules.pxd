@@ -14,11 +14,11 @@ cdef unsigned long long _rand() noexcept
 cdef void _mix_in(unsigned long long x) noexcept
 cdef long long _below(long long n) noexcept
 @cython.locals(r="long long[::1]", i=Py_ssize_t, j=Py_ssize_t, x=cython.longlong)
-cpdef long long _row5(long long f0, long long f1, long long f2, long long f3, long long f4) noexcept
+cdef long long _row5(long long f0, long long f1, long long f2, long long f3, long long f4) noexcept
 @cython.locals(a=cython.longlong, b=cython.longlong)
 cdef long long _pair(long long c1, long long c2) noexcept
 @cython.locals(own=cython.ulonglong, k=cython.longlong)
-cpdef long long _value(long long base, long long st, long long most, long long sbits, long long c1, long long c2) noexcept
+cdef long long _value(long long base, long long st, long long most, long long sbits, long long c1, long long c2) noexcept
 @cython.locals(dt=cython.longlong)
 cdef long long _recount(long long true, long long plain, long long mine) noexcept
 @cython.locals(left="long long[::1]", suits="long long[::1]", sb="long long[::1]", full="long long[::1]",

@@ -49,13 +49,11 @@ CANDIDATES = (
 )
 #: Compiled module -> the compiled modules that ``cimport`` its types (``env/_core.pxd`` types the
 #: env's ``_state`` as the compiled ``HandState``; ``env/_order.pxd`` types the wrapped env as the
-#: compiled core; ``agents/_features.pxd`` calls ``_rules``' hand values): when a module runs from
-#: its source, so do these, and theirs in turn.
+#: compiled core): when a module runs from its source, so do these, and theirs in turn.
 SOURCE_DEPENDENTS: dict[str, tuple[str, ...]] = {
     "holdem_env.engine.state": ("holdem_env.env._core",),
     "holdem_env.env._view": ("holdem_env.env._core",),
     "holdem_env.env._core": ("holdem_env.env._order",),
-    "holdem_env.agents._rules": ("holdem_env.agents._features",),
 }
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
