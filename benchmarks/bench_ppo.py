@@ -63,6 +63,7 @@ import numpy as np
 
 from holdem_env.agents.random_agent import RandomAgent
 from holdem_env.env import nlhe_v1
+from holdem_env.env.loop import decisions
 from holdem_env.env.vector import FixedOpponents, HoldemVectorEnv
 
 
@@ -337,16 +338,9 @@ def bench_features(players: int, hands: int) -> tuple[int, float, float]:
     rng = np.random.default_rng(0)
     env = nlhe_v1.raw_env(num_players=players)
     rows = []
-    for h in range(hands):
-        env.reset(seed=h)
-        while env.agents:
-            agent = env.agent_selection
-            if env.terminations[agent] or env.truncations[agent]:
-                env.step(None)
-                continue
-            seen = env.observe(agent)
-            rows.append(seen["observation"])
-            env.step(int(rng.choice(np.flatnonzero(seen["action_mask"]))))
+    for seen, _info in decisions(env, hands, seed=0):
+        rows.append(seen["observation"])
+        env.step(int(rng.choice(np.flatnonzero(seen["action_mask"]))))
     obs = np.array(rows, dtype=np.float32)
     times, outs = [], []
     for compiled in (True, False):

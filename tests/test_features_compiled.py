@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from holdem_env.agents import _features
 from holdem_env.agents import features as feat
 from holdem_env.env import nlhe_v1
+from holdem_env.env.loop import decisions
 
 compiled_only = pytest.mark.skipif(not _features.COMPILED, reason="agents/_features.py is not compiled here (make build)")
 
@@ -68,16 +69,9 @@ def _observations(seats: int, hands: int, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     env = nlhe_v1.raw_env(num_players=seats)
     rows = []
-    for h in range(hands):
-        env.reset(seed=seed + h)
-        while env.agents:
-            agent = env.agent_selection
-            if env.terminations[agent] or env.truncations[agent]:
-                env.step(None)
-                continue
-            seen = env.observe(agent)
-            rows.append(seen["observation"])
-            env.step(int(rng.choice(np.flatnonzero(seen["action_mask"]))))
+    for seen, _info in decisions(env, hands, seed=seed):
+        rows.append(seen["observation"])
+        env.step(int(rng.choice(np.flatnonzero(seen["action_mask"]))))
     return np.array(rows, dtype=np.float32)
 
 
