@@ -184,30 +184,29 @@ def river_equity(hole: Sequence[int], board: Sequence[int]) -> float:
     return float(hu_equity(np.asarray(b, dtype=np.int64), 5, h[0], h[1], _NO_RUNOUTS))
 
 
+def _next_card_histogram(hole: Sequence[int], board: Sequence[int], bins: int) -> np.ndarray:
+    """Histogram over every unseen next card of ``hole``'s equity on ``board`` plus that card."""
+    cards = np.asarray([*board, 0, 0], dtype=np.int64)  # room for the next card (and a spare slot)
+    n = len(board) + 1
+    eq = []
+    for c in range(52):
+        if c in hole or c in board:
+            continue
+        cards[n - 1] = c
+        eq.append(hu_equity(cards, n, hole[0], hole[1], _NO_RUNOUTS))
+    return histogram(np.asarray(eq), bins)
+
+
 def turn_histogram(hole: Sequence[int], board: Sequence[int], bins: int) -> np.ndarray:
     """Histogram of the river equity of ``hole`` over the 46 rivers of a four-card ``board``."""
     h, b = _check_cards(hole, board, (4,))
-    full = np.asarray(b + [0], dtype=np.int64)
-    eq = []
-    for c in range(52):
-        if c in h or c in b:
-            continue
-        full[4] = c
-        eq.append(hu_equity(full, 5, h[0], h[1], _NO_RUNOUTS))
-    return histogram(np.asarray(eq), bins)
+    return _next_card_histogram(h, b, bins)
 
 
 def flop_histogram(hole: Sequence[int], board: Sequence[int], bins: int) -> np.ndarray:
     """Histogram of the turn equity (exact over the rivers) of ``hole`` over the 47 turns of a flop."""
     h, b = _check_cards(hole, board, (3,))
-    four = np.asarray(b + [0, 0], dtype=np.int64)
-    eq = []
-    for c in range(52):
-        if c in h or c in b:
-            continue
-        four[3] = c
-        eq.append(hu_equity(four, 4, h[0], h[1], _NO_RUNOUTS))
-    return histogram(np.asarray(eq), bins)
+    return _next_card_histogram(h, b, bins)
 
 
 def flop_strengths(flop: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:

@@ -75,13 +75,8 @@ def parse_opponents(
         for i, b in enumerate(bots):
             if b is bot:
                 return i
-        if not callable(getattr(bot, "decide", None)):
-            raise ConfigError("opponents", bot, allowed)
-        u = getattr(bot, "uniforms_per_decision", 1)
-        if isinstance(u, bool) or not isinstance(u, (int, np.integer)) or u < 0:
-            raise ConfigError(f"{bot_name(bot)}.uniforms_per_decision", u, "must be an integer >= 0")
+        per.append(_uniforms_per_decision(bot, allowed))
         bots.append(bot)
-        per.append(int(u))
         return len(bots) - 1
 
     others = None
@@ -127,6 +122,16 @@ def install(bt: Any, opponents: object, first: bool) -> None:
     bt._bind_seat_bots()
 
 
+def _uniforms_per_decision(bot: object, allowed: str) -> int:
+    """A batched bot's uniforms per decision, once it is checked to have ``decide`` (else ConfigError)."""
+    if not callable(getattr(bot, "decide", None)):
+        raise ConfigError("opponents", bot, allowed)
+    u = getattr(bot, "uniforms_per_decision", 1)
+    if isinstance(u, bool) or not isinstance(u, (int, np.integer)) or u < 0:
+        raise ConfigError(f"{bot_name(bot)}.uniforms_per_decision", u, "must be an integer >= 0")
+    return int(u)
+
+
 def _parse_members(members: Members, n: int) -> tuple[list[Any], np.ndarray, list[int]]:
     """``parse_opponents``' answer for Members (every seat's bot index is the table's member's)."""
     allowed = "must be a non-empty list of bots with decide(views, uniforms), and deal(table) -> (seat, member)"
@@ -134,13 +139,8 @@ def _parse_members(members: Members, n: int) -> tuple[list[Any], np.ndarray, lis
         raise ConfigError("opponents", members, allowed)
     bots, per = [], []
     for bot in members.bots:
-        if not callable(getattr(bot, "decide", None)):
-            raise ConfigError("opponents", bot, allowed)
-        u = getattr(bot, "uniforms_per_decision", 1)
-        if isinstance(u, bool) or not isinstance(u, (int, np.integer)) or u < 0:
-            raise ConfigError(f"{bot_name(bot)}.uniforms_per_decision", u, "must be an integer >= 0")
+        per.append(_uniforms_per_decision(bot, allowed))
         bots.append(bot)
-        per.append(int(u))
     return bots, np.zeros(n, dtype=np.int64), per
 
 
