@@ -268,12 +268,9 @@ class SubgameCore:
 
     def _chance(self, node: int, trav: int, d: int, mode: int) -> None:
         n = self.n_hold
-        own0 = self.own_reach[d]
-        own1 = self.own_reach[d + 1]
-        opp0 = self.opp_reach[d]
-        opp1 = self.opp_reach[d + 1]
-        val0 = self.values[d]
-        val1 = self.values[d + 1]
+        own0, own1 = self.own_reach[d], self.own_reach[d + 1]  # this depth's vectors and the child's
+        opp0, opp1 = self.opp_reach[d], self.opp_reach[d + 1]
+        val0, val1 = self.values[d], self.values[d + 1]
         c1 = self.c1
         c2 = self.c2
         w = 1.0 / 44.0
@@ -335,12 +332,9 @@ class SubgameCore:
             self._strategy(node, d, 0)
         else:
             self._strategy(node, d, 1)
-        own0 = self.own_reach[d]
-        own1 = self.own_reach[d + 1]
-        opp0 = self.opp_reach[d]
-        opp1 = self.opp_reach[d + 1]
-        val0 = self.values[d]
-        val1 = self.values[d + 1]
+        own0, own1 = self.own_reach[d], self.own_reach[d + 1]  # this depth's vectors and the child's
+        opp0, opp1 = self.opp_reach[d], self.opp_reach[d + 1]
+        val0, val1 = self.values[d], self.values[d + 1]
         for h in range(n):
             val0[h] = -1e300 if (q == trav and mode == MODE_BEST) else 0.0
         for a in range(na):
