@@ -1,18 +1,14 @@
 # Cython declarations for the compiled build of _features.py (holdem_env/_build.py CANDIDATES); the .py
 # stays the source. Module tables and scratch become typed memoryviews and the per-row loops C loops.
 cimport cython
+# the hand values (one implementation: holdem_env/engine/_kernels.py)
+from holdem_env.engine._kernels cimport _row5, _value
 
 cdef long long _ONE
 cdef Py_ssize_t _N
-cdef long long[::1] _PAIR_A, _PAIR_B, _PAIR_OF, _RANKS, _FULL, _DRAWN, _SCNT, _SBIT, _BASE, _ST, _MOST, _SB, _MINE
-cdef short[::1] _PV, _FLUSH
-cdef int[::1] _ROW_OF
+cdef long long[::1] _FULL, _DRAWN, _SCNT, _SBIT, _BASE, _ST, _MOST, _SB, _MINE
 cdef double[::1] _SHARE, _ACC
 
-@cython.locals(r="long long[::1]", i=Py_ssize_t, j=Py_ssize_t, x=cython.longlong)
-cdef long long _row5(long long f0, long long f1, long long f2, long long f3, long long f4) noexcept
-@cython.locals(own=cython.ulonglong, k=cython.longlong, a=cython.longlong, b=cython.longlong)
-cdef long long _value(long long base, long long st, long long most, long long sbits, long long c1, long long c2) noexcept
 @cython.locals(acc="double[::1]", i=Py_ssize_t, j=Py_ssize_t, res=cython.double)
 cdef double _block_sum(double[::1] share, Py_ssize_t start, Py_ssize_t n) noexcept
 @cython.locals(full="long long[::1]", cnt="long long[::1]", bits="long long[::1]", s=Py_ssize_t, j=Py_ssize_t,

@@ -7,7 +7,7 @@ returns: sample ``k`` deals the unseen cards in the order of the fixed permutati
 and the row's value is the mean over the samples of the pot share (1 for a win, ``1 / (1 + t)`` when
 ``t`` opponents tie the best, 0 for a loss), summed in the order numpy's pairwise sum adds them and
 rounded once to float32, as ``share.mean(axis=1).astype(np.float32)`` does. Hand values come from the
-rule bots' tables (:func:`holdem_env.agents._rules._tables`: the non-flush value of each five-card
+tables of :mod:`holdem_env.engine._kernels` (the non-flush value of each five-card
 board's multiset of ranks with each pair of hole ranks, and the evaluator's flush table), which equal
 :func:`holdem_env.engine.evaluator.evaluate_batch` on every seven cards. Preflop values are kept in a
 table the caller owns (NaN: not computed yet). Compiled (``_features.pxd``, ``holdem_env/_build.py``
@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from holdem_env.engine.evaluator import _FLUSH_TABLE
-
-from ._rules import _tables
+from holdem_env.engine._kernels import _row5, _value  # compiled: C calls (_features.pxd cimports them)
 
 __all__ = ["COMPILED", "SAMPLES", "equity_rows"]
 
@@ -35,10 +33,7 @@ except ImportError:  # Cython is a build requirement only: without it this modul
 SAMPLES = 256
 _N = SAMPLES  # the same, as a C integer when compiled
 _ONE = 1
-_PAIR_A, _PAIR_B, _PAIR_OF, _ROW_OF, _PV = _tables()
-_FLUSH = np.array(_FLUSH_TABLE, dtype=np.int16)
 # Scratch (single-threaded: the GIL is held throughout).
-_RANKS = np.zeros(5, dtype=np.int64)
 _FULL = np.zeros(5, dtype=np.int64)
 _DRAWN = np.zeros(32, dtype=np.int64)
 _SHARE = np.zeros(_N, dtype=np.float64)
@@ -47,40 +42,6 @@ _SCNT, _SBIT = np.zeros((2, 4), dtype=np.int64)  # per suit: the board's cards, 
 # Per run-out entry (0..51: the river card on the turn; 0 on the river; 52 on the flop): the board's
 # value-table row, most common suit, its count and rank bits, and the hole cards' value.
 _BASE, _ST, _MOST, _SB, _MINE = np.zeros((5, 53), dtype=np.int64)
-
-
-def _row5(f0: int, f1: int, f2: int, f3: int, f4: int) -> int:
-    """Where the value table's row of a five-card board (its multiset of ranks) starts."""
-    r = _RANKS
-    r[0], r[1], r[2], r[3], r[4] = f0 >> 2, f1 >> 2, f2 >> 2, f3 >> 2, f4 >> 2
-    for i in range(1, 5):  # insertion sort of five ranks
-        x = r[i]
-        j = i - 1
-        while j >= 0 and r[j] > x:
-            r[j + 1] = r[j]
-            j -= 1
-        r[j + 1] = x
-    return _ROW_OF[(((r[0] * 13 + r[1]) * 13 + r[2]) * 13 + r[3]) * 13 + r[4]]
-
-
-def _value(base: int, st: int, most: int, sbits: int, c1: int, c2: int) -> int:
-    """The 7-card value of hole cards ``c1 c2`` on a board whose table row is ``base``, whose most
-    common suit ``st`` has ``most`` cards with rank bits ``sbits``."""
-    if most >= 3:
-        own = 0
-        k = most
-        if (c1 & 3) == st:
-            own |= _ONE << (c1 >> 2)
-            k += 1
-        if (c2 & 3) == st:
-            own |= _ONE << (c2 >> 2)
-            k += 1
-        if k >= 5:
-            return _FLUSH[sbits | own]
-    a, b = c1 >> 2, c2 >> 2
-    if a <= b:
-        return _PV[base + _PAIR_OF[a * 13 + b]]
-    return _PV[base + _PAIR_OF[b * 13 + a]]
 
 
 def _block_sum(share: np.ndarray, start: int, n: int) -> float:

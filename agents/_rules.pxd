@@ -2,23 +2,18 @@
 # stays the source. Module tables and scratch become typed memoryviews, the generator a C integer, and
 # the per-row loops C loops.
 cimport cython
+# the hand values and the generator's mixer (one implementation: holdem_env/engine/_kernels.py)
+from holdem_env.engine._kernels cimport _mix64, _pair, _row5, _value
 
-cdef unsigned long long _M64, _GOLDEN, _MIX1, _MIX2, _ONE, _STATE
+cdef unsigned long long _M64, _GOLDEN, _ONE, _STATE
 cdef long long _FOLD, _CALL, NO_RAISE
-cdef long long[::1] _PAIR_A, _PAIR_B, _PAIR_OF, _LEFT, _SUITS, _SBITS, _RANKS, _FULL, _DECK, _PICK, _ORDER, _WINS
+cdef long long[::1] _PAIR_A, _PAIR_B, _PAIR_OF, _LEFT, _SUITS, _SBITS, _FULL, _DECK, _PICK, _ORDER, _WINS
 cdef short[::1] _PV, _FLUSH
 cdef int[::1] _ROW_OF
 
-@cython.locals(z=cython.ulonglong)
 cdef unsigned long long _rand() noexcept
 cdef void _mix_in(unsigned long long x) noexcept
 cdef long long _below(long long n) noexcept
-@cython.locals(r="long long[::1]", i=Py_ssize_t, j=Py_ssize_t, x=cython.longlong)
-cdef long long _row5(long long f0, long long f1, long long f2, long long f3, long long f4) noexcept
-@cython.locals(a=cython.longlong, b=cython.longlong)
-cdef long long _pair(long long c1, long long c2) noexcept
-@cython.locals(own=cython.ulonglong, k=cython.longlong)
-cdef long long _value(long long base, long long st, long long most, long long sbits, long long c1, long long c2) noexcept
 @cython.locals(dt=cython.longlong)
 cdef long long _recount(long long true, long long plain, long long mine) noexcept
 @cython.locals(left="long long[::1]", suits="long long[::1]", sb="long long[::1]", full="long long[::1]",

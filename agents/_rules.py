@@ -17,50 +17,28 @@ ranks) and the evaluator's flush table, so a heads-up count needs 91 look-ups pe
 
 from __future__ import annotations
 
-import itertools
 import math
 
 import numpy as np
 
-from holdem_env.engine.evaluator import _FLUSH_TABLE, _RANK_KEYS, _dense_table
+from holdem_env.engine import _kernels
+from holdem_env.engine._kernels import _mix64, _pair, _row5, _value  # compiled: C calls (_rules.pxd cimports them)
 
 __all__ = ["tag_rows", "style_rows", "row_equities", "hu_equity", "mc_equity", "flop_sample"]
 
 _M64 = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
-_MIX1 = 0xBF58476D1CE4E5B9
-_MIX2 = 0x94D049BB133111EB
+_GOLDEN = 0x9E3779B97F4A7C15  # splitmix64's increment (its mixer: _kernels._mix64)
 _ONE = 1
 _FOLD, _CALL = 0, 1
 #: ``min_raise_to`` below this: no bet or raise is legal (BatchViews writes 0).
 NO_RAISE = 1
 
 
-def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The 91 rank pairs (a <= b), pair index by ``lo * 13 + hi``, row of each sorted five-rank code
-    (base 13), and the non-flush value of each (five-rank multiset, pair) flattened ``row * 91 + pair``."""
-    pairs = np.array([(a, b) for a in range(13) for b in range(a, 13)], dtype=np.int64)
-    pair_of = np.full(169, -1, dtype=np.int64)
-    pair_of[pairs[:, 0] * 13 + pairs[:, 1]] = np.arange(len(pairs))
-    multisets = np.array(list(itertools.combinations_with_replacement(range(13), 5)), dtype=np.int64)
-    multisets = multisets[~(multisets[:, 4] == multisets[:, 0])]  # five of a rank cannot be dealt
-    codes = (((multisets[:, 0] * 13 + multisets[:, 1]) * 13 + multisets[:, 2]) * 13 + multisets[:, 3]) * 13 + multisets[:, 4]
-    row_of = np.full(13**5, -1, dtype=np.int32)  # the row's start (row * 91): small enough to stay in the cache
-    row_of[codes] = np.arange(len(multisets)) * 91
-    keys = np.array(_RANK_KEYS, dtype=np.int64)
-    dense = _dense_table(7)
-    sums = keys[multisets].sum(axis=1)[:, None] + keys[pairs].sum(axis=1)[None, :]
-    values = np.take(dense, sums, mode="clip").astype(np.int16)  # a pair that makes 5 of a rank: never counted
-    return pairs[:, 0].copy(), pairs[:, 1].copy(), pair_of, row_of, np.ascontiguousarray(values.ravel())
-
-
-_PAIR_A, _PAIR_B, _PAIR_OF, _ROW_OF, _PV = _tables()
-_FLUSH = np.array(_FLUSH_TABLE, dtype=np.int16)
+_PAIR_A, _PAIR_B, _PAIR_OF, _ROW_OF, _PV, _FLUSH = _kernels.TABLES
 # Scratch (single-threaded: the GIL is held throughout).
 _LEFT = np.zeros(13, dtype=np.int64)
 _SUITS = np.zeros(4, dtype=np.int64)
 _SBITS = np.zeros(4, dtype=np.int64)
-_RANKS = np.zeros(5, dtype=np.int64)
 _FULL = np.zeros(5, dtype=np.int64)
 _DECK = np.zeros(52, dtype=np.int64)
 _PICK = np.zeros(1176, dtype=np.int64)
@@ -74,10 +52,7 @@ def _rand() -> int:
     """The next 64 bits of the splitmix64 stream in ``_STATE``."""
     global _STATE
     _STATE = (_STATE + _GOLDEN) & _M64
-    z = _STATE
-    z = ((z ^ (z >> 30)) * _MIX1) & _M64
-    z = ((z ^ (z >> 27)) * _MIX2) & _M64
-    return z ^ (z >> 31)
+    return _mix64(_STATE)
 
 
 def _mix_in(x: int) -> None:
@@ -93,42 +68,6 @@ def _below(n: int) -> int:
 
 
 # ---------------------------------------------------------------------------------------- hand values
-def _row5(f0: int, f1: int, f2: int, f3: int, f4: int) -> int:
-    """Where the value table's row of a five-card board (its multiset of ranks) starts."""
-    r = _RANKS
-    r[0], r[1], r[2], r[3], r[4] = f0 >> 2, f1 >> 2, f2 >> 2, f3 >> 2, f4 >> 2
-    for i in range(1, 5):  # insertion sort of five ranks
-        x = r[i]
-        j = i - 1
-        while j >= 0 and r[j] > x:
-            r[j + 1] = r[j]
-            j -= 1
-        r[j + 1] = x
-    return _ROW_OF[(((r[0] * 13 + r[1]) * 13 + r[2]) * 13 + r[3]) * 13 + r[4]]
-
-
-def _pair(c1: int, c2: int) -> int:
-    a, b = c1 >> 2, c2 >> 2
-    return _PAIR_OF[a * 13 + b] if a <= b else _PAIR_OF[b * 13 + a]
-
-
-def _value(base: int, st: int, most: int, sbits: int, c1: int, c2: int) -> int:
-    """The 7-card value of hole cards ``c1 c2`` on a board whose table row is ``base``, whose most
-    common suit ``st`` has ``most`` cards with rank bits ``sbits``."""
-    if most >= 3:
-        own = 0
-        k = most
-        if (c1 & 3) == st:
-            own |= _ONE << (c1 >> 2)
-            k += 1
-        if (c2 & 3) == st:
-            own |= _ONE << (c2 >> 2)
-            k += 1
-        if k >= 5:
-            return _FLUSH[sbits | own]
-    return _PV[base + _pair(c1, c2)]
-
-
 def _recount(true: int, plain: int, mine: int) -> int:
     """A holding valued ``plain`` among the counts is really worth ``true``: move it between the
     counts (wins into ``_WINS[0]``; the change of ties is returned)."""

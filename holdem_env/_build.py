@@ -42,6 +42,7 @@ CANDIDATES = (
     "holdem_env.env._order",
     "holdem_env.batched._tables",
     "holdem_env.batched.encode",
+    "holdem_env.engine._kernels",
     "holdem_env.agents._rules",
     "holdem_env.training.cfr_search._core",
     "holdem_env.agents.cfr_search._subgame",
@@ -49,11 +50,17 @@ CANDIDATES = (
 )
 #: Compiled module -> the compiled modules that ``cimport`` its types (``env/_core.pxd`` types the
 #: env's ``_state`` as the compiled ``HandState``; ``env/_order.pxd`` types the wrapped env as the
-#: compiled core): when a module runs from its source, so do these, and theirs in turn.
+#: compiled core; the bots' and solvers' kernels call ``engine/_kernels``): when a module runs
+#: from its source, so do these, and theirs in turn.
 SOURCE_DEPENDENTS: dict[str, tuple[str, ...]] = {
     "holdem_env.engine.state": ("holdem_env.env._core",),
     "holdem_env.env._view": ("holdem_env.env._core",),
     "holdem_env.env._core": ("holdem_env.env._order",),
+    "holdem_env.engine._kernels": (
+        "holdem_env.agents._rules",
+        "holdem_env.agents._features",
+        "holdem_env.training.cfr_search._core",
+    ),
 }
 _PACKAGE_DIR = Path(__file__).resolve().parent
 

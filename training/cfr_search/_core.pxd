@@ -2,8 +2,10 @@
 # stays the source. The tree and the tables become typed memoryviews bound once per call of
 # run_iterations, the generator a C integer, and the traversal a recursive C function.
 cimport cython
+# splitmix64's mixer (one implementation: holdem_env/engine/_kernels.py)
+from holdem_env.engine._kernels cimport _mix64
 
-cdef unsigned long long _M64, _GOLDEN, _MIX1, _MIX2, _STATE
+cdef unsigned long long _M64, _GOLDEN, _STATE
 cdef long long _FOLD_END, _SHOWDOWN
 cdef double _RESULT, _THRESHOLD, _FLOOR
 cdef bint _PRUNE
@@ -11,7 +13,6 @@ cdef Py_ssize_t _WIDTH, _NUM_STREETS
 cdef long long[::1] _ACTOR, _STREET, _FIRST, _NCH, _CELL, _BUCKET, _DONE
 cdef double[::1] _VALUE, _REGRET, _SUM, _SIGMA, _VALS
 
-@cython.locals(z=cython.ulonglong)
 cdef double _uniform() noexcept
 @cython.locals(total=cython.double, r=cython.double, a=Py_ssize_t)
 cdef void _match(Py_ssize_t base, Py_ssize_t k, Py_ssize_t s) noexcept

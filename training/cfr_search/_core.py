@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from holdem_env.engine._kernels import _mix64  # compiled: a C call (_core.pxd cimports it)
+
 __all__ = ["run_iterations"]
 
 # ``actor[n]`` of a terminal node where a player folded (``value[n]`` is player 0's payoff), and of a
@@ -34,9 +36,7 @@ _FOLD_END = -1
 _SHOWDOWN = -2
 
 _M64 = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
-_MIX1 = 0xBF58476D1CE4E5B9
-_MIX2 = 0x94D049BB133111EB
+_GOLDEN = 0x9E3779B97F4A7C15  # splitmix64's increment (its mixer: _kernels._mix64)
 _STATE = 0
 _RESULT = 0.0
 _PRUNE = False
@@ -65,11 +65,7 @@ def _uniform() -> float:
     """The next number in [0, 1) of the splitmix64 stream in ``_STATE`` (53 bits)."""
     global _STATE
     _STATE = (_STATE + _GOLDEN) & _M64
-    z = _STATE
-    z = ((z ^ (z >> 30)) * _MIX1) & _M64
-    z = ((z ^ (z >> 27)) * _MIX2) & _M64
-    z = z ^ (z >> 31)
-    return (z >> 11) * (1.0 / 9007199254740992.0)
+    return (_mix64(_STATE) >> 11) * (1.0 / 9007199254740992.0)
 
 
 def _match(base: int, k: int, s: int) -> None:
