@@ -255,7 +255,8 @@ def test_the_bare_ppo_spec_plays_the_shipped_policy_trained_by_its_config() -> N
     agent = make_agent("ppo")
     assert isinstance(agent, PpoAgent)
     meta, config = agent.policy.metadata, agent.policy.config
-    run = yaml.safe_load((Path(__file__).resolve().parent.parent / "configs" / "ppo_hu.yaml").read_text())
+    # the config that trained it is the one its metadata names (configs/<run>.yaml)
+    run = yaml.safe_load((Path(__file__).resolve().parent.parent / "configs" / f"{meta['run']}.yaml").read_text())
     assert meta["run"] == run["name"] and meta["round"] == run["rounds"] and meta["seed"] == run["seed"]
     assert meta["iteration"] == run["rounds"] * run["iterations_per_round"]
     assert config.num_players == 2 and list(config.hidden) == run["ppo"]["hidden"]
