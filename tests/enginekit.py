@@ -84,3 +84,11 @@ def check_down(s: HandState) -> None:
             s.check()
         else:
             s.call()
+
+
+def default_sigint() -> None:
+    """A child process's ``preexec_fn``: Ctrl-C back to its default, whatever this process inherited
+    (a shell's background job ignores SIGINT, and its children would never see the Ctrl-C a test sends)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

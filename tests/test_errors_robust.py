@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from enginekit import default_sigint
 
 import holdem_env
 from holdem_env.cli import main
@@ -131,7 +132,10 @@ def test_ctrl_c_prints_one_line(tmp_path: Path, command: str) -> None:
 
     args = ["random", "random"] if command == "eval" else ["random"]
     cmd = [sys.executable, "-m", "holdem_env.cli", command, *args, "--hands", "2000000", "--workers", "2", "--no-progress"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=tmp_path)
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=tmp_path,
+        preexec_fn=default_sigint,
+    )
     try:
         while len(_children(proc.pid)) < 2 and proc.poll() is None:  # wait until the pool's workers play
             time.sleep(0.2)

@@ -9,6 +9,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+from enginekit import default_sigint
 
 from holdem_env.cli import main as holdem_main
 from holdem_env.cli.play import INSTALL_HINT
@@ -71,7 +72,7 @@ def test_binding_beyond_localhost_warns_and_names_the_ssh_tunnel() -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "holdem_env.cli", "play", "--no-browser", "--port", "0", "--host", "0.0.0.0",
          "--seed", "1", "--opponents", "random", "random", "random", "random", "random"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint,
     )
     try:
         err = proc.stderr.readline()  # type: ignore[union-attr]
