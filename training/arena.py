@@ -483,9 +483,12 @@ def run_match(
                             if bar is not None:
                                 bar.update(len(pending[i]) * n)
                         fold_in()
-                except BaseException:
+                except BaseException as exc:
                     for fut in futures:  # stop at the first failure instead of playing on
                         fut.cancel()
+                    if isinstance(exc, KeyboardInterrupt):  # Ctrl-C: the running chunks are not awaited
+                        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+                            proc.terminate()
                     raise
     finally:
         if bar is not None:
