@@ -34,24 +34,31 @@ def test_lbr_work_is_made_as_it_is_sent(monkeypatch: pytest.MonkeyPatch, workers
             run_lbr(LbrConfig(agent="random", hands=MAX_HANDS, workers=1))
         assert [len(c) for c in sent] == [25, 25, 25] and sent[2][0] == 50
     else:
-        made: list[int] = []
+        made: list[int] = []  # results folded in when each chunk was made
         folded: list[int] = []
-        real_submit = lbr.ProcessPoolExecutor.submit
+        real_imap = lbr.WorkerPool.imap
 
-        def submit(self, fn, cfg, deals):
-            made.append(len(folded))
-            if len(made) == 20:
-                raise KeyboardInterrupt
-            return real_submit(self, fn, cfg, deals[:1])  # play one deal of each chunk (quick)
+        def imap(self, fn, tasks, window):
+            def counted():
+                for cfg, deals in tasks:
+                    made.append(len(folded))
+                    if len(made) == 20:
+                        raise KeyboardInterrupt
+                    yield cfg, deals[:1]  # play one deal of each chunk (quick)
 
-        monkeypatch.setattr(lbr.ProcessPoolExecutor, "submit", submit)
+            assert window == 8
+            return real_imap(self, fn, counted(), window)
+
+        monkeypatch.setattr(lbr.WorkerPool, "imap", imap)
         with pytest.raises(KeyboardInterrupt):
             run_lbr(
                 LbrConfig(agent="random", hands=MAX_HANDS, workers=2, check_until="flop"),
                 callback=lambda hands, mbb, half: folded.append(hands),
             )
-        # a window of 8 chunks ahead of the results, not 200,000 chunks sent at once
-        assert made[:8] == [0] * 8 and made[19] == 11
+        # chunks are made as workers take them (two each), never more than the window of 8 ahead
+        # of the results folded in (the callback starts at the second deal), not 200,000 at once
+        assert made[:4] == [0] * 4 and len(made) == 20
+        assert all(made[k] >= k - 8 for k in range(20))
 
 
 def test_lbr_workers_zero_is_refused(capsys: pytest.CaptureFixture[str]) -> None:

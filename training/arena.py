@@ -27,7 +27,6 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,8 +42,8 @@ from holdem_env.engine.errors import ConfigError, PHHError
 from holdem_env.engine.validate import check_bool, check_int, is_int
 from holdem_env.env import nlhe_v1
 from holdem_env.formats.phh import record_to_phh
-from holdem_env.signals import ignore_sigint
 from holdem_env.training.stats import HudCounts, hud_counts_for_hand, mean_ci95
+from holdem_env.training.workpool import WorkerPool
 
 __all__ = ["ArenaConfig", "MatchResult", "run_match", "report_strength", "lineup_of", "format_table", "ON_ILLEGAL", "MAX_HANDS"]
 
@@ -465,31 +464,13 @@ def run_match(
                     bar.update(len(pending[i]) * n)
                 fold_in()
         else:
-            from concurrent.futures import FIRST_COMPLETED, wait
-
-            window = 4 * workers  # chunks sent ahead of the oldest unfinished one
-            with ProcessPoolExecutor(max_workers=workers, initializer=ignore_sigint) as pool:
-                futures: dict[Any, int] = {}
-                sent = 0
-                try:
-                    while done < n_chunks:
-                        while sent < n_chunks and sent < done + window:
-                            futures[pool.submit(_play_chunk, cfg, groups_of(sent), keep_records)] = sent
-                            sent += 1
-                        finished, _ = wait(futures, return_when=FIRST_COMPLETED)
-                        for fut in finished:
-                            i = futures.pop(fut)
-                            pending[i] = fut.result()
-                            if bar is not None:
-                                bar.update(len(pending[i]) * n)
-                        fold_in()
-                except BaseException as exc:
-                    for fut in futures:  # stop at the first failure instead of playing on
-                        fut.cancel()
-                    if isinstance(exc, KeyboardInterrupt):  # Ctrl-C: the running chunks are not awaited
-                        for proc in list((getattr(pool, "_processes", None) or {}).values()):
-                            proc.terminate()
-                    raise
+            with WorkerPool(workers) as pool:
+                tasks = ((cfg, groups_of(i), keep_records) for i in range(n_chunks))  # made when sent
+                for i, results in enumerate(pool.imap(_play_chunk, tasks, window=4 * workers)):
+                    pending[i] = results
+                    if bar is not None:
+                        bar.update(len(results) * n)
+                    fold_in()
     finally:
         if bar is not None:
             bar.close()

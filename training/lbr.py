@@ -47,9 +47,7 @@ import math
 import os
 import sys
 import time
-from collections import deque
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -62,10 +60,10 @@ from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, blocked_by, equity_against_each, equity_against_range
 from holdem_env.engine.validate import check_int
 from holdem_env.env import nlhe_v1
-from holdem_env.signals import ignore_sigint
 from holdem_env.training.arena import MAX_HANDS
 from holdem_env.training.stats import mean_ci95
 from holdem_env.training.torch_settings import torch_settings
+from holdem_env.training.workpool import WorkerPool
 
 __all__ = [
     "ACTION_SETS",
@@ -359,8 +357,7 @@ def _one_thread_per_worker() -> None:
     thread, for the life of the worker (the workers are the parallelism; several threads per
     worker on few cores cost far more wall time than they save). A range query's network call
     on ~1,300 rows is too small to gain from threads; on a busy machine they cost several times
-    the work. Ctrl-C is left to the parent (one line, no traceback per worker)."""
-    ignore_sigint()
+    the work. (Ctrl-C is left to the parent: :class:`~holdem_env.training.workpool.WorkerPool`.)"""
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.set_num_threads(1)
@@ -413,8 +410,9 @@ def run_lbr(
                 for c in chunks:
                     fold_in(_play_deals(cfg, c))
         else:
-            with ProcessPoolExecutor(max_workers=workers, initializer=_one_thread_per_worker) as pool:
-                _map_in_order(pool, cfg, chunks, 4 * workers, fold_in)
+            with WorkerPool(workers, initializer=_one_thread_per_worker) as pool:
+                for done in pool.imap(_play_deals, ((cfg, c) for c in chunks), window=4 * workers):
+                    fold_in(done)
     finally:
         if bar is not None:
             bar.close()
@@ -426,26 +424,6 @@ def run_lbr(
         "big_blind": float(np.mean(rows[:, 1]) * scale),
     }
     return LbrResult(cfg, mean, half, 2 * total, by_position, seconds)
-
-
-def _map_in_order(
-    pool: ProcessPoolExecutor, cfg: LbrConfig, chunks: Iterator[list[int]], window: int,
-    fold_in: Callable[[list[tuple[int, int, int]]], None],
-) -> None:
-    """Play ``chunks`` on ``pool``, at most ``window`` ahead of the oldest unfinished one (the
-    work is made as it is sent, never all at once), folding results in in order."""
-    futures: deque[Any] = deque()
-    try:
-        for c in chunks:
-            futures.append(pool.submit(_play_deals, cfg, c))
-            if len(futures) >= window:
-                fold_in(futures.popleft().result())
-        while futures:
-            fold_in(futures.popleft().result())
-    except BaseException:
-        for fut in futures:  # stop at the first failure instead of playing on
-            fut.cancel()
-        raise
 
 
 def _summary(cfg: LbrConfig, rows: np.ndarray) -> tuple[float, float]:
