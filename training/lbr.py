@@ -453,7 +453,7 @@ def run_lbr(
     def fold_in(done: list[tuple[int, int, int, float, float]]) -> None:
         nonlocal filled
         for deal, *chips in done:
-            rows[deal] = chips
+            rows[deal] = chips if len(chips) == 4 else chips * 2  # (plain, plain) where not re-scored
         filled += len(done)
         if bar is not None:
             bar.update(2 * len(done))
