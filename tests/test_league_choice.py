@@ -99,7 +99,7 @@ class _Writer:
 
 def test_lbr_on_the_workers_is_run_lbr_to_the_bit(tmp_path: Path) -> None:
     from holdem_env.training.lbr import LbrConfig, run_lbr
-    from holdem_env.training.league_eval import _int_seed, _log_lbr
+    from holdem_env.training.league_eval import LBR_AIVAT, _int_seed, _log_lbr
 
     data = load_config(CONFIGS / "tiny.yaml").to_dict()
     data["agents"] = [{"name": "r", "spec": "random"}, {"name": "t", "spec": "tag"}]
@@ -111,10 +111,12 @@ def test_lbr_on_the_workers_is_run_lbr_to_the_bit(tmp_path: Path) -> None:
     t = cfg.table
     for i, name in enumerate(("r", "t")):
         ref = run_lbr(LbrConfig(agent=cfg.agents[i].spec, hands=14, seed=_int_seed(cfg, 3, i, 1),
-                                small_blind=t.small_blind, big_blind=t.big_blind, stack=t.buy_in))
+                                small_blind=t.small_blind, big_blind=t.big_blind, stack=t.buy_in, aivat=LBR_AIVAT))
         row = next(g for g in got if g["agent"] == name)
-        assert (row["lbr_mbb"], row["lbr_ci95"], row["hands"]) == (ref.mbb_per_hand, ref.ci95, 14)
-        assert writer.scalars[f"eval/{name}/lbr_mbb"] == (ref.mbb_per_hand, 1)
+        assert (row["lbr_mbb"], row["lbr_ci95"], row["hands"]) == (ref.aivat_mbb, ref.aivat_ci95, 14)
+        assert (row["lbr_plain_mbb"], row["lbr_plain_ci95"]) == (ref.mbb_per_hand, ref.ci95)
+        assert writer.scalars[f"eval/{name}/lbr_mbb"] == (ref.aivat_mbb, 1)
+        assert writer.scalars[f"eval/{name}/lbr_plain_mbb"] == (ref.mbb_per_hand, 1)
 
 
 def test_the_main_job_trains_ppo_by_the_population_method_and_measures_it_honestly() -> None:
@@ -124,5 +126,5 @@ def test_the_main_job_trains_ppo_by_the_population_method_and_measures_it_honest
     p, lg = cfg.ppo, cfg.league
     assert p.anchor == "tag" and p.kl_coef > 0 and p.anchor_hands >= 10_000
     assert {"min-raiser", "calling-station"} <= set(p.opponents) and p.pool_uniform_share < 1.0
-    assert lg.lbr_every == 1 and lg.lbr_hands >= 1500 and set(lg.exploiters) >= {"min-raiser", "calling-station"}
+    assert lg.lbr_every == 1 and lg.lbr_hands >= 1000 and set(lg.exploiters) >= {"min-raiser", "calling-station"}
     assert lg.eval_hands >= 2500

@@ -60,6 +60,7 @@ from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, blocked_by, equity_against_each, equity_against_range
 from holdem_env.engine.validate import check_int
 from holdem_env.env import nlhe_v1
+from holdem_env.training.aivat.lbr import START_STREETS, LbrLuck
 from holdem_env.training.arena import MAX_HANDS
 from holdem_env.training.stats import mean_ci95
 from holdem_env.training.torch_settings import torch_settings
@@ -102,6 +103,10 @@ class LocalBestResponse:
     discrete pot fractions. After a hand, :attr:`ranges` holds the agent's range after each
     of its actions (1,326 weights summing to 1) and :attr:`decisions` LBR's utilities at
     each decision where it computed them (``{"street", "wp", "utils"}``).
+
+    ``aivat``: ``"flop"`` or ``"turn"`` to re-score each hand with AIVAT's terms from that street
+    on (:mod:`holdem_env.training.aivat.lbr`); after a hand :attr:`adjusted` holds the re-scored
+    result (the plain result when ``aivat`` is None).
     """
 
     def __init__(
@@ -109,6 +114,7 @@ class LocalBestResponse:
         actions: str = "fcpa",
         check_until: str = "turn",
         bet_sizes: Sequence[float] = nlhe_v1.DEFAULT_BET_SIZES,
+        aivat: str | None = None,
     ) -> None:
         if actions not in ACTION_SETS:
             raise ConfigError("actions", actions, f"must be one of {', '.join(ACTION_SETS)}")
@@ -124,6 +130,10 @@ class LocalBestResponse:
         self._range = np.zeros(NUM_HOLDINGS)
         self._equity_key: tuple[int, ...] | None = None
         self._equities = np.zeros(NUM_HOLDINGS)
+        self._own: tuple[int, ...] = ()
+        self.luck = None if aivat is None else LbrLuck(lambda board: self._equity_table(self._own, board), aivat)
+        self.adjusted = 0.0
+        self.showdown = False
 
     # -- the action set -------------------------------------------------------------------
     def candidate_ids(self, mask: np.ndarray) -> list[int]:
@@ -150,25 +160,44 @@ class LocalBestResponse:
         agent_name = f"player_{1 - lbr_seat}"
         if hasattr(agent, "start_hand"):
             agent.start_hand(env.infos[agent_name])
-        own = parse_cards(env.infos[lbr_name]["view"]["hole_cards"])
+        start = env.infos[lbr_name]["view"]
+        own = parse_cards(start["hole_cards"])
+        self._own = own
         self._range = (~blocked_by(own)).astype(np.float64)
         self._range /= self._range.sum()
         self._equity_key = None
         self.ranges = []
         self.decisions = []
-        result = 0
+        luck = self.luck
+        buy_in = int(start["stacks"][lbr_seat]) + int(start["street_bets"][lbr_seat])
+        if luck is not None:
+            luck.start((), buy_in)
+        result, end = 0, start
         for name in env.agent_iter():
             obs, reward, term, trunc, info = env.last()
             if term or trunc:
                 if name == lbr_name:
-                    result = int(round(reward))
+                    result, end = int(round(reward)), info["view"]
                 env.step(None)
                 continue
             self._drop_board(info)
+            view = info["view"]
+            if luck is not None:
+                stacks = view["stacks"]
+                board = parse_cards(view["board"]) if view["board"] else ()
+                luck.observe(board, self._range, int(view["pot"]), buy_in - int(stacks[lbr_seat]), buy_in - int(stacks[1 - lbr_seat]))
             if name == agent_name:
-                env.step(self._agent_acts(agent, obs, info))
+                env.step(self._agent_acts(agent, obs, info, env))
             else:
-                env.step(self._decide(env, agent, obs, info, own))
+                action = self._decide(env, agent, obs, info, own)
+                if luck is not None:
+                    luck.lbr_action(action, _chips(env, action, info))
+                env.step(action)
+        self.adjusted = float(result)
+        self.showdown = end["is_over"] and not any(end["folded"])
+        if luck is not None:
+            final_board = parse_cards(end["board"]) if end["board"] else ()
+            self.adjusted = luck.adjusted(result, self.showdown, self._range, final_board)
         return result
 
     def _drop_board(self, info: dict[str, Any]) -> None:
@@ -179,10 +208,14 @@ class LocalBestResponse:
     def _live(self) -> np.ndarray:
         return np.flatnonzero(self._range > 0)
 
-    def _agent_acts(self, agent: Any, obs: dict[str, Any], info: dict[str, Any]) -> int:
+    def _agent_acts(self, agent: Any, obs: dict[str, Any], info: dict[str, Any], env: Any = None) -> int:
         live = self._live()
         probs = query_range(agent, obs, info, HOLDINGS[live])
         action = int(agent.act(obs, info))
+        if self.luck is not None and env is not None:
+            mask = np.asarray(obs["action_mask"])
+            adds = {a: _chips(env, a, info) for a in np.flatnonzero(mask).tolist() if a != _FOLD}
+            self.luck.agent_action(self._range, live, probs, action, adds, _FOLD)
         posterior = np.zeros(NUM_HOLDINGS)
         posterior[live] = self._range[live] * probs[:, action]
         total = posterior.sum()
@@ -248,11 +281,23 @@ class LocalBestResponse:
         return fp * pot + (1.0 - fp) * (wp_called * (pot + adds + calls) - adds)
 
 
+def _chips(env: Any, action: int, info: dict[str, Any]) -> int:
+    """Chips the player to act puts in with ``action`` (0 for a fold or check)."""
+    if action == _FOLD:
+        return 0
+    if action == _CALL:
+        return int(info["legal"]["call"])
+    view = info["view"]
+    return int(env.unwrapped.action_amount(action)) - int(view["street_bets"][view["seat"]])
+
+
 @dataclass(frozen=True)
 class LbrConfig:
     """An LBR match: the agent spec and every setting; validated on creation.
 
     ``hands`` is rounded up to whole duplicate pairs (one deal, LBR in each position).
+    ``aivat``: ``"flop"`` or ``"turn"`` also reports the AIVAT estimate of the same value
+    (:mod:`holdem_env.training.aivat.lbr`, its terms from that street on); None: plain only.
     """
 
     agent: str
@@ -265,6 +310,7 @@ class LbrConfig:
     check_until: str = "turn"
     workers: int | None = 1
     bet_sizes: tuple[float, ...] = field(default_factory=lambda: tuple(nlhe_v1.DEFAULT_BET_SIZES))
+    aivat: str | None = None
 
     def __post_init__(self) -> None:
         parse_spec(self.agent)
@@ -277,6 +323,8 @@ class LbrConfig:
         _check_int("stack", self.stack, self.big_blind)
         if self.workers is not None:
             _check_int("workers", self.workers, 1)
+        if self.aivat is not None and self.aivat not in START_STREETS:
+            raise ConfigError("aivat", self.aivat, f"must be None or one of {', '.join(START_STREETS)}")
         LocalBestResponse(self.actions, self.check_until, self.bet_sizes)  # validates those three
 
     @property
@@ -301,6 +349,8 @@ class LbrResult:
     hands: int
     by_position: dict[str, float]
     seconds: float
+    aivat_mbb: float | None = None
+    aivat_ci95: float | None = None
 
     @property
     def hands_per_second(self) -> float:
@@ -317,6 +367,8 @@ class LbrResult:
             "by_position": self.by_position,
             "seconds": self.seconds,
             "hands_per_second": self.hands_per_second,
+            "aivat_mbb_per_hand": self.aivat_mbb,
+            "aivat_ci95": self.aivat_ci95 if self.aivat_ci95 is None or math.isfinite(self.aivat_ci95) else None,
         }
 
 
@@ -332,23 +384,25 @@ def _make_env(cfg: LbrConfig) -> Any:
     )
 
 
-def _play_deals(cfg: LbrConfig, deals: list[int]) -> list[tuple[int, int, int]]:
-    """``(deal, LBR's chips on the button, LBR's chips in the big blind)`` per deal."""
+def _play_deals(cfg: LbrConfig, deals: list[int]) -> list[tuple[int, int, int, float, float]]:
+    """``(deal, LBR's chips on the button, LBR's chips in the big blind, the same two re-scored
+    by AIVAT)`` per deal (the re-scored ones equal the plain ones when ``cfg.aivat`` is None)."""
     env = _make_env(cfg)
     env.reset(seed=cfg.seed)
     agent = make_agent(cfg.agent, rng=np.random.default_rng([cfg.seed, 0]))
     if not supports_range_queries(agent):
         query_range(agent, {"action_mask": np.ones(2)}, {}, HOLDINGS[:1])  # raises the clear error
-    lbr = LocalBestResponse(cfg.actions, cfg.check_until, cfg.bet_sizes)
+    lbr = LocalBestResponse(cfg.actions, cfg.check_until, cfg.bet_sizes, aivat=cfg.aivat)
     out = []
     for deal in deals:
         deck = shuffled_deck(np.random.default_rng([cfg.seed, deal, 1]))
-        results = []
+        results, adjusted = [], []
         for button in (0, 1):  # LBR sits in seat 0: on the button, then in the big blind
             if hasattr(agent, "set_rng"):
                 agent.set_rng(np.random.default_rng([cfg.seed, deal, 2, button]))
             results.append(lbr.play_hand(env, agent, deck=deck, button=button, lbr_seat=0))
-        out.append((deal, results[0], results[1]))
+            adjusted.append(lbr.adjusted)
+        out.append((deal, results[0], results[1], adjusted[0], adjusted[1]))
     return out
 
 
@@ -389,14 +443,14 @@ def run_lbr(
         from tqdm import tqdm
 
         bar = tqdm(total=total * 2, unit="hand", desc=f"holdem lbr {cfg.agent}", dynamic_ncols=True)
-    rows = np.zeros((total, 2), dtype=np.int64)  # LBR's chips per deal: on the button, in the big blind
+    rows = np.zeros((total, 4))  # LBR's chips per deal: on the button, in the big blind; the same re-scored
     filled = 0  # deals folded in, in deal order
     start = time.perf_counter()
 
-    def fold_in(done: list[tuple[int, int, int]]) -> None:
+    def fold_in(done: list[tuple[int, int, int, float, float]]) -> None:
         nonlocal filled
-        for deal, on_button, in_bb in done:
-            rows[deal] = (on_button, in_bb)
+        for deal, *chips in done:
+            rows[deal] = chips if len(chips) == 4 else chips * 2  # (plain, plain) where not re-scored
         filled += len(done)
         if bar is not None:
             bar.update(2 * len(done))
@@ -423,11 +477,13 @@ def run_lbr(
         "button": float(np.mean(rows[:, 0]) * scale),
         "big_blind": float(np.mean(rows[:, 1]) * scale),
     }
-    return LbrResult(cfg, mean, half, 2 * total, by_position, seconds)
+    aivat_mbb, aivat_half = _summary(cfg, rows[:, 2:]) if cfg.aivat is not None else (None, None)
+    return LbrResult(cfg, mean, half, 2 * total, by_position, seconds, aivat_mbb, aivat_half)
 
 
 def _summary(cfg: LbrConfig, rows: np.ndarray) -> tuple[float, float]:
-    """Mean and 95% half-width in mbb/hand, one sample per deal (its two hands' mean)."""
+    """Mean and 95% half-width in mbb/hand, one sample per deal (its two hands' mean; the
+    first two columns of ``rows``)."""
     scale = 1000.0 / cfg.big_blind
     return mean_ci95(((rows[:, 0] + rows[:, 1]) / 2 * scale).tolist())
 
@@ -444,6 +500,10 @@ def format_result(result: LbrResult) -> str:
         f"  by LBR's position: button {result.by_position['button']:,.0f}, big blind "
         f"{result.by_position['big_blind']:,.0f} mbb/hand",
         f"  speed: {result.hands_per_second:,.1f} hands/s ({result.seconds:,.1f} s)",
+        *(
+            [f"  AIVAT (from the {cfg.aivat}, same expected value): {result.aivat_mbb:,.0f} +- {result.aivat_ci95:,.0f} mbb/hand (95%)"]
+            if result.aivat_mbb is not None and result.aivat_ci95 is not None else []
+        ),
         "  published (50/100, 20,000 stacks): "
         + ", ".join(f"{k} {v:,.0f}" + (f" +- {h:,.0f}" if h else "") for k, (v, h) in PUBLISHED_MBB.items()),
     ]

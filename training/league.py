@@ -17,7 +17,8 @@ are in :mod:`holdem_env.training.league_eval`, its table and plot in
 3. scalars are logged against the global step = the round number, the checkpoint is
    written atomically, the progress bar advances;
 4. at the end: the league table in the terminal and as ``league.json``, and ``league.png``
-   (each agent's worst and mean result over the rounds; below, the LBR measured each round);
+   (each agent's worst and mean result over the rounds; below, the LBR measured each round, from
+   round 0 -- a ppo learner's starting policy, before its first PPO iteration -- on);
    each training agent's ``policies/<agent>.npz`` / ``.pt`` is the policy of the round chosen by
    robust criteria (:func:`~holdem_env.training.league_report.choose_checkpoints`: the exploiter
    gate first, then the worst head-to-head result's lower 95% bound; never the learners'
@@ -63,7 +64,11 @@ TensorBoard scalars (step = round):
                                        against A (mbb/hand; :mod:`holdem_env.training.lbr`),
                                        for agents that answer range queries (a training
                                        agent plays its policy of that round; one that does
-                                       not train is measured once, after the last round)
+                                       not train is measured once, after the last round;
+                                       a ppo learner's starting policy also as round 0).
+                                       The AIVAT estimate of LBR's value
+                                       (:mod:`holdem_env.training.aivat.lbr`)
+``eval/<A>/lbr_plain_mbb``, ``_ci95``  the plain mean of the same LBR hands
 ``exploit/<A>/<X>/mbb_per_hand``       training agent A's result against exploiter X
 ``exploit/<A>/<X>/ci95``               (``league.exploiters``, every evaluation round)
 =====================================  ==============================================
@@ -153,7 +158,7 @@ def scalar_names(config: LeagueConfig) -> list[str]:
         names += [f"pool/{p}{m}/{s}" for m in _ppo_opponent_names(config, t.name) for s in ("mbb_per_hand", "weight")]
     names += ["charts/elapsed_seconds", "charts/eval_hands_per_second"]
     for a in _lbr_members(config):
-        names += [f"eval/{a}/lbr_mbb", f"eval/{a}/lbr_ci95"]
+        names += [f"eval/{a}/lbr_mbb", f"eval/{a}/lbr_ci95", f"eval/{a}/lbr_plain_mbb", f"eval/{a}/lbr_plain_ci95"]
     for entry in config.agents:
         if entry.train:
             names += [f"exploit/{entry.name}/{x}/{s}" for x in config.league.exploiters for s in ("mbb_per_hand", "ci95")]
@@ -459,8 +464,12 @@ def _run_league(
             # at the same time; neither reads what the other changes, so the result is the same
             overlap = bool(learners) and bool(trainers) and backend.workers > 1
             cfr_round = _in_thread(_train_cfr_round, config, r, trainers, backend) if overlap else None
+            lbr_now = bool(config.league.lbr_every) and (r % config.league.lbr_every == 0 or r == config.league.rounds)
+            starts = [n for n in learners if r == 1 and lbr_now and n in _lbr_members(config)]
             try:
                 for n, learner in learners.items():  # ppo learners train in this process, one after another
+                    if n in starts:  # its starting policy (round 0), for LBR's trend from where training starts
+                        learner.save_start_policy(run_dir / "policies" / n / "round_0000.pt", {"league": config.name, "round": 0})
                     learner.train_round(r, writer)
                     p = run_dir / "policies" / n / f"round_{r:04d}.pt"
                     learner.save_policy(p, {"league": config.name, "round": r})
@@ -506,8 +515,8 @@ def _run_league(
                     for g in gate:
                         writer.add_scalar(f"exploit/{g['agent']}/{g['exploiter']}/mbb_per_hand", g["mbb_per_hand"], r)
                         writer.add_scalar(f"exploit/{g['agent']}/{g['exploiter']}/ci95", g["ci95"], r)
-            if config.league.lbr_every and (r % config.league.lbr_every == 0 or r == config.league.rounds):
-                lbr_history += _log_lbr(config, r, run_dir, {**trainers, **learners}, writer, backend)
+            if lbr_now:
+                lbr_history += _log_lbr(config, r, run_dir, {**trainers, **learners}, writer, backend, starts)
             elapsed = elapsed_before + time.perf_counter() - session_start
             writer.add_scalar("charts/elapsed_seconds", elapsed, r)
             writer.flush()

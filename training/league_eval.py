@@ -8,6 +8,7 @@ on the run's backend; the training agents play their policy file of that round.
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,11 @@ from .config import LeagueConfig
 from .league_report import _aggregate
 
 __all__: list[str] = []
+
+#: The league's LBR matches re-score each hand with AIVAT from this street on
+#: (:mod:`holdem_env.training.aivat.lbr`): the logged ``lbr_mbb`` is that estimate (the same
+#: expected value, a narrower interval), ``lbr_plain_mbb`` the plain mean of the same hands.
+LBR_AIVAT = "flop"
 
 
 def _seed(config: LeagueConfig, *key: int) -> np.random.SeedSequence:
@@ -40,7 +46,7 @@ def _lbr_members(config: LeagueConfig) -> list[str]:
     return [e.name for e in config.agents if supports_range_queries(make_agent(e.spec))]
 
 
-def _lbr_job(job: tuple[LbrConfig, list[int]]) -> list[tuple[int, int, int]]:
+def _lbr_job(job: tuple[LbrConfig, list[int]]) -> list[tuple[int, int, int, float, float]]:
     """One chunk of an LBR match's duplicate deals (:func:`holdem_env.training.lbr._play_deals`),
     torch on one thread as in ``holdem lbr``'s workers."""
     cfg, deals = job
@@ -60,44 +66,58 @@ def _lbr_chunks(deals: int, parts: int) -> list[list[int]]:
 
 
 def _log_lbr(
-    config: LeagueConfig, round_no: int, run_dir: Path, trainers: dict[str, Any], writer: Any, backend: Any = None
+    config: LeagueConfig, round_no: int, run_dir: Path, trainers: dict[str, Any], writer: Any, backend: Any = None,
+    starts: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
     """LBR of each member of :func:`_lbr_members`, playing its policy of this round: logged, and
-    returned as ``[{"round", "agent", "lbr_mbb", "lbr_ci95"}, ...]``.
+    returned as ``[{"round", "agent", "lbr_mbb", "lbr_ci95", "lbr_plain_mbb", "lbr_plain_ci95",
+    "hands"}, ...]`` (``lbr_mbb``: the AIVAT estimate, :data:`LBR_AIVAT`).
+
+    ``starts``: training agents whose starting policy (``policies/<agent>/round_0000``, written
+    before their first round) is measured too, as round 0, in the same map.
 
     Every member's deals are split into chunks played on ``backend``'s workers (all members in one
     map); the deals are seeded by (seed, deal) alone, so the result is :func:`run_lbr`'s to the
     bit whatever the number of workers."""
     members = set(_lbr_members(config))
     t = config.table
-    cfgs: list[tuple[str, LbrConfig]] = []
+    cfgs: list[tuple[str, int, LbrConfig]] = []
     for i, e in enumerate(config.agents):
-        if e.name not in members or (not e.train and round_no != config.league.rounds):
-            continue  # an agent that does not train plays the same every round: measured after the last
-        cfg = LbrConfig(
-            agent=_round_spec(e, trainers.get(e.name), run_dir, round_no),
-            hands=config.league.lbr_hands,
-            seed=_int_seed(config, 3, i, round_no),
-            small_blind=t.small_blind,
-            big_blind=t.big_blind,
-            stack=t.buy_in,
-        )
-        cfgs.append((e.name, cfg))
+        rounds = [0] if e.name in starts and e.name in members else []
+        if e.name in members and (e.train or round_no == config.league.rounds):
+            rounds.append(round_no)  # an agent that does not train plays the same every round: measured after the last
+        for rnd in rounds:
+            cfg = LbrConfig(
+                agent=_round_spec(e, trainers.get(e.name), run_dir, rnd),
+                hands=config.league.lbr_hands,
+                seed=_int_seed(config, 3, i, rnd),
+                small_blind=t.small_blind,
+                big_blind=t.big_blind,
+                stack=t.buy_in,
+                aivat=LBR_AIVAT,
+            )
+            cfgs.append((e.name, rnd, cfg))
     workers = getattr(backend, "workers", 1) if backend is not None else 1
-    jobs = [(cfg, chunk) for _, cfg in cfgs for chunk in _lbr_chunks(cfg.deals, 2 * workers)]
+    jobs = [(cfg, chunk) for _, _, cfg in cfgs for chunk in _lbr_chunks(cfg.deals, 2 * workers)]
     done = backend.map(_lbr_job, jobs) if backend is not None else [_lbr_job(j) for j in jobs]
     out = []
-    for name, cfg in cfgs:
-        rows = np.zeros((cfg.deals, 2), dtype=np.int64)
+    for name, rnd, cfg in cfgs:
+        rows = np.zeros((cfg.deals, 4))
         for (job_cfg, _), part in zip(jobs, done, strict=True):
             if job_cfg is cfg:
-                for deal, on_button, in_bb in part:
-                    rows[deal] = (on_button, in_bb)
-        mean, half = _summary(cfg, rows)
-        writer.add_scalar(f"eval/{name}/lbr_mbb", mean, round_no)
-        writer.add_scalar(f"eval/{name}/lbr_ci95", half, round_no)
-        out.append({"round": round_no, "agent": name, "lbr_mbb": mean, "lbr_ci95": half, "hands": 2 * cfg.deals})
-    return out
+                for deal, *chips in part:
+                    rows[deal] = chips
+        plain, plain_half = _summary(cfg, rows)
+        mean, half = _summary(cfg, rows[:, 2:])
+        writer.add_scalar(f"eval/{name}/lbr_mbb", mean, rnd)
+        writer.add_scalar(f"eval/{name}/lbr_ci95", half, rnd)
+        writer.add_scalar(f"eval/{name}/lbr_plain_mbb", plain, rnd)
+        writer.add_scalar(f"eval/{name}/lbr_plain_ci95", plain_half, rnd)
+        out.append({
+            "round": rnd, "agent": name, "lbr_mbb": mean, "lbr_ci95": half, "lbr_plain_mbb": plain,
+            "lbr_plain_ci95": plain_half, "hands": 2 * cfg.deals,
+        })
+    return sorted(out, key=lambda x: x["round"])  # round 0 first: the table's "latest" is the last
 
 
 def _ppo_spec(entry: Any, policy_path: Path) -> str:

@@ -73,6 +73,12 @@ class LeaguePpoLearner:
                 writer.add_scalar(f"pool/{p}{member}/weight", stats.weights[member], round_no)
         return stats
 
+    def save_start_policy(self, path: str | Path, metadata: Mapping[str, Any] | None = None) -> None:
+        """Write the policy the first round starts from (the anchor distilled or warm-started
+        first, as the first round would) to ``path``."""
+        self.learner.ensure_anchor()
+        self.save_policy(path, metadata)
+
     def use_backend(self, backend: Any) -> None:
         """Run the rollout workers (``num_workers`` > 1) as ``backend``'s actors (the league's
         backend: on a Ray cluster they sample there); workers already started are stopped first."""
