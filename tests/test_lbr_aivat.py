@@ -147,3 +147,23 @@ def test_showdown_bookkeeping_matches_the_chips_won() -> None:
             showdowns += 1
             assert luck.mine == luck.theirs and u in (luck.mine, 0, -luck.mine)
     assert showdowns > 0
+
+
+def test_holdem_lbr_aivat_flag_reports_the_estimate_beside_the_plain_mean(tmp_path, capsys) -> None:
+    import json
+
+    from holdem_env.cli import main
+
+    out = tmp_path / "lbr.json"
+    args = ["lbr", "random", "--hands", "40", "--seed", "3", "--no-progress", "--json", str(out)]
+    assert main([*args, "--aivat", "turn"]) == 0
+    text = capsys.readouterr().out
+    assert "AIVAT (from the turn, same expected value)" in text
+    data = json.loads(out.read_text())
+    direct = run_lbr(LbrConfig(agent="random", hands=40, seed=3, aivat="turn"))
+    assert data["aivat_mbb_per_hand"] == pytest.approx(direct.aivat_mbb)
+    assert data["lbr_mbb_per_hand"] == pytest.approx(direct.mbb_per_hand)
+    assert main(args) == 0 and "AIVAT" not in capsys.readouterr().out  # off by default
+    with pytest.raises(SystemExit):
+        main([*args, "--aivat", "river"])
+    assert "invalid choice: 'river' (choose from 'flop', 'turn')" in capsys.readouterr().err

@@ -65,6 +65,13 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         choices=["preflop", "flop", "turn", "river"],
         help="LBR only checks/calls before this street (default turn, the paper's best setting)",
     )
+    parser.add_argument(
+        "--aivat",
+        default=None,
+        choices=["flop", "turn"],
+        help="also report the AIVAT estimate of the same value (LBR's range and check-down values as "
+        "control variates from this street on): the same expectation, a narrower interval",
+    )
     parser.add_argument("--small-blind", type=int, default=50, help="default 50 (the published setting)")
     parser.add_argument("--big-blind", type=int, default=100, help="default 100")
     parser.add_argument("--stack", type=int, default=20000, help="chips per seat, reset every hand (default 20000)")
@@ -82,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
         lambda: LbrConfig(
             agent=args.agent, hands=args.hands, seed=args.seed, small_blind=args.small_blind, big_blind=args.big_blind,
             stack=args.stack, actions=args.actions, check_until=args.check_until, workers=args.workers,
+            aivat=args.aivat,
         ),
     )
     # The --json target is checked before the match, so that a long run is not lost to a typo in a path.
