@@ -1,4 +1,4 @@
-"""The update's fast paths (numpy's tanh in the network's forward pass, Adam's foreach step) give the
+"""The update's fast paths (numpy's tanh in the network's forward pass, Adam's fused step) give the
 update it replaced within float rounding: each tanh within one float32 ulp, the same gradients'
 formula, and the same weights after whole updates as torch's own layers with the per-tensor Adam."""
 
@@ -94,7 +94,7 @@ def test_the_fast_update_equals_torchs_layers_and_adam(n: int, minibatches: int,
     s = dataclasses.replace(PpoSettings(), num_minibatches=minibatches, update_epochs=epochs)
     batch = _batch(config, n)
     opt = fast_adam(model.parameters(), 1e-3)
-    opt_twin = torch.optim.Adam(twin.parameters(), lr=1e-3, eps=1e-5, foreach=False)
+    opt_twin = torch.optim.Adam(twin.parameters(), lr=1e-3, eps=1e-5, foreach=False, fused=False)
     start = {k: v.clone() for k, v in model.state_dict().items()}
     for round_no in range(2):
         new = ppo_update(model, opt, batch, s, np.random.default_rng(round_no))
@@ -108,17 +108,23 @@ def test_the_fast_update_equals_torchs_layers_and_adam(n: int, minibatches: int,
     assert moved > 1e-3  # the updates did change the weights
 
 
-def test_a_learner_resumed_from_a_checkpoint_keeps_the_foreach_adam() -> None:
+def test_a_learner_resumed_from_a_checkpoint_keeps_the_fused_adam() -> None:
     from holdem_env.engine.config import TableConfig
     from holdem_env.training.ppo import PpoLearner
 
     s = PpoSettings(num_envs=2, num_steps=4, opponents=("random",), snapshot_every=0)
     learner = PpoLearner(s, TableConfig(num_players=2), 0)
-    assert learner.optimizer.param_groups[0]["foreach"] is True
+    assert learner.optimizer.param_groups[0]["fused"] is True
+    learner.train_round(1, 1)  # the optimiser has state (Adam's steps and moments)
     state = learner.state_dict()
-    state["optimizer"]["param_groups"][0]["foreach"] = None  # as an older checkpoint saved it
+    state["optimizer"]["param_groups"][0]["fused"] = None  # as an older checkpoint saved it
     other = PpoLearner(s, TableConfig(num_players=2), 0)
     other.load_state_dict(state)
-    assert all(g["foreach"] is True for g in other.optimizer.param_groups)
+    assert all(g["fused"] is True for g in other.optimizer.param_groups)
+    other.train_round(1, 2)  # and it steps
+    learner.load_state_dict(learner.state_dict())
+    learner.train_round(1, 2)
+    assert all(torch.equal(a, b) for a, b in zip(learner.model.state_dict().values(), other.model.state_dict().values(),
+                                                  strict=True))
     learner.close()
     other.close()

@@ -236,8 +236,8 @@ class PpoLearner:
             raise ConfigError("ppo", self.name, "the checkpoint was written with other ppo settings or another table")
         self.model.load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])
-        for group in self.optimizer.param_groups:  # a checkpoint from before fast_adam saved foreach: None
-            group["foreach"] = True
+        for group in self.optimizer.param_groups:  # a checkpoint from before fast_adam saved fused: None
+            group["fused"], group["foreach"] = True, None
         self.pool.load_state_dict(state["pool"])
         if "anchor" in state:
             self.anchor = ActorCritic(self.policy_config)
