@@ -430,7 +430,8 @@ class HoldemVectorEnv(VectorEnv):
             if table.decided and not done[t]:
                 rewards[t] = payoff
                 done[t] = True
-                last = {k: v.copy() for k, v in env.observe(learner).items()}
+                keep = self.final_obs or self._next_step  # (else nothing reads it)
+                last = {k: v.copy() for k, v in env.observe(learner).items()} if keep else {}
                 final[t] = (last, table.member, table.seat)
             self._deal(t, table)
         if env.agent_selection == table.names[table.seat]:
