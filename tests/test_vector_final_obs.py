@@ -126,6 +126,11 @@ def test_final_obs_reads_as_a_mapping_of_arrays() -> None:
     assert sorted(plain) == ["action_mask", "observation"] and len(final) == 2
     assert plain["observation"].shape == obs["observation"][t].shape and plain["observation"].dtype == np.float32
     assert {**final}.keys() == plain.keys() and "FinalObs" in repr(final)
+    import copy
+    import pickle
+
+    for twin in (pickle.loads(pickle.dumps(final)), copy.deepcopy(final)):  # travels as the plain dict
+        assert type(twin) is dict and all(np.array_equal(twin[k], plain[k]) for k in plain)
     assert all(infos["final_obs"][r] is None for r in np.flatnonzero(~term).tolist())
 
 

@@ -41,6 +41,7 @@ from holdem_env.batched import encode as enc
 from holdem_env.batched.views import BatchViews
 from holdem_env.engine.config import BettingStructure
 from holdem_env.engine.errors import ConfigError, IllegalActionError
+from holdem_env.env.gym_wrapper import TERMINAL_MASK_ID
 
 __all__ = ["batched_plan", "BatchedBackend", "CORE_KWARGS", "FinalObs"]
 
@@ -101,6 +102,9 @@ class FinalObs(Mapping[str, np.ndarray]):
     def __repr__(self) -> str:
         return f"FinalObs({self._get()!r})"
 
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled (or deep-copied) as the plain dict it stands for
+        return (dict, (self._get(),))
+
 
 class BatchedBackend:
     """``num_envs`` tables on one :class:`BatchedTables`: the learner's seat is drawn at every hand, ``bot``
@@ -145,7 +149,7 @@ class BatchedBackend:
         self.showing = np.zeros(num_envs, dtype=bool)
         self._shown: dict[int, tuple[dict[str, np.ndarray], int, int]] = {}  # table -> (final obs, member, seat)
         self._terminal_mask = np.zeros(probe.num_actions, dtype=np.int8)
-        self._terminal_mask[1] = 1  # (TERMINAL_MASK_ID: check/call, never applied)
+        self._terminal_mask[TERMINAL_MASK_ID] = 1  # (check/call, never applied)
 
     # -- what the vector env calls ---------------------------------------------------------------
     def reset(self, seed: int | None) -> None:
