@@ -4,7 +4,8 @@ Usage::
 
     .venv/bin/python benchmarks/bench_ppo.py --vector [--opponent random|ppo] [--tables 1 16 64 256] [--seconds 5]
     .venv/bin/python benchmarks/bench_ppo.py --scaling [--workers-list 1 2] [--learner-tables 32]
-        [--scaling-opponents tag] [--seconds 20] [--train] [--per-worker] [--pin] [--numpy-features]
+        [--scaling-opponents tag] [--seconds 20] [--train [--overlap]] [--per-worker] [--pin] [--no-ahead]
+        [--numpy-features]
     .venv/bin/python benchmarks/bench_ppo.py --features [--players 2] [--hands 300]
     .venv/bin/python benchmarks/bench_ppo.py --compare [--seconds 1200] [--hands 20000] [--out DIR]
         [--workers 2] [--learner-tables 32] [--iterations-per-round 1] [--only ours|MaskablePPO]
@@ -26,7 +27,10 @@ warm-up rollout, so neither start-up nor imports count. ``--per-worker``: each w
 together, so splitting a fixed number of tables makes each worker's steps dearer). *CPU-bound speed-up*: against W = 1,
 with the time taken as the busiest worker's CPU time plus this process's (the wall time on a
 machine with a free core for each process; on a shared machine the wall time also holds the
-time the processes wait for a core). With ``--train`` it times whole PPO
+time the processes wait for a core). With W > 1 each worker is asked for its next rollout as soon
+as its last one arrives (``RolloutWorkers.receive(ahead=True)``, what ``overlap: true`` does);
+``--no-ahead``: every worker waits for the others, the join and the next request (the trainer
+without ``overlap``, less its update). With ``--train`` it times whole PPO
 iterations (sampling and update, ``train_round``) instead of sampling alone. ``--pin``: each worker
 process on its own CPU (``HOLDEM_PIN_WORKERS=1``). ``--numpy-features``: the learner's equity
 feature from the numpy reference instead of its compiled twin (the same values; W = 1 only,
@@ -105,7 +109,7 @@ def bench_aec(players: int, seconds: float, kind: str = "random") -> float:
 
 def bench_vector(tables: int, players: int, seconds: float, kind: str = "random") -> tuple[float, float]:
     """``(all decisions/s, learner decisions/s)`` of the vector env with ``tables`` tables."""
-    venv = HoldemVectorEnv(tables, FixedOpponents([_opponent_factory(kind, players)]), num_players=players)
+    venv = HoldemVectorEnv(tables, FixedOpponents([_opponent_factory(kind, players)]), num_players=players, final_obs=False)
     rng = np.random.default_rng(0)
     obs, _ = venv.reset(seed=0)
     learner, start = 0, time.perf_counter()
@@ -163,7 +167,7 @@ class _LearnerGymEnv(gymnasium.Env):
     def __init__(self, source: _Recorder, seed: int) -> None:
         from holdem_env.agents.ppo import PolicyConfig, PpoPolicy
 
-        self.venv = HoldemVectorEnv(1, source, num_players=2)
+        self.venv = HoldemVectorEnv(1, source, num_players=2, final_obs=False)  # (the terminal obs is not read)
         self.encoder = PpoPolicy(PolicyConfig(num_players=2, hidden=(4,)))  # only its encode() is used
         n = self.encoder.config.input_size
         self.observation_space = gymnasium.spaces.Box(-np.inf, np.inf, shape=(n,), dtype=np.float32)
@@ -356,19 +360,25 @@ def bench_features(players: int, hands: int) -> tuple[int, float, float]:
     return len(obs), times[0], times[1]
 
 
-def scaling(workers: int, tables: int, opponents: tuple[str, ...], seconds: float, train: bool = False) -> dict:
-    """Learner decisions per wall second and per CPU second with ``workers`` rollout workers."""
+def scaling(
+    workers: int, tables: int, opponents: tuple[str, ...], seconds: float, train: bool = False, ahead: bool = True,
+    overlap: bool = False,
+) -> dict:
+    """Learner decisions per wall second and per CPU second with ``workers`` rollout workers (sampling
+    alone: each worker asked for its next rollout as soon as its last one arrives, as the trainer's
+    ``overlap`` does, unless ``ahead`` is false: every worker waits for the others, the join and the
+    next request; ``train`` with ``overlap``: the trainer's ``overlap: true``)."""
     import resource
 
     import torch
 
     from holdem_env.engine.config import TableConfig
     from holdem_env.training.ppo import PpoLearner, PpoSettings
-    from holdem_env.training.ppo.workers import LocalRollouts, RolloutWorkers
+    from holdem_env.training.ppo.workers import LocalRollouts, RolloutWorkers, rollouts
 
     torch.set_num_threads(1)
     settings = PpoSettings(num_envs=tables, num_steps=max(1, 2048 * workers // tables), opponents=opponents, snapshot_every=0,
-                           pool_uniform_share=1.0, num_workers=workers, **COMPARE_PPO)
+                           pool_uniform_share=1.0, num_workers=workers, overlap=overlap and workers > 1, **COMPARE_PPO)
     learner = PpoLearner(settings, TableConfig(num_players=2), 0)
     sampler: LocalRollouts | RolloutWorkers | None = None
 
@@ -393,10 +403,13 @@ def scaling(workers: int, tables: int, opponents: tuple[str, ...], seconds: floa
         own0 = resource.getrusage(resource.RUSAGE_SELF)
         each0 = per_worker()
         cpu0, wall0, decisions, r = workers_cpu(), time.perf_counter(), 0, 1
+        stream = rollouts(sampler, 10**9, True) if isinstance(sampler, RolloutWorkers) and ahead else None
         while time.perf_counter() - wall0 < seconds:
             if train:
                 r += 1
                 decisions += learner.train_round(4, r).decisions
+            elif stream is not None:
+                decisions += next(stream).actions.size
             else:
                 assert sampler is not None
                 decisions += sampler.collect().actions.size
@@ -429,6 +442,8 @@ def main() -> None:
     parser.add_argument("--pin", action="store_true", help="--scaling: pin each rollout worker process to its own CPU")
     parser.add_argument("--numpy-features", action="store_true",
                         help="--scaling, W = 1: the equity feature from the numpy reference, not the compiled code")
+    parser.add_argument("--no-ahead", action="store_true",
+                        help="--scaling (sampling, W > 1): each worker waits for the others before its next rollout")
     parser.add_argument("--per-worker", action="store_true",
                         help="--scaling: --learner-tables per worker (W times as many tables with W workers), not in all")
     parser.add_argument("--hands", type=int, default=20000)
@@ -445,8 +460,8 @@ def main() -> None:
                         help="--compare: our PPO iterations between two learning-curve points (fresh tables each)")
     parser.add_argument("--only", choices=("ours", "MaskablePPO"), help="--compare: train and evaluate one learner")
     parser.add_argument("--overlap", action="store_true",
-                        help="--compare: our workers sample the next rollout during the update (ppo overlap: true; "
-                             "needs --iterations-per-round > 1 to matter)")
+                        help="--compare, --scaling --train: our workers sample the next rollout during the update "
+                             "(ppo overlap: true; with --compare needs --iterations-per-round > 1 to matter)")
     parser.add_argument("--compare-opponents", nargs="+", default=list(COMPARE_OPPONENTS),
                         help="--compare: the opponents of both learners, drawn uniformly per hand (one with a batched "
                              "decide, e.g. tag: both envs run on the batched core)")
@@ -476,7 +491,8 @@ def main() -> None:
         for w in args.workers_list:
             load = os.getloadavg()[0]
             tables = args.learner_tables * (w if args.per_worker else 1)
-            m = scaling(w, tables, tuple(args.scaling_opponents), args.seconds, args.train)
+            m = scaling(w, tables, tuple(args.scaling_opponents), args.seconds, args.train, not args.no_ahead,
+                        args.overlap)
             base = base or m["per_wall_s"]
             crit = crit or m["per_critical_s"]
             print(f"| {w} | {'train_round' if args.train else 'collect'} | {m['decisions']:,} | {m['wall']:.1f} | "

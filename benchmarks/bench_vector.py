@@ -94,7 +94,7 @@ def _uniform_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def bench_vector(players: int, factory: Callable[[], Any], tables: int, seconds: float, seed: int) -> tuple[float, float, int]:
     """(learner decisions per CPU-second, all decisions per CPU-second, learner decisions) of the vector env."""
-    venv = HoldemVectorEnv(tables, FixedOpponents([factory]), num_players=players, backend="batched")
+    venv = HoldemVectorEnv(tables, FixedOpponents([factory]), num_players=players, backend="batched", final_obs=False)
     rng = np.random.default_rng(seed)
     obs, _ = venv.reset(seed=seed)
     for _ in range(5):

@@ -127,13 +127,16 @@ def test_worker_cpu_time_is_counted() -> None:
 
 # -- Ray ----------------------------------------------------------------------------------------
 @pytest.mark.ray
-def test_rollout_workers_as_ray_actors_play_the_same_run_as_local_processes() -> None:
+@pytest.mark.parametrize("overlap", [False, True])
+def test_rollout_workers_as_ray_actors_play_the_same_run_as_local_processes(overlap: bool) -> None:
     """The league's Ray backend (a local Ray instance here) runs the rollout workers as Ray
-    actors; the run is the one local worker processes play, bit for bit."""
+    actors; the run is the one local worker processes play, bit for bit (with ``overlap`` too,
+    where each worker is asked for its next rollout as soon as its last arrives)."""
     ray = pytest.importorskip("ray")
     from holdem_env.training.backends import RayBackend
 
-    settings = PpoSettings(**TINY, opponents=("random",), snapshot_every=1, max_snapshots=1, num_workers=2)
+    settings = PpoSettings(**TINY, opponents=("random",), snapshot_every=1, max_snapshots=1, num_workers=2,
+                           overlap=overlap)
     table = TableConfig(num_players=2)
     started_here = not ray.is_initialized()
     if started_here:
@@ -141,7 +144,7 @@ def test_rollout_workers_as_ray_actors_play_the_same_run_as_local_processes() ->
     try:
         on_ray = PpoLearner(settings, table, seed=3, backend=RayBackend(2))
         try:
-            on_ray.train_round(2, 1)
+            on_ray.train_round(3 if overlap else 2, 1)
             assert type(on_ray._workers._actors).__name__ == "RayActors"  # type: ignore[union-attr]
         finally:
             on_ray.close()
@@ -150,7 +153,7 @@ def test_rollout_workers_as_ray_actors_play_the_same_run_as_local_processes() ->
             ray.shutdown()
     local = PpoLearner(settings, table, seed=3)
     try:
-        local.train_round(2, 1)
+        local.train_round(3 if overlap else 2, 1)
     finally:
         local.close()
     assert _same(_weights(on_ray), _weights(local))

@@ -146,22 +146,30 @@ class _Actors:
         self._send(method, args)
         self._pending = True
 
-    def gather(self) -> list[Any]:
+    def gather(self, then: tuple[str, Sequence[tuple[Any, ...]]] | None = None) -> list[Any]:
         """Every actor's answer, in actor order; all are received before the first failure is
-        raised as a :class:`HoldemError` naming its actor."""
-        self._pending = False
+        raised as a :class:`HoldemError` naming its actor. ``then`` ``(method, args)``: as soon as
+        actor ``k``'s answer is in, call ``method`` on it with ``args[k]`` (it starts while the
+        others still work; the next :meth:`gather` receives those answers)."""
+        self._pending = then is not None
         answers: list[Any] = []
         failure: HoldemError | None = None
         for k in range(self._count()):
             value, error = self._receive(k)
+            if then is not None:
+                self._send_one(k, then[0], then[1][k])
             if error is not None:
                 failure = failure or HoldemError(error)
                 continue
             answers.append(value)
-        self._after_gather()
+        if then is None:
+            self._after_gather()
         if failure is not None:
             raise failure
         return answers
+
+    def _send_one(self, k: int, method: str, args: tuple[Any, ...]) -> None:
+        raise NotImplementedError
 
     def _after_gather(self) -> None:
         """Anything to drop once every answer is in (nothing by default)."""
@@ -211,6 +219,12 @@ class LocalActors(_Actors):
         for conn, a in zip(self._conns, args, strict=True):
             conn.send((method, tuple(a)))
 
+    def _send_one(self, k: int, method: str, args: tuple[Any, ...]) -> None:
+        try:
+            self._conns[k].send((method, tuple(args)))
+        except (BrokenPipeError, OSError):
+            pass  # a dead actor: its next receive says so
+
     def _receive(self, k: int) -> tuple[Any, str | None]:
         try:
             status, value = self._conns[k].recv()
@@ -255,6 +269,9 @@ class RayActors(_Actors):
 
     def _send(self, method: str, args: Sequence[tuple[Any, ...]]) -> None:
         self._refs = [getattr(h, method).remote(*a) for h, a in zip(self._handles, args, strict=True)]
+
+    def _send_one(self, k: int, method: str, args: tuple[Any, ...]) -> None:
+        self._refs[k] = getattr(self._handles[k], method).remote(*args)
 
     def _receive(self, k: int) -> tuple[Any, str | None]:
         try:

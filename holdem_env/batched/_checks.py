@@ -78,15 +78,19 @@ def widen_history(out: BatchViews, room: int) -> None:
 
 
 def action_ids(bt: Any, actions: object) -> np.ndarray:
-    """``actions`` (one exact id per table) as a contiguous int64 array, each legal at its table."""
+    """``actions`` (one exact id per table, or -1: that table does not move) as a contiguous int64 array,
+    each legal at its table."""
     a = np.asarray(actions)
     if a.shape != (bt.num_tables,) or a.dtype.kind not in "iu":
         raise IllegalActionError(
             f"actions must be {bt.num_tables} integer action ids (one per table), got shape {a.shape} dtype {a.dtype}"
         )
     acts = np.ascontiguousarray(a, dtype=np.int64)
-    t = bt._first_illegal_rows(bt._all_rows, acts)
-    if t >= 0:
+    moving = acts != -1  # -1: the table does not move this step
+    rows = bt._all_rows if moving.all() else np.ascontiguousarray(bt._all_rows[moving])
+    i = bt._first_illegal_rows(rows, np.ascontiguousarray(acts[rows]))
+    if i >= 0:
+        t = int(rows[i])
         raise IllegalActionError(f"table {t}: action {int(acts[t])} is not legal ({describe_legal(bt, t)})")
     return acts
 

@@ -99,8 +99,7 @@ class BatchedTables:
             self.fresh, self.member, self.deal_at, self.final_member, self.last_payoff, self.last_decided)
         _external.install(self, opponents, first=True)
         self.record = bool(record)
-        # when ``record``: (table, seat, action id) per decision, (table, -1, (button, deck, learner seat)) per deal,
-        # (table, -2, payoffs) per finished hand
+        # ``record``: (t, seat, action id) per decision, (t, -1, (button, deck, learner seat)) per deal, (t, -2, payoffs)
         self.trace: list[tuple[int, int, Any]] = []
         self.decisions = 0
         deck_seq, opp_seq, seat_seq = np.random.SeedSequence(int(seed)).spawn(3)
@@ -205,9 +204,9 @@ class BatchedTables:
     def step(self, actions: object) -> None:
         """Apply one exact action id per table for the seat to act (then the opponents' actions).
 
-        ``actions``: integers, one per table. Every action is checked first: an illegal one raises
-        :class:`~holdem_env.engine.errors.IllegalActionError` naming the table and its legal set, and
-        nothing changes.
+        ``actions``: integers, one per table (-1: that table does not move). Every action is checked first: an
+        illegal one raises :class:`~holdem_env.engine.errors.IllegalActionError` naming the table and its legal
+        set, and nothing changes.
         """
         if self._stalled:
             raise IllegalActionError(f"these tables stopped in the middle of a step ({self._stalled}); build new ones")
@@ -227,7 +226,8 @@ class BatchedTables:
 
     def _step_all(self, acts: np.ndarray) -> int:
         for t in range(self.num_tables):
-            self._apply(t, acts[t])
+            if acts[t] >= 0:  # -1: the table does not move this step (the vector env's NEXT_STEP rows)
+                self._apply(t, acts[t])
             if self.random_opponents:
                 self._run_opponents(t)
             self._legal(t)

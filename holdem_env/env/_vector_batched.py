@@ -5,7 +5,16 @@ batch (one member with ``decide(views, uniforms)``; see :func:`batched_plan`): t
 tables in C and plays the opponents' seats inside, :meth:`BatchedTables.fill_views` writes the learner's
 views, and :mod:`holdem_env.batched.encode` writes its observations and masks into preallocated arrays
 (the same bytes ``nlhe_v1`` gives at those decisions). What differs from the per-table backend is
-documented in the vector env's module docstring (no ``final_obs``, the core's own seeding).
+documented in the vector env's module docstring (the core's own seeding).
+
+Finished hands: the core records every deal and decision (``BatchedTables(record=True)``; read and
+dropped after each step), so each hand the learner decided in is kept as its deck, button, learner seat
+and actions. Its last observation (``final_obs``; the row itself under ``NEXT_STEP``) is that hand
+replayed on one ``nlhe_v1`` env and observed by the learner, as the per-table backend observes it:
+under ``SAME_STEP`` lazily (:class:`FinalObs`, replayed at its first read, so a trainer that never
+reads it pays only for the record), under ``NEXT_STEP`` at once. ``NEXT_STEP``: a table showing a
+finished hand does not move at the next step (its core action is -1), and its row then shows the next
+hand's first decision, which the core already holds.
 
 Pools: an opponent source whose ``batched_bot()`` returns :class:`~holdem_env.batched.Members` (every
 member with ``decide``; :meth:`OpponentPool.batched_bot <holdem_env.training.pool.OpponentPool.batched_bot>`)
@@ -22,6 +31,7 @@ hand as it ends, so prioritised weights can move at other moments).
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -31,8 +41,9 @@ from holdem_env.batched import encode as enc
 from holdem_env.batched.views import BatchViews
 from holdem_env.engine.config import BettingStructure
 from holdem_env.engine.errors import ConfigError, IllegalActionError
+from holdem_env.env.gym_wrapper import TERMINAL_MASK_ID
 
-__all__ = ["batched_plan", "BatchedBackend", "CORE_KWARGS"]
+__all__ = ["batched_plan", "BatchedBackend", "CORE_KWARGS", "FinalObs"]
 
 #: The ``nlhe_v1`` keyword arguments the batched backend supports (any other one keeps the per-table backend).
 CORE_KWARGS = frozenset(
@@ -41,11 +52,9 @@ CORE_KWARGS = frozenset(
 )
 
 
-def batched_plan(opponents: Any, probe: Any, env_kwargs: dict[str, Any], next_step: bool) -> tuple[Any, str]:
+def batched_plan(opponents: Any, probe: Any, env_kwargs: dict[str, Any]) -> tuple[Any, str]:
     """``(bot, "")`` when these settings can run on the batched core with ``bot`` in every other seat,
     else ``(None, why not)``. ``probe``: an ``nlhe_v1.raw_env`` built from ``env_kwargs`` (checked settings)."""
-    if next_step:
-        return None, "NEXT_STEP autoreset shows each finished hand's last observation, which the batched core does not keep"
     extra = sorted(set(env_kwargs) - CORE_KWARGS)
     if extra:
         return None, f"the batched core does not take the env options {', '.join(extra)}"
@@ -64,12 +73,52 @@ def batched_plan(opponents: Any, probe: Any, env_kwargs: dict[str, Any], next_st
     return bot, ""
 
 
+#: A finished hand as the core's trace gives it: button, deck, the learner's seat, its (seat, exact id) actions.
+_Hand = tuple[int, tuple[int, ...], int, list[tuple[int, int]]]
+
+
+class FinalObs(Mapping[str, np.ndarray]):
+    """The last observation dict of a finished hand (``observation``, ``action_mask``), replayed on
+    ``nlhe_v1`` at its first read (then kept): what the per-table backend's ``final_obs`` holds."""
+
+    def __init__(self, backend: BatchedBackend, hand: _Hand) -> None:
+        self._backend, self._hand = backend, hand
+        self._obs: dict[str, np.ndarray] | None = None
+
+    def _get(self) -> dict[str, np.ndarray]:
+        if self._obs is None:
+            self._obs = self._backend.replay(self._hand)
+        return self._obs
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __repr__(self) -> str:
+        return f"FinalObs({self._get()!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled (or deep-copied) as the plain dict it stands for
+        return (dict, (self._get(),))
+
+
 class BatchedBackend:
     """``num_envs`` tables on one :class:`BatchedTables`: the learner's seat is drawn at every hand, ``bot``
-    plays every other seat, and each step writes the learner's observations and masks in place."""
+    plays every other seat, and each step writes the learner's observations and masks in place.
+    ``next_step``: the ``NEXT_STEP`` autoreset (module docstring); ``finals``: keep the finished hands
+    (for :meth:`final_observations`; needed by ``next_step``)."""
 
-    def __init__(self, num_envs: int, probe: Any, bot: Any, opponents: Any) -> None:
+    def __init__(
+        self, num_envs: int, probe: Any, bot: Any, opponents: Any, next_step: bool = False, finals: bool = True
+    ) -> None:
         config = probe.config
+        self.probe = probe  # the env the finished hands are replayed on (FinalObs)
+        self.next_step = next_step
+        self.finals = finals  # record the finished hands (final_obs, NEXT_STEP); off: no record, no final_obs
         self.num_envs = num_envs
         self.n = config.num_players
         self.sb, self.bb, self.ante, self.buy_in = config.small_blind, config.big_blind, config.ante, config.buy_in
@@ -89,8 +138,18 @@ class BatchedBackend:
         self.masks = np.zeros((num_envs, probe.num_actions), dtype=np.int8)
         self.amounts = np.zeros((num_envs, len(self.bet_sizes) + 2), dtype=np.int64)
         self.learner_steps = 0
-        #: extra BatchedTables keyword arguments for the next reset (tests set ``record=True``)
+        #: extra BatchedTables keyword arguments for the next reset (tests set ``record=True``: the whole
+        #: trace is then kept in ``bt.trace``, else each step's part is dropped once read)
         self.core_options: dict[str, Any] = {}
+        self._keep_trace = False
+        self._seen = 0  # trace entries read
+        self._open: list[list[Any]] = []  # each table's hand in progress: [button, deck, learner, actions, decided]
+        self._decided: list[_Hand | None] = [None] * num_envs  # each table's last finished hand the learner acted in
+        #: NEXT_STEP: the tables whose row shows a finished hand (they do not move at the next step)
+        self.showing = np.zeros(num_envs, dtype=bool)
+        self._shown: dict[int, tuple[dict[str, np.ndarray], int, int]] = {}  # table -> (final obs, member, seat)
+        self._terminal_mask = np.zeros(probe.num_actions, dtype=np.int8)
+        self._terminal_mask[TERMINAL_MASK_ID] = 1  # (check/call, never applied)
 
     # -- what the vector env calls ---------------------------------------------------------------
     def reset(self, seed: int | None) -> None:
@@ -101,11 +160,19 @@ class BatchedBackend:
             opponents, more = self._seeded_members(seed)
         else:
             opponents, more = {"others": self.bot}, {}
+        options = {"record": self.finals, **self.core_options}
+        self._keep_trace = bool(self.core_options.get("record"))
         self.bt = BatchedTables(
             self.num_envs, self.n, self.sb, self.bb, self.buy_in, seed=core_seed, ante=self.ante,
-            opponents=opponents, random_learner_seat=True, **more, **self.core_options,
+            opponents=opponents, random_learner_seat=True, **more, **options,
         )
         self.learner_steps = 0
+        self._seen = 0
+        self._open = [[0, (), 0, [], False] for _ in range(self.num_envs)]
+        self._decided = [None] * self.num_envs
+        self.showing[:] = False
+        self._shown = {}
+        self._read_trace()
         self._report()
         self._observe()
 
@@ -113,33 +180,71 @@ class BatchedBackend:
         """Apply the learner's ids (checked against the masks last returned); ``(rewards, done)``."""
         bt = self.bt
         assert bt is not None  # reset() first (the vector env checks)
+        held = self.showing.copy()
+        if held.any():  # NEXT_STEP: these rows showed a finished hand; their actions are ignored
+            actions = np.where(held, 1, actions)  # (check/call: legal for the seat to act; replaced by -1 below)
         try:
             exact = enc.exact_actions(self.views, actions, self.mode, bet_sizes=self.bet_sizes, amounts=self.amounts)
         except IllegalActionError as e:
             raise IllegalActionError(str(e).replace("row ", "table ", 1).replace(": action", ": the learner's action", 1)) from None
+        if held.any():
+            exact = np.where(held, -1, exact)
         bt.step(exact)
         self.learner_steps += 1
         done = bt.learner_done.astype(bool)
         rewards = bt.learner_reward * self.scale
+        self._read_trace()
         self._report()
         self._observe()
+        if self.next_step:
+            self.showing = done.copy()
+            self._shown = {t: (self.replay(self._last_hand(t)), int(bt.final_member[t]), int(bt.final_seat[t]))
+                           for t in np.flatnonzero(done).tolist()}
         return rewards, done
 
+    def final_observations(self, done: np.ndarray) -> np.ndarray:
+        """Where ``done``, the finished hand's last observation (:class:`FinalObs`, replayed when first
+        read), else None: the per-table backend's ``infos["final_obs"]``."""
+        out = np.full(self.num_envs, None, dtype=object)
+        for t in np.flatnonzero(done).tolist():
+            out[t] = FinalObs(self, self._last_hand(t))
+        return out
+
+    def replay(self, hand: _Hand) -> dict[str, np.ndarray]:
+        """The learner's last observation dict of the finished ``hand``: the hand replayed on ``nlhe_v1``."""
+        button, deck, learner, actions = hand
+        env = self.probe
+        env.reset(seed=0, options={"deck": list(deck), "button": button})
+        for _seat, exact in actions:
+            env.step(exact if exact < 2 or self.mode == "exact" else env.action_for_raise_to(exact - 1))
+        return {k: v.copy() for k, v in env.observe(env.possible_agents[learner]).items()}
+
     def observations(self) -> dict[str, np.ndarray]:
-        """The caller's copies of the observations and masks last written."""
-        return {"observation": self.obs.copy(), "action_mask": self.masks.copy()}
+        """The caller's copies of the observations and masks last written (NEXT_STEP: a finished hand's
+        last observation, with only id 1 allowed, where a row shows one)."""
+        obs, masks = self.obs.copy(), self.masks.copy()
+        for t, (final, _, _) in self._shown.items():
+            obs[t], masks[t] = final["observation"], self._terminal_mask
+        return {"observation": obs, "action_mask": masks}
 
     @property
     def seats(self) -> np.ndarray:
-        """The learner's seat at every table this hand."""
+        """The learner's seat at every table this hand (NEXT_STEP: the finished hand's where a row shows one)."""
         assert self.bt is not None
-        return self.bt.learner.copy()
+        seats = self.bt.learner.copy()
+        for t, (_, _, seat) in self._shown.items():
+            seats[t] = seat
+        return seats
 
     @property
     def opponent_members(self) -> np.ndarray:
-        """The member playing the other seats at every table this hand (0 with one bot)."""
+        """The member playing the other seats at every table this hand (0 with one bot; NEXT_STEP: the
+        finished hand's where a row shows one)."""
         assert self.bt is not None
-        return self.bt.member.copy() if self.members is not None else np.zeros(self.num_envs, dtype=np.int64)
+        members = self.bt.member.copy() if self.members is not None else np.zeros(self.num_envs, dtype=np.int64)
+        for t, (_, member, _) in self._shown.items():
+            members[t] = member
+        return members
 
     def final_members(self, done: np.ndarray) -> np.ndarray:
         """The member of the hand that finished this step where ``done``, else -1."""
@@ -163,6 +268,36 @@ class BatchedBackend:
         return int(self.bt.decisions) - self.learner_steps * self.num_envs
 
     # -- internals -------------------------------------------------------------------------------
+    def _read_trace(self) -> None:
+        """Follow the core's new trace entries: each table's hand in progress, and its last finished hand
+        the learner acted in (then drop them, unless a test keeps the whole trace)."""
+        bt = self.bt
+        assert bt is not None
+        if not bt.record:
+            return
+        trace, open_, decided = bt.trace, self._open, self._decided
+        for t, seat, what in trace[self._seen :] if self._seen else trace:
+            if seat >= 0:
+                hand = open_[t]
+                hand[3].append((seat, what))
+                if seat == hand[2]:
+                    hand[4] = True
+            elif seat == -1:
+                open_[t] = [what[0], what[1], what[2], [], False]
+            else:
+                hand = open_[t]
+                if hand[4]:
+                    decided[t] = (hand[0], hand[1], hand[2], hand[3])
+        if self._keep_trace:
+            self._seen = len(trace)
+        else:
+            trace.clear()
+
+    def _last_hand(self, t: int) -> _Hand:
+        hand = self._decided[t]
+        assert hand is not None  # table t finished a hand the learner acted in this step
+        return hand
+
     def _seeded_members(self, seed: int | None) -> tuple[Members, dict[str, Any]]:
         """The members with the per-table backend's seeding (the module docstring): each table's
         generator deals its seat and member, one generator per table and seat draws the uniforms."""

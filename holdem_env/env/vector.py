@@ -48,12 +48,14 @@ Infos (each with a ``_key`` mask, Gymnasium style)
                    the next hand, under ``NEXT_STEP`` the finished one, as the row does)
 =================  ========================================================================
 
-``final_obs`` is given under ``SAME_STEP`` only (under ``NEXT_STEP`` the row is that observation).
+``final_obs`` is given under ``SAME_STEP`` only (under ``NEXT_STEP`` the row is that observation), and
+not with ``final_obs=False``: on the batched backend the finished hands are then not recorded at all,
+which saves about a fifth of a step's cost (a trainer that never reads them sets it).
 
 Backends
 --------
 ``backend="auto"`` (the default) runs every table on one compiled
-:class:`~holdem_env.batched.BatchedTables` when it can: autoreset ``SAME_STEP``, no-limit, the env
+:class:`~holdem_env.batched.BatchedTables` when it can: either autoreset mode, no-limit, the env
 options ``num_players``, blinds, ``ante``, ``buy_in`` (above the ante plus the big blind),
 ``action_mode``, ``bet_sizes``, ``max_stack``, ``reward_unit``, ``pad_seats``, and an opponent source
 whose ``batched_bot()`` returns a bot with ``decide(views, uniforms)`` (:class:`FixedOpponents` with
@@ -62,14 +64,18 @@ are written by :mod:`holdem_env.batched.encode`: the same bytes ``nlhe_v1`` give
 (``tests/test_vector_batched.py`` replays every hand on ``nlhe_v1``). Otherwise one ``nlhe_v1`` env
 per table runs (``backend="tables"``); ``backend="batched"`` refuses settings it cannot run with a
 :class:`~holdem_env.engine.errors.ConfigError` saying why. :attr:`HoldemVectorEnv.backend` says which
-runs and ``backend_reason`` why not batched. Under the batched backend, ``infos`` has no
-``final_obs`` (the core keeps no finished hand's view), ``opponent`` is always 0 with one bot, and
-``reset(seed)`` seeds the core (``BatchedTables(seed=seed)``), not one generator per table. A source
+runs and ``backend_reason`` why not batched. Under the batched backend, ``final_obs`` holds
+:class:`~holdem_env.env._vector_batched.FinalObs` mappings (the finished hand replayed on ``nlhe_v1``
+when first read: the same arrays as the per-table backend's dicts), ``opponent`` is always 0 with one
+bot, and ``reset(seed)`` seeds the core (``BatchedTables(seed=seed)``), not one generator per table. A source
 whose ``batched_bot()`` gives :class:`~holdem_env.batched.Members` (a pool of bots with ``decide``,
 drawn per hand) runs batched too, seeded as the per-table backend (``holdem_env.env._vector_batched``).
 
 Version history
 ---------------
+* ``final_obs`` and ``NEXT_STEP`` on the batched backend (issue 25): ``infos["final_obs"]`` is given
+  there too (a lazily replayed mapping per finished hand), and ``autoreset_mode=NEXT_STEP`` runs batched
+  (it kept the per-table backend before), with the per-table backend's semantics.
 * pools on the batched backend (issue 25): a source whose ``batched_bot()`` gives
   :class:`~holdem_env.batched.Members` (``OpponentPool`` with several members, every one with
   ``decide``: ``tag``, the style bots, ``cfr-lite``, the exploiters, ppo snapshots) runs batched by
@@ -248,6 +254,7 @@ class HoldemVectorEnv(VectorEnv):
         *,
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
         backend: str = "auto",
+        final_obs: bool = True,
         **env_kwargs: Any,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or not 1 <= num_envs <= 100_000:
@@ -266,20 +273,27 @@ class HoldemVectorEnv(VectorEnv):
                 raise ConfigError("opponents", opponents, "must have sample(table, rng) and agent(member, table, seat)")
         if env_kwargs.get("illegal_action", "raise") != "raise":
             raise ConfigError("illegal_action", env_kwargs["illegal_action"], "must be 'raise' in the vector env")
+        if not isinstance(final_obs, bool):
+            raise ConfigError("final_obs", final_obs, "must be True or False")
+        #: Whether ``infos["final_obs"]`` is given (``SAME_STEP``; ``NEXT_STEP`` rows always show it).
+        self.final_obs = final_obs
         if backend not in BACKENDS:
             raise ConfigError("backend", backend, f"must be one of {', '.join(map(repr, BACKENDS))}")
         env_kwargs = {**env_kwargs, "illegal_action": "raise"}
         self.num_envs = num_envs
         self.opponents = opponents
         first = nlhe_v1.raw_env(**env_kwargs)  # checks every setting; its spaces are every table's
-        bot, why = (None, "backend='tables'") if backend == "tables" else batched_plan(opponents, first, env_kwargs, self._next_step)
+        bot, why = (None, "backend='tables'") if backend == "tables" else batched_plan(opponents, first, env_kwargs)
         if backend == "batched" and bot is None:
             raise refuse(why)
         #: ``"batched"`` (one BatchedTables for every table) or ``"tables"`` (one nlhe_v1 env per table).
         self.backend = "batched" if bot is not None else "tables"
         #: Why the per-table backend runs ("" when batched).
         self.backend_reason = why
-        self._batched = BatchedBackend(num_envs, first, bot, opponents) if bot is not None else None
+        self._batched = (
+            BatchedBackend(num_envs, first, bot, opponents, self._next_step, final_obs or self._next_step)
+            if bot is not None else None
+        )
         self._tables = (
             [] if bot is not None
             else [_Table(first if t == 0 else nlhe_v1.raw_env(**env_kwargs), np.random.default_rng(0)) for t in range(num_envs)]
@@ -416,7 +430,8 @@ class HoldemVectorEnv(VectorEnv):
             if table.decided and not done[t]:
                 rewards[t] = payoff
                 done[t] = True
-                last = {k: v.copy() for k, v in env.observe(learner).items()}
+                keep = self.final_obs or self._next_step  # (else nothing reads it)
+                last = {k: v.copy() for k, v in env.observe(learner).items()} if keep else {}
                 final[t] = (last, table.member, table.seat)
             self._deal(t, table)
         if env.agent_selection == table.names[table.seat]:
@@ -482,16 +497,20 @@ class HoldemVectorEnv(VectorEnv):
     ) -> dict[str, Any]:
         n = self.num_envs
         every = np.ones(n, dtype=bool)
-        if self._batched is not None:  # no final_obs (the core keeps no finished hand's view)
+        if self._batched is not None:
             infos: dict[str, Any] = {
                 "seat": self._batched.seats, "_seat": every, "opponent": self._batched.opponent_members, "_opponent": every
             }
             if done is not None and done.any():
                 assert rewards is not None
                 infos["payoff"] = np.where(done, rewards, 0.0)
+                keys = ["payoff", "final_opponent", "final_seat"]
+                if self.final_obs and not self._next_step:  # replayed when first read (FinalObs)
+                    infos["final_obs"] = self._batched.final_observations(done)
+                    keys.append("final_obs")
                 infos["final_opponent"] = self._batched.final_members(done)
                 infos["final_seat"] = self._batched.final_seats
-                for key in ("payoff", "final_opponent", "final_seat"):
+                for key in keys:
                     infos["_" + key] = done.copy()
             return infos
         seats = np.array([t.seat for t in self._tables], dtype=np.int64)
@@ -509,7 +528,7 @@ class HoldemVectorEnv(VectorEnv):
             for t, (o, member, s) in final.items():
                 fo[t], opp[t], seat[t] = o, member, s
             for key, value in (("final_obs", fo), ("final_opponent", opp), ("final_seat", seat)):
-                if key == "final_obs" and self._next_step:
+                if key == "final_obs" and (self._next_step or not self.final_obs):
                     continue
                 infos[key] = value
                 infos["_" + key] = done.copy()

@@ -10,17 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import torch
 
-from holdem_env.agents.ppo import ActorCritic, PpoPolicy, sample_actions
+from holdem_env.agents.ppo import ActorCritic, PpoPolicy, masked_logits, sample_actions
 from holdem_env.env.vector import HoldemVectorEnv
 
 from .config import PpoSettings
 
-__all__ = ["Rollout", "PolicyValueModel", "collect_rollout", "compute_gae", "ppo_loss", "ppo_update"]
+__all__ = [
+    "Rollout", "PolicyValueModel", "collect_rollout", "compute_gae", "fast_adam", "policy_value", "ppo_loss", "ppo_update",
+]
 
 
 class PolicyValueModel(Protocol):
@@ -33,6 +35,56 @@ class PolicyValueModel(Protocol):
     def parameters(self) -> Iterator[torch.nn.Parameter]: ...
 
     def weights_changed(self) -> None: ...
+
+
+# -- the network's forward pass, with numpy's tanh -------------------------------------------------
+class _Tanh(torch.autograd.Function):
+    """``tanh`` by numpy (its vectorised kernel: ~8x faster than torch's on CPU here), within one
+    float32 ulp of ``torch.tanh``; the backward pass is torch's own (``tanh_backward``: ``grad * (1 - y * y)``)."""
+
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor) -> torch.Tensor:
+        y = torch.from_numpy(np.tanh(x.detach().numpy()))
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> torch.Tensor:
+        (y,) = ctx.saved_tensors
+        return torch.ops.aten.tanh_backward(grad, y)
+
+
+def _tanh(x: torch.Tensor) -> torch.Tensor:
+    if x.device.type == "cpu" and x.dtype in (torch.float32, torch.float64) and x.is_contiguous():
+        return _Tanh.apply(x)
+    return torch.tanh(x)
+
+
+def _mlp(seq: torch.nn.Sequential, x: torch.Tensor) -> torch.Tensor:
+    for layer in seq:
+        x = _tanh(x) if isinstance(layer, torch.nn.Tanh) else layer(x)
+    return x
+
+
+def _plain_mlp(seq: torch.nn.Module) -> bool:
+    return isinstance(seq, torch.nn.Sequential) and all(isinstance(m, (torch.nn.Linear, torch.nn.Tanh)) for m in seq)
+
+
+def policy_value(model: PolicyValueModel, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """``model(x, mask)``: masked logits and values; for an :class:`ActorCritic` of linear and
+    tanh layers (every network this trainer builds) its layers are run here with numpy's tanh
+    (:class:`_Tanh`), the same values within float rounding (one float32 ulp per tanh) at a
+    fraction of the cost; any other model is called as it is."""
+    if isinstance(model, ActorCritic) and _plain_mlp(model.actor) and _plain_mlp(model.critic):
+        return masked_logits(_mlp(model.actor, x), mask), _mlp(model.critic, x).squeeze(-1)
+    return model(x, mask)
+
+
+def fast_adam(params: Iterator[torch.nn.Parameter], lr: float, eps: float = 1e-5) -> torch.optim.Adam:
+    """The trainer's Adam: ``torch.optim.Adam`` with its ``fused`` implementation (one compiled kernel
+    for every tensor; CPU defaults to a Python loop over the tensors, about 2.7x the time per step here
+    with the gradient clip, ``foreach`` 2.1x): the same update, within float rounding."""
+    return torch.optim.Adam(params, lr=lr, eps=eps, fused=True)
 
 
 # -- 5. rollout ----------------------------------------------------------------------------------
@@ -79,7 +131,7 @@ def collect_rollout(
         x = encoder.encode(obs["observation"])
         mask = obs["action_mask"]
         with torch.no_grad():
-            logits, value = model(torch.from_numpy(x), torch.from_numpy(mask.astype(np.int64)))
+            logits, value = policy_value(model, torch.from_numpy(x), torch.from_numpy(mask.astype(np.int64)))
             logp_all = torch.log_softmax(logits.double(), dim=-1).numpy()
         act = sample_actions(np.exp(logp_all), mask, [rng] * n)
         ro.xs[step], ro.masks[step], ro.actions[step] = x, mask, act
@@ -136,7 +188,7 @@ def ppo_loss(
     magnetic mirror descent (Sokota et al. 2023); see ``docs/population.md``. With ``report=False``
     the parts are not computed (an empty dict; the same loss without their extra work and syncs).
     """
-    logits, values = model(batch["x"], batch["masks"])
+    logits, values = policy_value(model, batch["x"], batch["masks"])
     logp_all = torch.log_softmax(logits, dim=-1)
     logp = logp_all.gather(1, batch["actions"][:, None]).squeeze(1)
     probs = logp_all.exp()

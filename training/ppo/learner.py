@@ -24,7 +24,7 @@ from ..checkpoint import CheckpointError, validate_ppo_checkpoint
 from ..pool import OpponentPool
 from ..population import collect_demonstrations, distill, warm_start
 from ..torch_settings import torch_settings
-from .algorithm import compute_gae, ppo_update
+from .algorithm import compute_gae, fast_adam, ppo_update
 from .config import PpoSettings
 from .workers import LocalRollouts, RolloutWorkers, rollouts
 
@@ -79,7 +79,7 @@ class PpoLearner:
         with torch.random.fork_rng(devices=[]):  # the network from the seed; torch's global generator left as it was
             torch.manual_seed(seed)
             self.model = ActorCritic(self.policy_config)
-        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=settings.learning_rate, eps=1e-5)
+        self.optimizer = fast_adam(self.model.parameters(), settings.learning_rate)
         names = list(settings.opponents) + [n for n, _ in extra_opponents]
         specs = list(settings.opponents) + [s for _, s in extra_opponents]
         self.pool = OpponentPool(
@@ -138,7 +138,7 @@ class PpoLearner:
             num_envs or self.settings.num_envs, opponents or self.pool, num_players=t.num_players,
             small_blind=t.small_blind,
             big_blind=t.big_blind, ante=t.ante, buy_in=t.buy_in, action_mode="discrete",
-            bet_sizes=self.policy_config.bet_sizes, reward_unit="bb",
+            bet_sizes=self.policy_config.bet_sizes, reward_unit="bb", final_obs=False,  # (never read: collect_rollout)
         )
 
     def train_round(self, iterations: int, round_no: int, writer: Any = None) -> RoundStats:
@@ -236,6 +236,8 @@ class PpoLearner:
             raise ConfigError("ppo", self.name, "the checkpoint was written with other ppo settings or another table")
         self.model.load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])
+        for group in self.optimizer.param_groups:  # a checkpoint from before fast_adam saved fused: None
+            group["fused"], group["foreach"] = True, None
         self.pool.load_state_dict(state["pool"])
         if "anchor" in state:
             self.anchor = ActorCritic(self.policy_config)

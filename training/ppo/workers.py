@@ -198,9 +198,9 @@ class RolloutWorkers:
         self._actors.submit("start_round", [(round_no,)] * len(self._actors))
         self._actors.gather()
 
-    def request(self) -> None:
-        """Send the network and the pool as they are now; the workers start their next ``num_steps``
-        decisions (:meth:`receive` gets them; the learner may update meanwhile)."""
+    def _message(self) -> tuple[dict[str, np.ndarray], list[list[int]], list[dict[str, Any]] | None]:
+        """What a collect call carries: the network, the pool's results and (when they changed since
+        the last call) its snapshots, as they are now."""
         # Copies as numpy arrays: a tensor would travel as a handle to shared memory, and the
         # update that runs meanwhile (``overlap``) would change what the workers read.
         weights = {k: v.detach().numpy().copy() for k, v in self.learner.model.state_dict().items()}
@@ -208,18 +208,28 @@ class RolloutWorkers:
         names = pool.snapshot_names()
         snapshots = None if names == self._sent else pool.snapshots_state(as_numpy=True)
         self._sent = names
-        results = pool.results_state()
-        self._actors.submit("collect", [(weights, results, snapshots)] * len(self._actors))
+        return weights, pool.results_state(), snapshots
+
+    def request(self) -> None:
+        """Send the network and the pool as they are now; the workers start their next ``num_steps``
+        decisions (:meth:`receive` gets them; the learner may update meanwhile)."""
+        self._actors.submit("collect", [self._message()] * len(self._actors))
 
     def collect(self) -> Rollout:
         """Every worker's next ``num_steps`` decisions, joined; their hands recorded in the learner's pool."""
         self.request()
         return self.receive()
 
-    def receive(self) -> Rollout:
-        """The rollouts :meth:`request` asked for, joined; their hands recorded in the learner's pool."""
+    def receive(self, ahead: bool = False) -> Rollout:
+        """The rollouts :meth:`request` asked for, joined; their hands recorded in the learner's pool.
+
+        ``ahead``: each worker is asked for its next rollout as soon as this one arrives, with the
+        network and the pool as they are when this call starts (before this rollout's hands are
+        recorded), so no worker waits for the others, for the join or for the caller's update: the
+        next :meth:`receive` gets those rollouts."""
         try:
-            answers = self._actors.gather()
+            then = ("collect", [self._message()] * len(self._actors)) if ahead else None
+            answers = self._actors.gather(then)
         except BaseException:
             self._sent = None  # a worker may not have loaded the snapshots
             raise
@@ -240,8 +250,11 @@ def rollouts(sampler: LocalRollouts | RolloutWorkers, iterations: int, overlap: 
     With ``overlap`` (and worker processes) the workers sample the next rollout with the
     network as it is before this iteration's update, while the caller updates: a
     one-iteration policy lag, which the clipped objective allows for (its ratio is to the
-    log-probabilities the actions were drawn with). A round's last iteration asks for
-    nothing more, so rounds stay independent.
+    log-probabilities the actions were drawn with). Each worker is asked for its next rollout
+    as soon as its last one arrives (``receive(ahead=True)``), so none waits for the others; the
+    pool's results it gets are those from before the rollout just received (the same for every
+    worker, whatever the order of arrival). A round's last iteration asks for nothing more, so
+    rounds stay independent.
     """
     if not (overlap and isinstance(sampler, RolloutWorkers)):
         for _ in range(iterations):
@@ -249,7 +262,4 @@ def rollouts(sampler: LocalRollouts | RolloutWorkers, iterations: int, overlap: 
         return
     sampler.request()
     for it in range(iterations):
-        ro = sampler.receive()
-        if it + 1 < iterations:
-            sampler.request()
-        yield ro
+        yield sampler.receive(ahead=it + 1 < iterations)
