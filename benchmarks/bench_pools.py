@@ -38,7 +38,7 @@ def run(backend: str, tables: int, seconds: float, snapshots: int, seed: int) ->
     """``(learner decisions, CPU seconds, hands, opponent decisions)`` of one timed run."""
     torch.set_num_threads(1)
     pool = make_pool(snapshots)
-    venv = HoldemVectorEnv(tables, pool, num_players=2, small_blind=5, big_blind=10, buy_in=1000, backend=backend)
+    venv = HoldemVectorEnv(tables, pool, num_players=2, small_blind=5, big_blind=10, buy_in=1000, backend=backend, final_obs=False)
     assert venv.backend == backend, venv.backend_reason
     rng = np.random.default_rng(seed)
     obs, _ = venv.reset(seed=seed)
