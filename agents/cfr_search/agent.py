@@ -43,6 +43,7 @@ from holdem_env.agents.cfr_search.blueprint import Blueprint
 from holdem_env.agents.cfr_search.follow import (
     BucketTables,
     Public,
+    Walk,
     blueprint_matrix,
     public_state,
     raise_fractions,
@@ -62,8 +63,7 @@ __all__ = ["CfrSearchAgent", "SHIPPED_BLUEPRINT", "BUILD_COMMAND"]
 SHIPPED_BLUEPRINT = Path(__file__).resolve().parent.parent / "data" / "cfr_search_hu200.npz"
 #: How to build it.
 BUILD_COMMAND = (
-    "python -m holdem_env.training.cfr_search build --out holdem_env/agents/data/cfr_search_hu200.npz "
-    "--stack-bb 200 --iterations 6000000 --seed 0"
+    f"python -m holdem_env.training.cfr_search build --out {SHIPPED_BLUEPRINT} --stack-bb 200 --iterations 6000000 --seed 0"
 )
 _BLUEPRINTS: dict[str, Blueprint] = {}
 _KEPT = 256  # decisions and solves kept per agent
@@ -170,12 +170,14 @@ class CfrSearchAgent:
         mask = np.asarray(observation["action_mask"])
         public = public_state(view, self._blinds)
         legal = legal_of(info)
-        key = (public.key, public.me, self._key, len(mask), tuple(np.flatnonzero(mask[:2])), legal["min_raise_to"])
+        walked = walk(self.blueprint, public, self._key)
+        line = tuple((s.node, s.child) for s in walked.steps)  # the translations taken: the key itself is not needed
+        key = (public.key, public.me, line, walked.lost, len(mask), tuple(np.flatnonzero(mask[:2])), legal["min_raise_to"])
         got = self._decisions.get(key)
         if got is not None:
             self._decisions.move_to_end(key)
             return got
-        moves, probs, source = self._strategy(public, legal)
+        moves, probs, source = self._strategy(public, walked, legal)
         self.counts[source] += 1
         ids = [self._env_id(kind, amount, mask, view, legal, public.me) for kind, amount in moves]
         merged: dict[int, np.ndarray] = {}
@@ -187,10 +189,9 @@ class CfrSearchAgent:
         self._decisions[key] = got
         return got
 
-    def _strategy(self, public: Public, legal: Mapping[str, Any]) -> tuple[list[tuple[str, int]], np.ndarray, str]:
+    def _strategy(self, public: Public, walked: Walk, legal: Mapping[str, Any]) -> tuple[list[tuple[str, int]], np.ndarray, str]:
         """The moves (``("f"|"c"|"r", street raise-to)``), their ``(moves, 1326)`` probabilities and the source."""
         bp = self.blueprint
-        walked = walk(bp, public, self._key)
         street = public.street
         start = public.street_start[street]
         if street == 3 and self.resolve == "river":
