@@ -117,7 +117,7 @@ def test_legal_actions_on_every_street_against_random_and_tag(blueprint: str, mo
     streets: set[str] = set()
     for spec in ("random", "tag"):
         opponent = make_agent(spec, rng=np.random.default_rng(1))
-        for _, obs, info, action in _decisions(env, agent, opponent, 12 if spec == "random" else 8):
+        for _, obs, info, action in _decisions(env, agent, opponent, 8 if spec == "random" else 5):
             assert obs["action_mask"][action], (action, info["legal"])
             streets.add(info["view"]["street"])
     assert streets == {"preflop", "flop", "turn", "river"}
