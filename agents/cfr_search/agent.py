@@ -50,6 +50,7 @@ from holdem_env.agents.cfr_search.follow import (
     walk,
 )
 from holdem_env.agents.cfr_search.search import resolve_street
+from holdem_env.agents.cfr_search.tree import DECISION, SubgameError
 from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, holding_index, holding_indices, strength_against_random
@@ -195,12 +196,18 @@ class CfrSearchAgent:
         street = public.street
         start = public.street_start[street]
         if street == 3 and self.resolve == "river":
-            sub, path = resolve_street(
-                bp, public, walked, self.tables, sizes=self.sizes, max_raises=self.max_raises, iterations=self.iterations
-            )
-            labels = sub.tree.labels[sub.tree.find(path)]
-            moves = [("f", 0) if lb == "f" else ("c", 0) if lb in ("k", "c") else ("r", int(lb[1:]) - start) for lb in labels]
-            return moves, sub.strategy(path), "resolved"
+            try:
+                sub, path = resolve_street(
+                    bp, public, walked, self.tables, sizes=self.sizes, max_raises=self.max_raises, iterations=self.iterations
+                )
+                node = sub.tree.find(path)
+                if sub.tree.kind[node] == DECISION and sub.tree.player[node] == public.me:
+                    labels = sub.tree.labels[node]
+                    moves = [("f", 0) if lb == "f" else ("c", 0) if lb in ("k", "c") else ("r", int(lb[1:]) - start) for lb in labels]
+                    return moves, sub.strategy(node), "resolved"
+            except SubgameError:  # a history the subgame cannot hold: played as off the tree
+                pass
+            return self._off_tree(public, legal)
         if walked.lost:
             return self._off_tree(public, legal)
         node = walked.node
