@@ -1,0 +1,285 @@
+"""The ``cfr-search`` agent: plays heads-up no-limit from the compiled-MCCFR blueprint and re-solves the river safely in real time.
+
+At each decision the agent reads its own sealed view only (``info["view"]``: its cards, the board,
+the public action history, stacks and blinds) and follows the public history down the blueprint's
+betting tree (:func:`~holdem_env.agents.cfr_search.follow.walk`; the opponent's bets off the tree are
+translated by the pseudo-harmonic mapping, randomised by a uniform that hashes the public history
+with a key the agent draws from its seeded generator at the start of each hand).
+
+- **Preflop, flop and turn**: the blueprint's probabilities at the node for the holding's bucket.
+  Each tree action becomes the legal env action nearest to it: a raise of pot fraction ``f`` in the
+  tree is a raise of ``f`` times the table's pot after the call, clamped to the legal range (all-in
+  is all-in); in the discrete action mode, the allowed raise id nearest on a log scale.
+- **River**: safe re-solving (:func:`~holdem_env.agents.cfr_search.search.resolve_street`) from the
+  start of the river, with ranges from the blueprint by Bayes' rule along the actions seen, the
+  opponent's gadget values from the blueprint's strategy in the subgame, and the opponent's actual
+  bets inserted into the tree (a new solve whenever a bet is not already in it). The turn is played
+  by the blueprint: re-solving a turn subgame over full ranges takes seconds on one core
+  (``benchmarks/BENCHMARKS.md``, "cfr-search re-solving"), beyond the 2 s a decision may take.
+- **Off the tree** (a raise beyond the tree's raises per street, or a street the tree ended with an
+  all-in that the table did not): check when free; otherwise call with the holdings whose strength
+  against a random hand beats the pot odds by 0.1 (preflop: JJ+ and AK), fold the rest.
+
+Every decision's strategy is computed for all 1,326 holdings at once and cached by public state,
+so :meth:`CfrSearchAgent.action_probabilities` (range queries: LBR, AIVAT) and ``act`` read the same
+matrix, and ``act`` samples its own holding's row with one uniform from the generator. A table of
+another size, or blinds in another ratio than the blueprint's (1:2), is refused with a clear error;
+stacks of any depth are played on the blueprint's tree (its sizes are pot fractions; raises beyond
+the table's stacks become all-in), which is exact only at the blueprint's depth.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from holdem_env.agents.base import agent_rng, check_bet_sizes, legal_of
+from holdem_env.agents.cfr_search.blueprint import Blueprint
+from holdem_env.agents.cfr_search.follow import (
+    BucketTables,
+    Public,
+    Walk,
+    blueprint_matrix,
+    public_state,
+    raise_fractions,
+    walk,
+)
+from holdem_env.agents.cfr_search.search import resolve_street
+from holdem_env.agents.cfr_search.tree import DECISION, SubgameError
+from holdem_env.engine.cards import parse_cards
+from holdem_env.engine.errors import ConfigError
+from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, holding_index, holding_indices, strength_against_random
+from holdem_env.engine.validate import check_number
+from holdem_env.env.actions import discrete_raise_amounts
+from holdem_env.env.nlhe_v1 import DEFAULT_BET_SIZES
+
+__all__ = ["CfrSearchAgent", "SHIPPED_BLUEPRINT", "BUILD_COMMAND"]
+
+#: The shipped 200 bb heads-up blueprint.
+SHIPPED_BLUEPRINT = Path(__file__).resolve().parent.parent / "data" / "cfr_search_hu200.npz"
+#: How to build it.
+BUILD_COMMAND = (
+    f"python -m holdem_env.training.cfr_search build --out {SHIPPED_BLUEPRINT} --stack-bb 200 --iterations 6000000 --seed 0"
+)
+_BLUEPRINTS: dict[str, Blueprint] = {}
+_KEPT = 256  # decisions and solves kept per agent
+
+
+def load_blueprint(path: str | Path | None) -> Blueprint:
+    """The blueprint at ``path`` (default the shipped one), loaded once per process."""
+    target = Path(path) if path is not None else SHIPPED_BLUEPRINT
+    key = str(target.resolve())
+    if key not in _BLUEPRINTS:
+        if not target.is_file():
+            raise ConfigError(
+                "blueprint", str(target),
+                f"does not exist: build it with `{BUILD_COMMAND}` (or pass blueprint='file.npz')",
+            )
+        if len(_BLUEPRINTS) >= 2:
+            _BLUEPRINTS.pop(next(iter(_BLUEPRINTS)))
+        _BLUEPRINTS[key] = Blueprint(target)
+    return _BLUEPRINTS[key]
+
+
+class CfrSearchAgent:
+    """Plays cfr-search; see the module docstring.
+
+    ``blueprint``: a ``.npz`` written by the blueprint build (default: the shipped file).
+    ``rng``/``seed``: the generator for sampling actions and keying translations (the arena resets it
+    via ``set_rng``). ``action_mode``: ``"auto"``, ``"exact"`` or ``"discrete"``; ``bet_sizes``: the
+    discrete mode's pot fractions (default: the env's). ``resolve``: ``"river"`` (default) re-solves the
+    river, ``"none"`` plays the blueprint everywhere. ``iterations``, ``sizes``, ``max_raises``: the
+    river solve's DCFR iterations, bet sizes (pot fractions and ``"allin"``) and raises per round.
+    """
+
+    #: Uniform draws per decision.
+    uniforms_per_decision = 1
+
+    def __init__(
+        self,
+        blueprint: str | Path | None = None,
+        rng: np.random.Generator | None = None,
+        seed: int | None = None,
+        action_mode: str = "auto",
+        bet_sizes: Sequence[float] | None = None,
+        resolve: str = "river",
+        iterations: int = 200,
+        sizes: Sequence[float | str] = (0.5, 1.0, 2.0, "allin"),
+        max_raises: int = 2,
+    ) -> None:
+        if action_mode not in ("auto", "exact", "discrete"):
+            raise ConfigError("action_mode", action_mode, "must be 'auto', 'exact' or 'discrete'")
+        if resolve not in ("river", "none"):
+            raise ConfigError("resolve", resolve, "must be 'river' (re-solve the river) or 'none' (blueprint only)")
+        self.iterations = int(check_number("iterations", iterations, 1, 100_000, allowed="must be an integer in 1..100000"))
+        self.max_raises = int(check_number("max_raises", max_raises, 1, 4, allowed="must be an integer in 1..4"))
+        self.sizes = tuple(sizes)
+        self.rng = agent_rng(rng, seed)
+        self.action_mode = action_mode
+        self.bet_sizes = check_bet_sizes(bet_sizes) if bet_sizes is not None else tuple(DEFAULT_BET_SIZES)
+        self.resolve = resolve
+        self.blueprint = load_blueprint(blueprint)
+        game = self.blueprint.game
+        self._blinds = (int(game["small_blind"]), int(game["big_blind"]))
+        self.tables = BucketTables(self.blueprint.abstraction)
+        self._key = int(self.rng.integers(2**62))
+        self._decisions: OrderedDict[tuple[Any, ...], tuple[list[int], np.ndarray]] = OrderedDict()
+        #: Decisions by source (diagnostics): blueprint, re-solved, off the tree.
+        self.counts = {"blueprint": 0, "resolved": 0, "off_tree": 0}
+
+    # -- hooks -------------------------------------------------------------------------
+    def set_rng(self, rng: np.random.Generator) -> None:
+        """Use ``rng`` from now on (the arena reseeds before every hand); draws a new translation key."""
+        self.rng = agent_rng(rng, None)
+        self._key = int(self.rng.integers(2**62))
+
+    def start_hand(self, info: Mapping[str, Any]) -> None:
+        """A new hand: a new translation key from the generator."""
+        self._key = int(self.rng.integers(2**62))
+
+    # -- acting ------------------------------------------------------------------------
+    def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> int:
+        """A legal action id for the seat on turn: its holding's row of the decision, sampled with one uniform."""
+        ids, probs = self._decision(observation, info)
+        hole = parse_cards(info["view"]["hole_cards"])
+        p = probs[:, holding_index(int(hole[0]), int(hole[1]))]
+        u = float(self.rng.random())
+        cdf = np.cumsum(p)
+        return ids[min(int(np.searchsorted(cdf / cdf[-1], u, side="right")), len(ids) - 1)]
+
+    def action_probabilities(
+        self, observation: Mapping[str, Any], info: Mapping[str, Any], holdings: np.ndarray
+    ) -> np.ndarray:
+        """Range query (:mod:`holdem_env.agents.ranges`): each holding's probability of every action id,
+        from the same matrix ``act`` samples from."""
+        ids, probs = self._decision(observation, info)
+        index = holding_indices(np.asarray(holdings, dtype=np.int64).reshape(-1, 2))
+        out = np.zeros((len(index), len(observation["action_mask"])))
+        for row, aid in enumerate(ids):
+            out[:, aid] += probs[row, index]
+        return out
+
+    # -- the decision ------------------------------------------------------------------
+    def _decision(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> tuple[list[int], np.ndarray]:
+        """``(action id of each row, (rows, 1326) probabilities)`` at this public state (cached)."""
+        view = info["view"]
+        mask = np.asarray(observation["action_mask"])
+        public = public_state(view, self._blinds)
+        legal = legal_of(info)
+        walked = walk(self.blueprint, public, self._key)
+        line = tuple((s.node, s.child) for s in walked.steps)  # the translations taken: the key itself is not needed
+        key = (public.key, public.me, line, walked.lost, len(mask), tuple(np.flatnonzero(mask[:2])), legal["min_raise_to"])
+        got = self._decisions.get(key)
+        if got is not None:
+            self._decisions.move_to_end(key)
+            return got
+        moves, probs, source = self._strategy(public, walked, legal)
+        self.counts[source] += 1
+        ids = [self._env_id(kind, amount, mask, view, legal, public.me) for kind, amount in moves]
+        merged: dict[int, np.ndarray] = {}
+        for aid, row in zip(ids, probs, strict=True):
+            merged[aid] = merged.get(aid, 0.0) + row
+        got = (list(merged), np.array(list(merged.values())))
+        if len(self._decisions) >= _KEPT:
+            self._decisions.popitem(last=False)
+        self._decisions[key] = got
+        return got
+
+    def _strategy(self, public: Public, walked: Walk, legal: Mapping[str, Any]) -> tuple[list[tuple[str, int]], np.ndarray, str]:
+        """The moves (``("f"|"c"|"r", street raise-to)``), their ``(moves, 1326)`` probabilities and the source."""
+        bp = self.blueprint
+        street = public.street
+        start = public.street_start[street]
+        if street == 3 and self.resolve == "river":
+            try:
+                sub, path = resolve_street(
+                    bp, public, walked, self.tables, sizes=self.sizes, max_raises=self.max_raises, iterations=self.iterations
+                )
+                node = sub.tree.find(path)
+                if sub.tree.kind[node] == DECISION and sub.tree.player[node] == public.me:
+                    labels = sub.tree.labels[node]
+                    moves = [("f", 0) if lb == "f" else ("c", 0) if lb in ("k", "c") else ("r", int(lb[1:]) - start) for lb in labels]
+                    return moves, sub.strategy(node), "resolved"
+            except SubgameError:  # a history the subgame cannot hold: played as off the tree
+                pass
+            return self._off_tree(public, legal)
+        if walked.lost:
+            return self._off_tree(public, legal)
+        node = walked.node
+        opp = 1 - public.me
+        stack = int(bp.game["stack"])
+        fractions = {i: f for f, i in raise_fractions(bp, node, walked.contrib, stack)}
+        moves = []
+        for i, (label, _) in enumerate(bp.children(node)):
+            if label in ("f", "c"):
+                moves.append((label, 0))
+            elif label == "a":
+                moves.append(("r", 1 << 40))  # all-in: clamped to the legal maximum
+            else:
+                total = public.contrib[opp] + fractions[i] * 2.0 * public.contrib[opp]
+                moves.append(("r", int(round(total)) - start))
+        probs = blueprint_matrix(bp, node, self.tables.buckets(public.board))
+        return moves, probs, "blueprint"
+
+    def _off_tree(self, public: Public, legal: Mapping[str, Any]) -> tuple[list[tuple[str, int]], np.ndarray, str]:
+        """The rule for decisions off the tree (see the module docstring)."""
+        if legal.get("check"):
+            return [("c", 0)], np.ones((1, NUM_HOLDINGS)), "off_tree"
+        to_call = int(legal.get("call", 0))
+        pot = sum(public.contrib)
+        if public.board:
+            strength = np.nan_to_num(strength_against_random(list(public.board)))
+            keep = strength >= min(0.95, to_call / max(1, pot + to_call) + 0.1)
+        else:
+            ranks = HOLDINGS >> 2
+            keep = ((ranks[:, 0] == ranks[:, 1]) & (ranks[:, 0] >= 9)) | (np.sort(ranks, axis=1) == [11, 12]).all(axis=1)
+        if not legal.get("fold"):
+            keep[:] = True
+        probs = np.stack([~keep, keep]).astype(np.float64)
+        return [("f", 0), ("c", 0)], probs, "off_tree"
+
+    # -- action ids --------------------------------------------------------------------
+    def _env_id(self, kind: str, amount: int, mask: np.ndarray, view: Mapping[str, Any], legal: Mapping[str, Any], seat_player: int) -> int:
+        """The legal action id nearest a move (see the module docstring)."""
+        passive = 1 if mask[1] else 0
+        if kind == "f":
+            return 0 if mask[0] else passive
+        lo, hi = legal.get("min_raise_to"), legal.get("max_raise_to")
+        if kind == "c" or lo is None or hi is None:
+            return passive
+        target = min(max(int(amount), int(lo)), int(hi))
+        mode = self.action_mode
+        if mode == "auto":
+            mode = "exact" if _looks_exact(mask, int(lo), int(hi)) else "discrete"
+        if mode == "exact":
+            return target + 1
+        seat = int(view["seat"])
+        amounts = discrete_raise_amounts(
+            SimpleNamespace(call=int(legal.get("call", 0)), min_raise_to=int(lo), max_raise_to=int(hi)),  # type: ignore[arg-type]
+            pot=int(view["pot"]),
+            current_bet=int(view["current_bet"]),
+            all_in_to=int(view["street_bets"][seat]) + int(view["stacks"][seat]),
+            bet_sizes=self.bet_sizes,
+        )
+        best, gap = passive, None
+        for i, a in enumerate(amounts):
+            aid = i + 2
+            if a is None or aid >= len(mask) or not mask[aid]:
+                continue
+            g = abs(np.log(a) - np.log(target))
+            if gap is None or g < gap:
+                best, gap = aid, g
+        return best
+
+
+def _looks_exact(mask: np.ndarray, lo: int, hi: int) -> bool:
+    """Exact mode: the mask allows exactly ids ``lo+1 .. hi+1`` among the raise ids."""
+    if len(mask) <= hi + 1:
+        return False
+    raise_ids = np.flatnonzero(mask[2:]) + 2
+    return len(raise_ids) == hi - lo + 1 and raise_ids[0] == lo + 1 and raise_ids[-1] == hi + 1

@@ -1,0 +1,262 @@
+"""The cfr-search bot: legal play on every street, range answers equal to act, determinism, the heads-up-only error, off-tree translation, river re-solving."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from holdem_env.agents import make_agent
+from holdem_env.agents.base import AgentSpecError
+from holdem_env.agents.cfr_search.abstraction import AbstractionConfig
+from holdem_env.agents.cfr_search.agent import CfrSearchAgent
+from holdem_env.agents.cfr_search.follow import bet_uniform, public_state, walk
+from holdem_env.agents.cfr_search.search import resolve_street
+from holdem_env.engine.cards import parse_cards
+from holdem_env.engine.errors import ConfigError
+from holdem_env.engine.ranges import HOLDINGS
+from holdem_env.env import nlhe_v1
+from holdem_env.training.cfr_search.build import build_blueprint
+from holdem_env.training.cfr_search.nolimit import NoLimitConfig
+from holdem_env.training.cfr_search.solver import Pruning
+
+BLINDS = {"small_blind": 50, "big_blind": 100, "buy_in": 20000}
+
+
+@pytest.fixture(scope="module")
+def blueprint(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A tiny 200 bb blueprint (4 buckets a street, 30,000 iterations): seconds to build."""
+    out = tmp_path_factory.mktemp("bp") / "tiny.npz"
+    build_blueprint(
+        str(out),
+        game=NoLimitConfig(stack=20_000),
+        abstraction=AbstractionConfig(flop_buckets=4, turn_buckets=4, river_buckets=4, bins=5, flops=2),
+        iterations=30_000,
+        pool_flops=2,
+        seed=0,
+        pruning=Pruning(after=10**9),
+        quiet=True,
+    )
+    return str(out)
+
+
+def _env(mode: str = "discrete", players: int = 2, **table: int) -> Any:
+    return nlhe_v1.env(num_players=players, action_mode=mode, reward_unit="chips", **{**BLINDS, **table})
+
+
+def _decisions(env: Any, agent: CfrSearchAgent, opponent: Any, hands: int, seed: int = 0) -> Iterator[tuple[int, Any, Any, int]]:
+    """Play ``hands`` hands (the agent in seat 0); yield ``(hand, observation, info, action)`` at each of its decisions."""
+    for hand in range(hands):
+        env.reset(seed=seed + hand, options={"button": hand % 2})
+        agent.start_hand(env.infos["player_0"])
+        for name in env.agent_iter():
+            obs, _, term, trunc, info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            if name == "player_0":
+                action = agent.act(obs, info)
+                yield hand, obs, info, action
+            else:
+                action = opponent.act(obs, info)
+            env.step(action)
+
+
+def _river_state(blueprint: str, mode: str = "discrete") -> tuple[Any, dict[str, Any], dict[str, Any]]:
+    """An env at a river decision of seat 0 (both players check or call down a raised pot)."""
+    env = _env(mode)
+    for seed in range(50):
+        env.reset(seed=seed, options={"button": 0})
+        # the button raises (id 5: half a pot in discrete mode), everything after is checked or called
+        env.step(5 if mode == "discrete" else 301)
+        while True:
+            obs, _, term, trunc, info = env.last()
+            if term or trunc:
+                break
+            view = info["view"]
+            if view["street"] == "river" and env.agent_selection == "player_0":
+                return env, obs, info
+            env.step(1)
+    raise AssertionError("no river decision reached")
+
+
+# ------------------------------------------------------------------------------ errors, specs
+def test_heads_up_only_and_blind_ratio_errors(blueprint: str) -> None:
+    agent = CfrSearchAgent(blueprint=blueprint, seed=0)
+    env = _env(players=3)
+    env.reset(seed=0)
+    obs, _, _, _, info = env.last()
+    with pytest.raises(ConfigError, match="heads-up only: use a table of 2 seats"):
+        agent.act(obs, info)
+    env = _env(small_blind=100, big_blind=100)
+    env.reset(seed=0)
+    obs, _, _, _, info = env.last()
+    with pytest.raises(ConfigError, match="blinds in the ratio 50/100"):
+        agent.act(obs, info)
+    with pytest.raises(ConfigError, match="resolve"):
+        CfrSearchAgent(blueprint=blueprint, resolve="turn")
+
+
+def test_spec_builds_the_agent_and_a_missing_blueprint_names_the_build_command(blueprint: str, tmp_path: Path) -> None:
+    agent = make_agent(f"cfr-search(blueprint={blueprint!r})", rng=np.random.default_rng(0))
+    assert isinstance(agent, CfrSearchAgent)
+    with pytest.raises(AgentSpecError, match="python -m holdem_env.training.cfr_search build"):
+        make_agent(f"cfr-search(blueprint={str(tmp_path / 'none.npz')!r})")
+
+
+# ------------------------------------------------------------------------------ playing
+@pytest.mark.parametrize("mode", ["discrete", "exact"])
+def test_legal_actions_on_every_street_against_random_and_tag(blueprint: str, mode: str) -> None:
+    env = _env(mode)
+    agent = CfrSearchAgent(blueprint=blueprint, seed=3)
+    streets: set[str] = set()
+    for spec in ("random", "tag"):
+        opponent = make_agent(spec, rng=np.random.default_rng(1))
+        for _, obs, info, action in _decisions(env, agent, opponent, 8 if spec == "random" else 5):
+            assert obs["action_mask"][action], (action, info["legal"])
+            streets.add(info["view"]["street"])
+    assert streets == {"preflop", "flop", "turn", "river"}
+    assert agent.counts["resolved"] > 0 and agent.counts["blueprint"] > 0
+
+
+def test_arena_and_a_table_of_other_stakes(blueprint: str) -> None:
+    from holdem_env.training.arena import ArenaConfig, run_match
+
+    spec = f"cfr-search(blueprint={blueprint!r})"
+    # holdem eval's defaults: blinds 5/10, 100 bb
+    result = run_match(ArenaConfig(agents=(spec, "tag"), hands=12, seed=5))
+    row = next(r for r in result.rows if r["agent"] == spec)
+    assert row["hands"] == 12 and row["first_error"] is None
+
+
+def test_the_play_table_seats_it(blueprint: str) -> None:
+    from holdem_env.play.session import PlayConfig, PlaySession
+
+    session = PlaySession(PlayConfig(players=2, opponents=(f"cfr-search(blueprint={blueprint!r})",), seed=1, bot_delay=0, clock=0))
+    for _ in range(3):
+        session.start_hand()
+        while session.hand_running:
+            if session.bot_on_turn():
+                session.bot_act()
+            else:
+                session.act("check" if session.view()["legal"]["check"] else "call")
+    assert session.hands_played == 3
+
+
+def test_same_seed_same_actions(blueprint: str) -> None:
+    def actions(seed: int) -> list[int]:
+        env = _env()
+        agent = CfrSearchAgent(blueprint=blueprint, seed=seed)
+        opponent = make_agent("random", rng=np.random.default_rng(9))
+        return [a for _, _, _, a in _decisions(env, agent, opponent, 12)]
+
+    first = actions(11)
+    assert first == actions(11)
+    assert first != actions(12)
+
+
+# ------------------------------------------------------------------------------ range queries
+def test_range_answers_are_what_act_samples(blueprint: str) -> None:
+    env = _env()
+    agent = CfrSearchAgent(blueprint=blueprint, seed=0)
+    opponent = make_agent("tag", rng=np.random.default_rng(2))
+    checked = set()
+    for _, obs, info, _ in _decisions(env, agent, opponent, 12):
+        hole = parse_cards(info["view"]["hole_cards"])
+        probs = agent.action_probabilities(obs, info, HOLDINGS)
+        assert probs.shape == (1326, len(obs["action_mask"]))
+        assert np.allclose(probs.sum(axis=1), 1.0) and not probs[:, ~obs["action_mask"].astype(bool)].any()
+        # act draws one uniform and inverts its holding's row: replay the draws (a new generator also
+        # brings a new translation key, so the row is asked again under it)
+        for s in range(20):
+            agent.set_rng(np.random.default_rng(s))
+            row = agent.action_probabilities(obs, info, np.array([hole]))[0]
+            twin = np.random.default_rng(s)
+            twin.integers(2**62)  # set_rng draws the translation key first
+            u = twin.random()
+            expected = np.flatnonzero(np.cumsum(row) / row.sum() > u)[0]
+            assert agent.act(obs, info) == expected
+        checked.add(info["view"]["street"])
+    assert {"preflop", "flop"} <= checked
+
+
+def test_river_range_answers_match_act_frequencies(blueprint: str) -> None:
+    env, obs, info = _river_state(blueprint)
+    agent = CfrSearchAgent(blueprint=blueprint, seed=0)
+    hole = parse_cards(info["view"]["hole_cards"])
+    row = agent.action_probabilities(obs, info, np.array([hole]))[0]
+    n = 400
+    counts = np.zeros(len(row))
+    for s in range(n):
+        agent.set_rng(np.random.default_rng(100 + s))
+        counts[agent.act(obs, info)] += 1
+    for a, p in enumerate(row):
+        assert abs(counts[a] / n - p) <= 4.0 * math.sqrt(max(p * (1 - p), 1e-4) / n) + 1e-9, (a, p, counts[a])
+    assert agent.counts["resolved"] >= 1
+
+
+# ------------------------------------------------------------------------------ translation
+def test_an_off_tree_raise_maps_pseudo_harmonically(blueprint: str) -> None:
+    # the button raises to 400 preflop: 1.5 pots after the call; the tree has 1 pot (r300) and 2 pots (r500)
+    # f(1.5) = (2 - 1.5)(1 + 1) / ((2 - 1)(1 + 1.5)) = 0.4 is the probability of r300
+    agent = CfrSearchAgent(blueprint=blueprint, seed=0)
+    bp = agent.blueprint
+    env = _env("exact")
+    env.reset(seed=0, options={"button": 0})
+    env.step(401)
+    _, _, _, _, info = env.last()
+    public = public_state(info["view"], (50, 100))
+    assert public.me == 1 and public.actions == ((0, 0, "r", 400),)
+    labels = [label for label, _ in bp.children(bp.root)]
+    assert {"r300", "r500"} <= set(labels)
+    lows = 0
+    for key in range(400):
+        w = walk(bp, public, key)
+        label = labels[w.steps[0].child]
+        assert label == ("r300" if bet_uniform(key, public, 0) < 0.4 else "r500")
+        lows += label == "r300"
+    assert abs(lows / 400 - 0.4) < 4 * math.sqrt(0.24 / 400)
+    # our own raise to 400 goes to the nearest size on a log scale: |log 1.5| > |log(2 / 1.5)|, so r500
+    env.reset(seed=0, options={"button": 1})
+    env.step(201)  # the button (seat 1) raises to 200 (a half pot: in the tree)
+    env.step(401)
+    _, _, _, _, info = env.last()  # the button's view; read it as the big blind's own (who raised)
+    mine = dataclasses.replace(public_state(info["view"], (50, 100)), me=1)
+    assert mine.me == 1 and mine.actions[-1] == (1, 0, "r", 400)
+    w = walk(bp, mine, 0)
+    node = bp.first[bp.root] + w.steps[0].child
+    assert labels[w.steps[0].child] == "r200"
+    fractions = {label: (int(label[1:]) - 200) / 400 for label, _ in bp.children(node) if label.startswith("r")}
+    nearest = min(fractions, key=lambda lb: abs(math.log(1.0 / max(fractions[lb], 1e-9))))  # x = (400 - 200) / 400 = 0.5
+    assert bp.children(node)[w.steps[1].child][0] == nearest
+
+
+# ------------------------------------------------------------------------------ re-solving
+def test_the_river_plays_the_resolved_strategy(blueprint: str) -> None:
+    env, obs, info = _river_state(blueprint)
+    solving = CfrSearchAgent(blueprint=blueprint, seed=0)
+    plain = CfrSearchAgent(blueprint=blueprint, seed=0, resolve="none")
+    live = np.flatnonzero(~np.isin(HOLDINGS, parse_cards(info["view"]["board"])).any(axis=1))
+    solved = solving.action_probabilities(obs, info, HOLDINGS[live])
+    blue = plain.action_probabilities(obs, info, HOLDINGS[live])
+    # the same strategy as a re-solve by hand
+    public = public_state(info["view"], (50, 100))
+    sub, path = resolve_street(
+        solving.blueprint, public, walk(solving.blueprint, public, solving._key), solving.tables,
+        sizes=solving.sizes, max_raises=solving.max_raises, iterations=solving.iterations,
+    )
+    ids, rows = solving._decision(obs, info)
+    assert len(ids) == len(sub.tree.labels[sub.tree.find(path)])  # no two tree actions share an env id here
+    assert np.allclose(rows[:, live], sub.strategy(path)[:, live])
+    assert np.allclose(solved[:, ids], rows[:, live].T)
+    # the blueprint plays every holding of a bucket alike; the re-solve tells them apart
+    buckets = solving.tables.buckets(public.board)[live]
+    spread_blue = max(np.ptp(blue[buckets == b], axis=0).max() for b in np.unique(buckets))
+    spread_solved = max(np.ptp(solved[buckets == b], axis=0).max() for b in np.unique(buckets))
+    assert spread_blue < 1e-9 and spread_solved > 0.3
+    assert solving.counts["resolved"] == 1 and plain.counts["resolved"] == 0
