@@ -47,7 +47,7 @@ AgentSpec(target='holdem_env.agents.tag:TagAgent', kwargs={'tightness': 1.5}, te
 >>> parse_spec("nosuchbot")
 Traceback (most recent call last):
 ...
-holdem_env.agents.base.AgentSpecError: unknown agent 'nosuchbot': use a registered name (acpc, always-call, always-fold, barreler, calling-station, cfr-lite, check-raiser, lag, min-raiser, pot-bettor, ppo, ppo-6max, random, random-type, sb3, shover, style, tag, tight-passive, torchscript, turn-bully) or 'package.module:ClassName'
+holdem_env.agents.base.AgentSpecError: unknown agent 'nosuchbot': use a registered name (acpc, always-call, always-fold, barreler, calling-station, cfr-lite, check-raiser, four-bettor, lag, min-raiser, pot-bettor, ppo, ppo-6max, random, random-type, sb3, shover, style, tag, three-bet-caller, tight-passive, torchscript, trapper, turn-bully) or 'package.module:ClassName'
 """
 
 from __future__ import annotations
