@@ -47,7 +47,7 @@ AgentSpec(target='holdem_env.agents.tag:TagAgent', kwargs={'tightness': 1.5}, te
 >>> parse_spec("nosuchbot")
 Traceback (most recent call last):
 ...
-holdem_env.agents.base.AgentSpecError: unknown agent 'nosuchbot': use a registered name (acpc, always-call, always-fold, barreler, calling-station, cfr-lite, cfr-search, check-raiser, lag, min-raiser, pot-bettor, ppo, ppo-6max, random, random-type, sb3, shover, style, tag, tight-passive, torchscript, turn-bully) or 'package.module:ClassName'
+holdem_env.agents.base.AgentSpecError: unknown agent 'nosuchbot': use a registered name (acpc, always-call, always-fold, barreler, calling-station, cfr-lite, cfr-search, check-raiser, four-bettor, lag, min-raiser, pot-bettor, ppo, ppo-6max, random, random-type, sb3, shover, style, tag, three-bet-caller, tight-passive, torchscript, trapper, turn-bully) or 'package.module:ClassName'
 """
 
 from __future__ import annotations
@@ -132,13 +132,16 @@ REGISTRY: dict[str, str] = {
     "tight-passive": "holdem_env.agents.styles:TightPassiveAgent",
     "always-fold": "holdem_env.agents.fixed:AlwaysFoldAgent",
     "always-call": "holdem_env.agents.fixed:AlwaysCallAgent",
-    # exploiters: card-blind bots aimed at one leak each (agents/exploiters.py)
+    # exploiters: bots aimed at one leak each, card-blind and card-reading (agents/exploiters.py)
     "min-raiser": "holdem_env.agents.exploiters:MinRaiserAgent",
     "shover": "holdem_env.agents.exploiters:ShoverAgent",
     "pot-bettor": "holdem_env.agents.exploiters:PotBettorAgent",
     "check-raiser": "holdem_env.agents.exploiters:CheckRaiserAgent",
     "turn-bully": "holdem_env.agents.exploiters:TurnBullyAgent",
     "barreler": "holdem_env.agents.exploiters:BarrelerAgent",
+    "four-bettor": "holdem_env.agents.exploiters:FourBettorAgent",
+    "three-bet-caller": "holdem_env.agents.exploiters:ThreeBetCallerAgent",
+    "trapper": "holdem_env.agents.exploiters:TrapperAgent",
     # policies trained with other RL libraries (agents/external.py)
     "sb3": "holdem_env.agents.external:Sb3Agent",
     "torchscript": "holdem_env.agents.external:TorchScriptAgent",

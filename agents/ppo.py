@@ -65,7 +65,7 @@ __all__ = [
 #: Version of the ``.pt`` layout; a file of another version is refused.
 POLICY_FORMAT = 1
 _DATA = Path(__file__).resolve().parent / "data"
-#: The shipped heads-up policy (population training, stage 3: ``holdem train --config configs/ppo_hu_population_ft2.yaml``).
+#: The shipped heads-up policy (population training, stage 4: ``holdem train --config configs/ppo_hu_population_ft3.yaml``).
 SHIPPED_POLICY = _DATA / "ppo_hu.pt"
 #: The shipped 6-max policy (trained by ``holdem train --config configs/ppo_6max.yaml``).
 SHIPPED_6MAX_POLICY = _DATA / "ppo_6max.pt"
