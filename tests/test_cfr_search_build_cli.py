@@ -32,7 +32,10 @@ def test_a_tiny_build_through_the_cli_writes_the_blueprint_and_shows_progress(tm
     bp = Blueprint(out)
     assert bp.info["iterations"] == 20_000 and bp.game["stack"] == 1_000
     # the same options through `python -m holdem_env.training.cfr_search` give the same policy
-    assert build_module.main(["build", "--out", str(tmp_path / "m.npz"), "--iterations", "20000", "--quiet", *TINY_ARGS]) == 0
+    assert (
+        build_module.main(["build", "--out", str(tmp_path / "m.npz"), "--iterations", "20000", "--quiet", *TINY_ARGS])
+        == 0
+    )
     assert np.array_equal(np.load(out)["policy"], np.load(tmp_path / "m.npz")["policy"])
 
 
@@ -87,7 +90,13 @@ def test_checkpoints_hold_the_policy_of_a_shorter_build(tmp_path, monkeypatch) -
         written.append((kw["info"]["iterations"], np.array(kw["probabilities"])))
         real(path, **kw)
 
-    kw: dict[str, Any] = {"game": NoLimitConfig(stack=1_000), "abstraction": TINY, "pool_flops": 1, "seed": 7, "quiet": True}
+    kw: dict[str, Any] = {
+        "game": NoLimitConfig(stack=1_000),
+        "abstraction": TINY,
+        "pool_flops": 1,
+        "seed": 7,
+        "quiet": True,
+    }
     monkeypatch.setattr(build_module, "write_blueprint", spy)
     build_blueprint(str(tmp_path / "c.npz"), iterations=30_000, checkpoint_every=20_000, **kw)
     assert [k for k, _ in written] == [20_000, 30_000]

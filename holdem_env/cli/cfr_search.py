@@ -18,9 +18,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     from holdem_env.training.cfr_search.build import add_build_arguments
 
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    add_build_arguments(
-        sub.add_parser("build", help="build a blueprint file (MCCFR on the abstracted heads-up game)")
-    )
+    add_build_arguments(sub.add_parser("build", help="build a blueprint file (MCCFR on the abstracted heads-up game)"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -63,9 +63,7 @@ def build_blueprint(
     if checkpoint_every is not None and (
         not isinstance(checkpoint_every, int) or checkpoint_every < batch or checkpoint_every % batch
     ):
-        raise GameError(
-            f"checkpoint_every={checkpoint_every!r} is invalid: expected a positive multiple of {batch:,}"
-        )
+        raise GameError(f"checkpoint_every={checkpoint_every!r} is invalid: expected a positive multiple of {batch:,}")
     rng = np.random.default_rng(seed)
     averaging = averaging or Averaging("discounted", discount_interval=100_000)
     pruning = pruning or Pruning(after=1_000_000)
@@ -110,14 +108,16 @@ def build_blueprint(
     tick = time.perf_counter()
     with _bar(iterations, "MCCFR (iterations)", quiet) as bar:
         last = [0]
+        offset = [0]  # iterations done before this call of solver.run
 
         def progress(done: int) -> None:
-            bar.update(done - last[0])
-            last[0] = done
+            bar.update(offset[0] + done - last[0])
+            last[0] = offset[0] + done
 
         step = checkpoint_every or iterations
         while solver.iteration < iterations:
-            solver.run(min(step, iterations - solver.iteration), lambda d, base=solver.iteration: progress(base + d))
+            offset[0] = solver.iteration
+            solver.run(min(step, iterations - solver.iteration), progress)
             if solver.iteration < iterations:
                 times["mccfr_s"] = time.perf_counter() - tick
                 write(solver.iteration)
@@ -161,7 +161,9 @@ def add_build_arguments(b: argparse.ArgumentParser) -> None:
     """The build options (shared by ``python -m holdem_env.training.cfr_search build`` and ``holdem cfr-search build``)."""
     b.add_argument("--out", required=True, help="blueprint file to write (.npz)")
     b.add_argument("--stack-bb", type=int, default=200, help="stacks in big blinds (blinds 50/100; default 200)")
-    b.add_argument("--iterations", type=_int_at_least(0), default=2_000_000, help="MCCFR iterations (default 2,000,000)")
+    b.add_argument(
+        "--iterations", type=_int_at_least(0), default=2_000_000, help="MCCFR iterations (default 2,000,000)"
+    )
     b.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random choice (default 0)")
     b.add_argument(
         "--buckets", type=_int_at_least(1), nargs=3, default=(50, 50, 50), metavar=("FLOP", "TURN", "RIVER"),
@@ -170,7 +172,10 @@ def add_build_arguments(b: argparse.ArgumentParser) -> None:
     b.add_argument("--bins", type=_int_at_least(1), default=20, help="equity histogram bins (flop and turn)")
     b.add_argument("--abstraction-flops", type=_int_at_least(1), default=40, help="random flops the clustering sees")
     b.add_argument(
-        "--pool-flops", type=_int_at_least(1), default=60, help="flops of the training deal pool (3.6 MB each in memory)"
+        "--pool-flops",
+        type=_int_at_least(1),
+        default=60,
+        help="flops of the training deal pool (3.6 MB each in memory)",
     )
     b.add_argument(
         "--discount-interval", type=_int_at_least(1), default=100_000, help="DCFR discounts every N iterations"
