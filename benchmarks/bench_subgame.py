@@ -3,6 +3,11 @@
 Usage::
 
     .venv/bin/python benchmarks/bench_subgame.py [--boards 5] [--seed 1]
+    .venv/bin/python benchmarks/bench_subgame.py --baseline OLD/_subgame.cpython-311-x86_64-linux-gnu.so
+
+``--baseline`` loads another build of the solver core (e.g. the compiled core of an older commit) and
+solves every board with it and with this one, one after the other in this process: the CPU-time ratio,
+and whether the two give the same average strategy bit for bit.
 
 For each configuration (bet sizes, raises per round, iterations) and each of ``--boards`` random boards
 (seeded), builds the :class:`~holdem_env.agents.cfr_search.resolve.Subgame` with uniform ranges
@@ -22,6 +27,7 @@ import time
 
 import numpy as np
 
+from holdem_env.agents.cfr_search import resolve
 from holdem_env.agents.cfr_search.resolve import Subgame
 from holdem_env.agents.cfr_search.tree import SubgameSpec
 from holdem_env.engine.ranges import uniform_range
@@ -40,12 +46,96 @@ CONFIGS = [
 ]
 
 
+def load_core(path: str) -> type:
+    """``SubgameCore`` from another build of the solver core: a compiled ``_subgame*.so`` or a ``.py`` source."""
+    import importlib.machinery
+    import importlib.util
+
+    loader: importlib.machinery.SourceFileLoader | importlib.machinery.ExtensionFileLoader
+    if path.endswith(".py"):
+        loader = importlib.machinery.SourceFileLoader("_subgame_baseline", path)
+    else:  # an extension module's init function is named after its file: load it as `_subgame`
+        loader = importlib.machinery.ExtensionFileLoader("_subgame", path)
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module.SubgameCore  # type: ignore[no-any-return]
+
+
+def run_one(
+    core: type, spec: SubgameSpec, ranges: np.ndarray, options: dict, iterations: int, rivers: int, seed: int
+) -> dict:
+    """Set up and solve one subgame with the solver core ``core``: CPU and wall times, exploitability, strategy."""
+    resolve.SubgameCore = core  # type: ignore[misc]
+    c0 = time.process_time()
+    sub = Subgame(spec, ranges, **options)
+    c1, w1 = time.process_time(), time.perf_counter()
+    sub.solve(iterations, rivers=rivers, rng=np.random.default_rng(seed))
+    c2, w2 = time.process_time(), time.perf_counter()
+    return {
+        "setup": c1 - c0,
+        "cpu": c2 - c1,
+        "wall": w2 - w1,
+        "nodes": len(sub.tree),
+        "expl": 100 * sub.exploitability() / 2000,
+        "avg": np.array(sub.core.avg),
+    }
+
+
+def compare(args: argparse.Namespace) -> None:
+    """Each configuration and board solved by the baseline core and by this one, one after the other."""
+    base, current = load_core(args.baseline), resolve.SubgameCore
+    rng = np.random.default_rng(args.seed)
+    print(f"baseline: {args.baseline}")
+    print(
+        "| street | sizes (pot fractions) x raises | nodes | iterations (rivers each) | solve CPU s, baseline (mean) "
+        "| solve CPU s, now (mean / max) | speed-up (mean of ratios) | exploitability, % of pot (mean) | same strategy |"
+    )
+    print("|---|---|---:|---|---:|---:|---:|---:|---|")
+    for street, options, iterations, rivers in CONFIGS:
+        if args.only and street != args.only:
+            continue
+        old_cpu, new_cpu, ratios, expl, same = [], [], [], [], True
+        nodes = 0
+        for _ in range(args.boards):
+            board = tuple(int(c) for c in rng.choice(52, 5 if street == "river" else 4, replace=False))
+            spec = SubgameSpec(board=board, contrib=(1000, 1000), stacks=(19000, 19000))
+            ranges = np.vstack([uniform_range(board), uniform_range(board)])
+            a = run_one(base, spec, ranges, options, iterations, rivers, args.seed)
+            b = run_one(current, spec, ranges, options, iterations, rivers, args.seed)
+            same = same and bool(np.array_equal(a["avg"], b["avg"])) and a["expl"] == b["expl"]
+            old_cpu.append(a["cpu"])
+            new_cpu.append(b["cpu"])
+            ratios.append(a["cpu"] / b["cpu"])
+            expl.append(b["expl"])
+            nodes = b["nodes"]
+        shape = f"{options['sizes']} x{options['max_raises']}"
+        if street == "turn":
+            shape += f"; river {options['river_sizes']} x{options['river_max_raises']}"
+        its = f"{iterations}" if street == "river" else f"{iterations} ({rivers})"
+        print(
+            f"| {street} | {shape} | {nodes} | {its} | {np.mean(old_cpu):.2f} | {np.mean(new_cpu):.2f} / "
+            f"{np.max(new_cpu):.2f} | {np.mean(ratios):.2f}x | {np.mean(expl):.2f} | {'yes' if same else 'NO'} |",
+            flush=True,
+        )
+    resolve.SubgameCore = current  # type: ignore[misc]
+    print(f"\nload average: {os.getloadavg()}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", type=int, default=5)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", default="", help="run only the configurations of this street (river or turn)")
+    ap.add_argument(
+        "--baseline", default="",
+        help="another build of the solver core (a _subgame*.so or .py): solve every board with both, report the ratio",
+    )  # fmt: skip
     args = ap.parse_args()
+    if args.baseline:
+        compare(args)
+        return
     rng = np.random.default_rng(args.seed)
     print(
         "| street | sizes (pot fractions) x raises | nodes | iterations (rivers each) | setup CPU s | solve CPU s (mean / max) "

@@ -18,6 +18,8 @@ SHIPPED = {
     "holdem_env/agents/data/cfr_lite_hu.npz": "the bare spec `cfr-lite` heads-up",
     "holdem_env/agents/data/cfr_lite_6max.npz": "the bare spec `cfr-lite` at 3-6 seats",
     "holdem_env/agents/data/ppo_hu.pt": "the bare spec `ppo`",
+    "holdem_env/agents/data/cfr_search_hu200.npz": "the bare spec `cfr-search` (its 200 bb blueprint)",
+    "holdem_env/agents/data/cfr_search_hu100.npz": "cfr-search's 100 bb blueprint",
     "holdem_env/formats/data/dwan-ivey-2009.phh": "`holdem demo` and `holdem replay` without a file",
     "holdem_env/play/static/index.html": "`holdem play`",
     "holdem_env/play/static/table.js": "`holdem play`",

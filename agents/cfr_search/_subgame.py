@@ -76,17 +76,28 @@ class SubgameCore:
             n_valid[b] = len(ranked)
         self.order = order
         self.ranked = np.ascontiguousarray(np.take_along_axis(strengths, order, axis=1))  # strengths in that order
+        self.ordered_c1 = np.ascontiguousarray(holdings[:, 0][order])  # the cards of the holdings in that order
+        self.ordered_c2 = np.ascontiguousarray(holdings[:, 1][order])
         self.n_valid = n_valid
         self.ranges = np.ascontiguousarray(ranges, dtype=np.float64)
         self.regret = np.zeros((n_rows, self.n_hold), dtype=np.float64)
         self.avg = np.zeros((n_rows, self.n_hold), dtype=np.float64)
         depth = self._depth(0) + 2
         width = int(counts.max()) if len(counts) else 1
+        width = max(width, 2)
+        self.width = width
+        # Reach vectors: the node at depth d reads rows opp_row[d] / own_row[d]; a node that leaves a
+        # player's reach unchanged hands its own row down instead of copying it.
         self.opp_reach = np.zeros((depth, self.n_hold), dtype=np.float64)
         self.own_reach = np.zeros((depth, self.n_hold), dtype=np.float64)
-        self.values = np.zeros((depth, self.n_hold), dtype=np.float64)
-        self.strat = np.zeros((depth, max(width, 2), self.n_hold), dtype=np.float64)
-        self.child_values = np.zeros((depth, max(width, 2), self.n_hold), dtype=np.float64)
+        self.opp_row = np.zeros(depth + 1, dtype=np.int64)
+        self.own_row = np.zeros(depth + 1, dtype=np.int64)
+        # Values: the node at depth d writes row slot[d] of `values`; row 0 is the root's, and a node at
+        # depth d has its child a write row 1 + d * width + a, where it reads it back with no copy.
+        self.values = np.zeros((1 + depth * width, self.n_hold), dtype=np.float64)
+        self.slot = np.zeros(depth + 1, dtype=np.int64)
+        self.strat = np.zeros((depth, width, self.n_hold), dtype=np.float64)
+        self.scratch = np.zeros(self.n_hold, dtype=np.float64)
         self.card_sum = np.zeros(52, dtype=np.float64)
         self.gadget_player = -1
         self.gadget_values = np.zeros(self.n_hold, dtype=np.float64)
@@ -144,6 +155,9 @@ class SubgameCore:
     def _root(self, trav: int, mode: int) -> None:
         n = self.n_hold
         g = self.gadget_player
+        self.opp_row[0] = 0
+        self.own_row[0] = 0
+        self.slot[0] = 0
         if g < 0:
             for h in range(n):
                 self.opp_reach[0, h] = self.ranges[1 - trav, h]
@@ -193,8 +207,8 @@ class SubgameCore:
 
     def _fold(self, node: int, trav: int, d: int) -> None:
         n = self.n_hold
-        opp = self.opp_reach[d]
-        val = self.values[d]
+        opp = self.opp_reach[self.opp_row[d]]
+        val = self.values[self.slot[d]]
         cs = self.card_sum
         c1 = self.c1
         c2 = self.c2
@@ -218,15 +232,17 @@ class SubgameCore:
         b = self.board_of_card[rv if rv >= 0 else 52]
         nv = self.n_valid[b]
         pay = float(self.amount[node])
-        opp = self.opp_reach[d]
-        val = self.values[d]
+        opp = self.opp_reach[self.opp_row[d]]
+        val = self.values[self.slot[d]]
         cs = self.card_sum
-        c1 = self.c1
-        c2 = self.c2
+        c1 = self.ordered_c1[b]  # everything below runs in the board's order of strength
+        c2 = self.ordered_c2[b]
         order = self.order[b]
         ranked = self.ranked[b]
-        for h in range(n):
-            val[h] = 0.0
+        reach = self.strat[d, 0]  # scratch: the opponent's reach in that order
+        win = self.scratch  # and each holding's value in that order
+        for j in range(nv):
+            reach[j] = opp[order[j]]
         for c in range(52):
             cs[c] = 0.0
         total = 0.0
@@ -235,15 +251,13 @@ class SubgameCore:
             s = ranked[i]
             j = i
             while j < nv and ranked[j] == s:
-                h = order[j]
-                val[h] = total - cs[c1[h]] - cs[c2[h]]
+                win[j] = total - cs[c1[j]] - cs[c2[j]]
                 j += 1
             for m in range(i, j):
-                h = order[m]
-                r = opp[h]
+                r = reach[m]
                 total += r
-                cs[c1[h]] += r
-                cs[c2[h]] += r
+                cs[c1[m]] += r
+                cs[c2[m]] += r
             i = j
         for c in range(52):
             cs[c] = 0.0
@@ -253,24 +267,30 @@ class SubgameCore:
             s = ranked[i]
             j = i
             while j >= 0 and ranked[j] == s:
-                h = order[j]
-                val[h] = pay * (val[h] - (total - cs[c1[h]] - cs[c2[h]]))
+                win[j] = pay * (win[j] - (total - cs[c1[j]] - cs[c2[j]]))
                 j -= 1
             m = i
             while m > j:
-                h = order[m]
-                r = opp[h]
+                r = reach[m]
                 total += r
-                cs[c1[h]] += r
-                cs[c2[h]] += r
+                cs[c1[m]] += r
+                cs[c2[m]] += r
                 m -= 1
             i = j
+        if nv < n:  # holdings the board blocks are worth 0
+            for h in range(n):
+                val[h] = 0.0
+        for j in range(nv):
+            val[order[j]] = win[j]
 
     def _chance(self, node: int, trav: int, d: int, mode: int) -> None:
         n = self.n_hold
-        own0, own1 = self.own_reach[d], self.own_reach[d + 1]  # this depth's vectors and the child's
-        opp0, opp1 = self.opp_reach[d], self.opp_reach[d + 1]
-        val0, val1 = self.values[d], self.values[d + 1]
+        own0, own1 = self.own_reach[self.own_row[d]], self.own_reach[d + 1]  # this node's vectors and the child's
+        opp0, opp1 = self.opp_reach[self.opp_row[d]], self.opp_reach[d + 1]
+        self.own_row[d + 1] = d + 1
+        self.opp_row[d + 1] = d + 1
+        self.slot[d + 1] = 1 + d * self.width
+        val0, val1 = self.values[self.slot[d]], self.values[1 + d * self.width]
         c1 = self.c1
         c2 = self.c2
         w = 1.0 / 44.0
@@ -307,20 +327,30 @@ class SubgameCore:
         r0 = self.row[node]
         src = self.avg if average else self.regret
         st = self.strat[d]
+        tot = self.scratch
         for h in range(n):
-            total = 0.0
-            for a in range(na):
+            tot[h] = 0.0
+        for a in range(na):  # action by action: contiguous rows (each holding's sum in the same order)
+            for h in range(n):
                 x = src[r0 + a, h]
                 if x < 0.0:
                     x = 0.0
                 st[a, h] = x
-                total += x
-            if total > 0:
-                for a in range(na):
-                    st[a, h] = st[a, h] / total
-            else:
-                for a in range(na):
-                    st[a, h] = 1.0 / na
+                tot[h] += x
+        zeros = 0
+        for h in range(n):  # a holding with no positive weight plays uniformly: mark it with -1
+            if not tot[h] > 0:
+                tot[h] = -1.0
+                zeros += 1
+        for a in range(na):  # no branch in this loop: the divisions run as vector instructions
+            for h in range(n):
+                st[a, h] = st[a, h] / tot[h]
+        if zeros:
+            u = 1.0 / na
+            for h in range(n):
+                if tot[h] < 0:
+                    for a in range(na):
+                        st[a, h] = u
 
     def _decision(self, node: int, trav: int, d: int, mode: int) -> None:
         n = self.n_hold
@@ -332,22 +362,30 @@ class SubgameCore:
             self._strategy(node, d, 0)
         else:
             self._strategy(node, d, 1)
-        own0, own1 = self.own_reach[d], self.own_reach[d + 1]  # this depth's vectors and the child's
-        opp0, opp1 = self.opp_reach[d], self.opp_reach[d + 1]
-        val0, val1 = self.values[d], self.values[d + 1]
+        own0, own1 = self.own_reach[self.own_row[d]], self.own_reach[d + 1]  # this node's vectors and the child's
+        opp0, opp1 = self.opp_reach[self.opp_row[d]], self.opp_reach[d + 1]
+        if q == trav:  # the opponent's reach goes down unchanged, the traverser's through its strategy
+            self.opp_row[d + 1] = self.opp_row[d]
+            self.own_row[d + 1] = d + 1
+        else:
+            self.opp_row[d + 1] = d + 1
+            self.own_row[d + 1] = self.own_row[d]
+        base = 1 + d * self.width
+        val0 = self.values[self.slot[d]]
+        x = -1e300 if (q == trav and mode == MODE_BEST) else 0.0
         for h in range(n):
-            val0[h] = -1e300 if (q == trav and mode == MODE_BEST) else 0.0
+            val0[h] = x
         for a in range(na):
             st = self.strat[d, a]
+            val1 = self.values[base + a]
+            self.slot[d + 1] = base + a
             live = 1.0
             if q == trav:
                 for h in range(n):
                     own1[h] = own0[h] * st[h]
-                    opp1[h] = opp0[h]
             else:
                 live = 0.0
                 for h in range(n):
-                    own1[h] = own0[h]
                     x = opp0[h] * st[h]
                     opp1[h] = x
                     live += x
@@ -365,11 +403,8 @@ class SubgameCore:
                     if val1[h] > val0[h]:
                         val0[h] = val1[h]
             else:
-                cv = self.child_values[d, a]
                 for h in range(n):
-                    v = val1[h]
-                    val0[h] += st[h] * v
-                    cv[h] = v
+                    val0[h] += st[h] * val1[h]
         if q != trav or mode != MODE_CFR:
             return
         pos = self.pos_disc
@@ -377,14 +412,10 @@ class SubgameCore:
         keep = self.avg_disc
         for a in range(na):
             st = self.strat[d, a]
-            cv = self.child_values[d, a]
+            cv = self.values[base + a]
             reg = self.regret[r0 + a]
             av = self.avg[r0 + a]
-            for h in range(n):
+            for h in range(n):  # no branch: the compiler vectorises this loop
                 x = reg[h]
-                if x > 0:
-                    x = x * pos
-                else:
-                    x = x * neg
-                reg[h] = x + cv[h] - val0[h]
+                reg[h] = x * (pos if x > 0 else neg) + cv[h] - val0[h]
                 av[h] = av[h] * keep + own0[h] * st[h]

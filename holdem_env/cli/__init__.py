@@ -30,6 +30,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "eval": ("holdem_env.cli.eval", "head-to-head matches between agents with confidence intervals"),
     "lbr": ("holdem_env.cli.lbr", "Local Best Response: a lower bound on a heads-up agent's exploitability"),
     "solve": ("holdem_env.cli.solve", "solve Kuhn or Leduc poker with CFR and report exploitability"),
+    "cfr-search": ("holdem_env.cli.cfr_search", "build the cfr-search bot's blueprint (compiled MCCFR)"),
     "train": ("holdem_env.cli.train", "league training from a YAML config, logged to TensorBoard"),
     "play": ("holdem_env.cli.play", "play against the bots in the browser (a local web server)"),
     "dealer": ("holdem_env.cli.dealer", "an ACPC protocol dealer: bots in any language play over TCP"),

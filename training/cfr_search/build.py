@@ -16,7 +16,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from typing import Any
 
@@ -25,12 +25,13 @@ import numpy as np
 from holdem_env.agents.cfr_search.abstraction import AbstractionConfig, build_abstraction
 from holdem_env.agents.cfr_search.blueprint import write_blueprint
 from holdem_env.engine.errors import HoldemError
+from holdem_env.training.cfr.game import GameError
 from holdem_env.training.cfr.mccfr import Averaging
 from holdem_env.training.cfr_search.holdem import DealPool
 from holdem_env.training.cfr_search.nolimit import NoLimitConfig, nolimit_tree
 from holdem_env.training.cfr_search.solver import MCCFRSolver, Pruning
 
-__all__ = ["build_blueprint", "main"]
+__all__ = ["build_blueprint", "add_build_arguments", "run_build", "main"]
 
 
 def _bar(total: int, desc: str, quiet: bool) -> Any:
@@ -50,8 +51,19 @@ def build_blueprint(
     averaging: Averaging | None = None,
     pruning: Pruning | None = None,
     quiet: bool = False,
+    checkpoint_every: int | None = None,
 ) -> dict[str, Any]:
-    """Build and write a blueprint; returns the summary (seconds per stage, sizes)."""
+    """Build and write a blueprint; returns the summary (seconds per stage, sizes).
+
+    With ``checkpoint_every`` (a multiple of the solver's batch of 10,000 deals), the file is also
+    written every that many iterations, its header saying how many are done; the batches are the
+    same, so a checkpoint after ``k`` iterations holds the policy of a build with ``iterations=k``.
+    """
+    batch = 10_000
+    if checkpoint_every is not None and (
+        not isinstance(checkpoint_every, int) or checkpoint_every < batch or checkpoint_every % batch
+    ):
+        raise GameError(f"checkpoint_every={checkpoint_every!r} is invalid: expected a positive multiple of {batch:,}")
     rng = np.random.default_rng(seed)
     averaging = averaging or Averaging("discounted", discount_interval=100_000)
     pruning = pruning or Pruning(after=1_000_000)
@@ -65,41 +77,55 @@ def build_blueprint(
         pool = DealPool(cards, pool_flops, rng, lambda done, total: bar.update(1))
     times["pool_s"] = time.perf_counter() - tick
     tree = nolimit_tree(game, cards.num_buckets)
-    solver = MCCFRSolver(tree, pool, rng=rng, averaging=averaging, pruning=pruning, batch_size=10_000)
-    tick = time.perf_counter()
-    with _bar(iterations, "MCCFR (iterations)", quiet) as bar:
-        last = [0]
-
-        def progress(done: int) -> None:
-            bar.update(done - last[0])
-            last[0] = done
-
-        solver.run(iterations, progress)
-    times["mccfr_s"] = time.perf_counter() - tick
-    info = {
-        "seed": seed,
-        "iterations": iterations,
-        "pool_flops": pool_flops,
-        "averaging": asdict(averaging),
-        "pruning": {k: float(v) for k, v in asdict(pruning).items()},
-        **{k: round(v, 1) for k, v in times.items()},
-    }
+    solver = MCCFRSolver(tree, pool, rng=rng, averaging=averaging, pruning=pruning, batch_size=batch)
     game_meta = {
         k: (list(map(list, v)) if isinstance(v, tuple) and v and isinstance(v[0], tuple) else v)
         for k, v in asdict(game).items()
     }
-    write_blueprint(
-        out,
-        actor=tree.actor,
-        street=tree.street,
-        first=tree.first,
-        num_children=tree.num_children,
-        labels=tree.labels,
-        probabilities=solver.average_policy(),
-        abstraction=cards,
-        game=game_meta,
-        info=info,
-    )
+
+    def write(done: int) -> None:
+        info = {
+            "seed": seed,
+            "iterations": done,
+            "pool_flops": pool_flops,
+            "averaging": asdict(averaging),
+            "pruning": {k: float(v) for k, v in asdict(pruning).items()},
+            **{k: round(v, 1) for k, v in times.items()},
+        }
+        write_blueprint(
+            out,
+            actor=tree.actor,
+            street=tree.street,
+            first=tree.first,
+            num_children=tree.num_children,
+            labels=tree.labels,
+            probabilities=solver.average_policy(),
+            abstraction=cards,
+            game=game_meta,
+            info=info,
+        )
+
+    tick = time.perf_counter()
+    with _bar(iterations, "MCCFR (iterations)", quiet) as bar:
+        last = [0]
+        offset = [0]  # iterations done before this call of solver.run
+
+        def progress(done: int) -> None:
+            bar.update(offset[0] + done - last[0])
+            last[0] = offset[0] + done
+
+        step = checkpoint_every or iterations
+        while solver.iteration < iterations:
+            offset[0] = solver.iteration
+            solver.run(min(step, iterations - solver.iteration), progress)
+            if solver.iteration < iterations:
+                times["mccfr_s"] = time.perf_counter() - tick
+                write(solver.iteration)
+                if not quiet:
+                    cpu = time.process_time()
+                    bar.write(f"checkpoint: {solver.iteration} iterations written to {out} ({cpu:.0f} CPU-s)")
+    times["mccfr_s"] = time.perf_counter() - tick
+    write(iterations)
     total = time.perf_counter() - start
     return {
         "out": out,
@@ -114,26 +140,61 @@ def build_blueprint(
     }
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: see the module docstring."""
-    parser = argparse.ArgumentParser(
-        prog="python -m holdem_env.training.cfr_search", description=__doc__.split("\n")[0]
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
-    b = sub.add_parser("build", help="build a blueprint file")
+def _int_at_least(minimum: int, multiple: int = 1) -> Callable[[str], int]:
+    """An argparse type: an integer >= ``minimum`` (and a multiple of ``multiple``), else a clear error."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{value} is invalid: expected an integer >= {minimum:,}")
+        if value % multiple:
+            raise argparse.ArgumentTypeError(f"{value} is invalid: expected a multiple of {multiple:,}")
+        return value
+
+    return parse
+
+
+def add_build_arguments(b: argparse.ArgumentParser) -> None:
+    """The build options (shared by ``python -m holdem_env.training.cfr_search build`` and ``holdem cfr-search build``)."""
     b.add_argument("--out", required=True, help="blueprint file to write (.npz)")
-    b.add_argument("--stack-bb", type=int, default=200, help="stacks in big blinds (blinds 50/100)")
-    b.add_argument("--iterations", type=int, default=2_000_000)
-    b.add_argument("--seed", type=int, default=0)
-    b.add_argument("--buckets", type=int, nargs=3, default=(50, 50, 50), metavar=("FLOP", "TURN", "RIVER"))
-    b.add_argument("--bins", type=int, default=20, help="equity histogram bins (flop and turn)")
-    b.add_argument("--abstraction-flops", type=int, default=40, help="random flops the clustering sees")
-    b.add_argument("--pool-flops", type=int, default=60, help="flops of the training deal pool (1.6 MB each in memory)")
-    b.add_argument("--discount-interval", type=int, default=100_000, help="DCFR discounts every N iterations")
+    b.add_argument("--stack-bb", type=int, default=200, help="stacks in big blinds (blinds 50/100; default 200)")
+    b.add_argument(
+        "--iterations", type=_int_at_least(0), default=2_000_000, help="MCCFR iterations (default 2,000,000)"
+    )
+    b.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random choice (default 0)")
+    b.add_argument(
+        "--buckets", type=_int_at_least(1), nargs=3, default=(50, 50, 50), metavar=("FLOP", "TURN", "RIVER"),
+        help="buckets per postflop street (default 50 50 50)",
+    )  # fmt: skip
+    b.add_argument("--bins", type=_int_at_least(1), default=20, help="equity histogram bins (flop and turn)")
+    b.add_argument("--abstraction-flops", type=_int_at_least(1), default=40, help="random flops the clustering sees")
+    b.add_argument(
+        "--pool-flops",
+        type=_int_at_least(1),
+        default=60,
+        help="flops of the training deal pool (3.6 MB each in memory)",
+    )
+    b.add_argument(
+        "--discount-interval", type=_int_at_least(1), default=100_000, help="DCFR discounts every N iterations"
+    )
     b.add_argument("--linear", action="store_true", help="Linear CFR instead of DCFR")
-    b.add_argument("--prune-after", type=int, default=1_000_000, help="iterations before pruning starts")
+    b.add_argument("--prune-after", type=_int_at_least(0), default=1_000_000, help="iterations before pruning starts")
+    b.add_argument(
+        "--checkpoint-every", type=_int_at_least(10_000, 10_000), default=None, metavar="N",
+        help="also write the file every N iterations (a multiple of 10,000)",
+    )  # fmt: skip
     b.add_argument("--quiet", action="store_true", help="no progress bars")
-    args = parser.parse_args(argv)
+
+
+def run_build(args: argparse.Namespace, command: str = "cfr-search build") -> int:
+    """Run a build from parsed :func:`add_build_arguments` options; bad settings print one line and give 2."""
+    folder = os.path.dirname(os.path.abspath(args.out))
+    if not os.path.isdir(folder):
+        print(f"{command}: --out {args.out!r}: the folder {folder!r} does not exist", file=sys.stderr)
+        return 2
     try:
         game = NoLimitConfig(stack=100 * args.stack_bb)
         cards = AbstractionConfig(
@@ -156,9 +217,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             averaging=averaging,
             pruning=Pruning(after=args.prune_after),
             quiet=args.quiet,
+            checkpoint_every=args.checkpoint_every,
         )
     except HoldemError as exc:
-        print(f"cfr-search build: {exc}", file=sys.stderr)
+        print(f"{command}: {exc}", file=sys.stderr)
         return 2
     print(json.dumps(summary, indent=1))
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line: see the module docstring."""
+    parser = argparse.ArgumentParser(
+        prog="python -m holdem_env.training.cfr_search", description=__doc__.split("\n")[0]
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    add_build_arguments(sub.add_parser("build", help="build a blueprint file"))
+    return run_build(parser.parse_args(argv))
