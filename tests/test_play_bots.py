@@ -76,10 +76,14 @@ def test_each_default_bot_plays_at_least_a_tenth_of_300_hands_in_its_own_style(p
         assert tag["pfr"] / tag["vpip"] > 2 * passive["pfr"] / passive["vpip"]
 
 
-def test_learned_bots_are_listed_by_table_size_and_sit_there() -> None:
-    assert learned_bots_for(6) == ["cfr-lite"] and learned_bots_for(2) == ["ppo"]
-    assert "ppo-6max" not in LEARNED_BOTS and "cfr-search" not in LEARNED_BOTS  # not built yet: not faked
-    session = PlaySession(PlayConfig(players=2, opponents=("ppo",), seed=1, bot_delay=0, clock=0))
+def test_learned_bots_are_listed_by_table_size() -> None:
+    assert learned_bots_for(6) == ["cfr-lite", "ppo-6max"] and learned_bots_for(2) == ["ppo", "cfr-search"]
+    assert all(bot.spec == name for name, bot in LEARNED_BOTS.items())
+
+
+@pytest.mark.parametrize("bot", ["ppo", "cfr-search"])
+def test_a_learned_heads_up_bot_sits_and_plays(bot: str) -> None:
+    session = PlaySession(PlayConfig(players=2, opponents=(bot,), seed=1, bot_delay=0, clock=0))
     for _ in range(5):
         session.start_hand()
         while session.hand_running:

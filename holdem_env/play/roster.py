@@ -31,11 +31,12 @@ class LearnedBot:
     about: str
 
 
-#: The learned bots a play table can seat, by name. Add an entry when a trained policy lands
-#: (``ppo-6max`` and ``cfr-search`` are planned, not built: they are not listed until they exist).
+#: The learned bots a play table can seat, by name. Add an entry when a trained policy lands.
 LEARNED_BOTS: dict[str, LearnedBot] = {
     "cfr-lite": LearnedBot("cfr-lite", (6,), "abstracted CFR, the six-max policy"),
     "ppo": LearnedBot("ppo", (2,), "the shipped heads-up PPO policy"),
+    "cfr-search": LearnedBot("cfr-search", (2,), "heads-up: an MCCFR blueprint with safe river re-solving"),
+    "ppo-6max": LearnedBot("ppo-6max", (6,), "the six-max PPO policy (population-trained; still loses to tag)"),
 }
 
 
