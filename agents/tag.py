@@ -53,7 +53,7 @@ from . import _rules
 from .base import agent_rng, check_bet_sizes, legal_of
 from .preflop import class_percentile, hand_class, open_fraction, top_range
 
-__all__ = ["TagAgent", "raise_options"]
+__all__ = ["TagAgent", "nearest_raise_id", "raise_options"]
 
 _FOLD, _CHECK_CALL = 0, 1
 _DEFAULT_BET_SIZES = (0.33, 0.5, 0.75, 1.0, 1.5, 2.0)
@@ -116,6 +116,51 @@ def closest_raise(
     if not options:
         return None
     return min(options, key=lambda o: (abs(o[1] - target), o[1]))[0]
+
+
+def nearest_raise_id(
+    target: int, mask: np.ndarray, view: Mapping[str, Any], legal: Mapping[str, Any], action_mode: str,
+    bet_sizes: Sequence[float],
+) -> int:
+    """The action id of the legal raise nearest a raise-to of ``target`` chips, clamped to the legal
+    range: in the exact mode its own id; in the discrete mode the size nearest in ratio (log distance);
+    check/call (else fold) when no raise is legal. ``action_mode``: ``"exact"``, ``"discrete"`` or
+    ``"auto"`` (recognised from the mask)."""
+    passive = 1 if mask[1] else 0
+    lo, hi = legal.get("min_raise_to"), legal.get("max_raise_to")
+    if lo is None or hi is None:
+        return passive
+    target = min(max(int(target), int(lo)), int(hi))
+    mode = action_mode
+    if mode == "auto":
+        mode = "exact" if _looks_exact(mask, int(lo), int(hi)) else "discrete"
+    if mode == "exact":
+        return target + 1
+    seat = int(view["seat"])
+    amounts = discrete_raise_amounts(
+        SimpleNamespace(call=int(legal.get("call", 0)), min_raise_to=int(lo), max_raise_to=int(hi)),  # type: ignore[arg-type]
+        pot=int(view["pot"]),
+        current_bet=int(view["current_bet"]),
+        all_in_to=int(view["street_bets"][seat]) + int(view["stacks"][seat]),
+        bet_sizes=bet_sizes,
+    )
+    best, gap = passive, None
+    for i, a in enumerate(amounts):
+        aid = i + 2
+        if a is None or aid >= len(mask) or not mask[aid]:
+            continue
+        g = abs(np.log(a) - np.log(target))
+        if gap is None or g < gap:
+            best, gap = aid, g
+    return best
+
+
+def _looks_exact(mask: np.ndarray, lo: int, hi: int) -> bool:
+    """Exact mode: the mask allows exactly ids ``lo+1 .. hi+1`` among the raise ids."""
+    if len(mask) <= hi + 1:
+        return False
+    raise_ids = np.flatnonzero(mask[2:]) + 2
+    return len(raise_ids) == hi - lo + 1 and raise_ids[0] == lo + 1 and raise_ids[-1] == hi + 1
 
 
 def _keep(cache: dict[Any, np.ndarray], key: Any, value: np.ndarray, limit: int) -> None:

@@ -51,7 +51,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -63,10 +62,10 @@ from holdem_env.engine.errors import ConfigError, HoldemError
 from holdem_env.engine.ranges import HOLDINGS, holding_indices, strength_against_random
 from holdem_env.engine.state import HandState
 from holdem_env.engine.validate import check_number, check_seed
-from holdem_env.env.nlhe_v1 import DEFAULT_BET_SIZES, discrete_raise_amounts
+from holdem_env.env.nlhe_v1 import DEFAULT_BET_SIZES
 
 from ..base import agent_rng, check_bet_sizes, legal_of
-from ..tag import TagAgent, check_uniforms, one_row, to_mode
+from ..tag import TagAgent, check_uniforms, nearest_raise_id, one_row, to_mode
 from .actions import CALL, FOLD, AbstractMove, fraction_of_raise
 from .buckets import NUM_PREFLOP_CLASSES, hand_strengths, preflop_class
 from .game import AbstractHoldem, Node
@@ -510,34 +509,8 @@ class CfrLiteAgent:
             return 0 if mask[0] else 1
         if move.kind in ("check", "call"):
             return 1 if mask[1] else 0
-        lo, hi = legal.get("min_raise_to"), legal.get("max_raise_to")
-        if lo is None or hi is None:
-            return 1 if mask[1] else 0
-        amount = min(max(int(move.amount), int(lo)), int(hi))
-        mode = self.action_mode
-        if mode == "auto":
-            mode = "exact" if _looks_exact(mask, int(lo), int(hi)) else "discrete"
-        if mode == "exact":
-            return amount + 1
         sizes = self.bet_sizes if self.bet_sizes is not None else DEFAULT_BET_SIZES
-        amounts = discrete_raise_amounts(
-            SimpleNamespace(call=int(legal.get("call", 0)), min_raise_to=int(lo), max_raise_to=int(hi)),  # type: ignore[arg-type]
-            pot=int(view["pot"]),
-            current_bet=int(view["current_bet"]),
-            all_in_to=int(view["street_bets"][seat]) + int(view["stacks"][seat]),
-            bet_sizes=sizes,
-        )
-        best, best_gap = None, None
-        for i, a in enumerate(amounts):
-            aid = i + 2
-            if a is None or aid >= len(mask) or not mask[aid]:
-                continue
-            gap = abs(np.log(a) - np.log(amount))
-            if best_gap is None or gap < best_gap:
-                best, best_gap = aid, gap
-        if best is None:
-            return 1 if mask[1] else 0
-        return best
+        return nearest_raise_id(int(move.amount), mask, view, legal, self.action_mode, sizes)
 
 
 @functools.lru_cache(maxsize=1)
@@ -552,11 +525,3 @@ def _strength_fraction(policy: CfrLitePolicy, hole: Sequence[int], board: Sequen
         rank = int(policy.cards.thresholds()["preflop_rank"][preflop_class(hole)])  # 0 = strongest
         return 1.0 - rank / (NUM_PREFLOP_CLASSES - 1)
     return float(hand_strengths([tuple(hole)], tuple(board))[0])
-
-
-def _looks_exact(mask: np.ndarray, lo: int, hi: int) -> bool:
-    """Exact mode: the mask allows exactly ids ``lo+1 .. hi+1`` among the raise ids."""
-    if len(mask) <= hi + 1:
-        return False
-    raise_ids = np.flatnonzero(mask[2:]) + 2
-    return len(raise_ids) == hi - lo + 1 and raise_ids[0] == lo + 1 and raise_ids[-1] == hi + 1

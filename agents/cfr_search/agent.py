@@ -33,7 +33,6 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -51,11 +50,11 @@ from holdem_env.agents.cfr_search.follow import (
 )
 from holdem_env.agents.cfr_search.search import resolve_street
 from holdem_env.agents.cfr_search.tree import DECISION, SubgameError
+from holdem_env.agents.tag import nearest_raise_id
 from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, holding_index, holding_indices, strength_against_random
 from holdem_env.engine.validate import check_number
-from holdem_env.env.actions import discrete_raise_amounts
 from holdem_env.env.nlhe_v1 import DEFAULT_BET_SIZES
 
 __all__ = ["CfrSearchAgent", "SHIPPED_BLUEPRINT", "BUILD_COMMAND"]
@@ -246,40 +245,8 @@ class CfrSearchAgent:
     # -- action ids --------------------------------------------------------------------
     def _env_id(self, kind: str, amount: int, mask: np.ndarray, view: Mapping[str, Any], legal: Mapping[str, Any], seat_player: int) -> int:
         """The legal action id nearest a move (see the module docstring)."""
-        passive = 1 if mask[1] else 0
         if kind == "f":
-            return 0 if mask[0] else passive
-        lo, hi = legal.get("min_raise_to"), legal.get("max_raise_to")
-        if kind == "c" or lo is None or hi is None:
-            return passive
-        target = min(max(int(amount), int(lo)), int(hi))
-        mode = self.action_mode
-        if mode == "auto":
-            mode = "exact" if _looks_exact(mask, int(lo), int(hi)) else "discrete"
-        if mode == "exact":
-            return target + 1
-        seat = int(view["seat"])
-        amounts = discrete_raise_amounts(
-            SimpleNamespace(call=int(legal.get("call", 0)), min_raise_to=int(lo), max_raise_to=int(hi)),  # type: ignore[arg-type]
-            pot=int(view["pot"]),
-            current_bet=int(view["current_bet"]),
-            all_in_to=int(view["street_bets"][seat]) + int(view["stacks"][seat]),
-            bet_sizes=self.bet_sizes,
-        )
-        best, gap = passive, None
-        for i, a in enumerate(amounts):
-            aid = i + 2
-            if a is None or aid >= len(mask) or not mask[aid]:
-                continue
-            g = abs(np.log(a) - np.log(target))
-            if gap is None or g < gap:
-                best, gap = aid, g
-        return best
-
-
-def _looks_exact(mask: np.ndarray, lo: int, hi: int) -> bool:
-    """Exact mode: the mask allows exactly ids ``lo+1 .. hi+1`` among the raise ids."""
-    if len(mask) <= hi + 1:
-        return False
-    raise_ids = np.flatnonzero(mask[2:]) + 2
-    return len(raise_ids) == hi - lo + 1 and raise_ids[0] == lo + 1 and raise_ids[-1] == hi + 1
+            return 0 if mask[0] else (1 if mask[1] else 0)
+        if kind == "c":
+            return 1 if mask[1] else 0
+        return nearest_raise_id(int(amount), mask, view, legal, self.action_mode, self.bet_sizes)
