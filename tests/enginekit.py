@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.state import HandState
@@ -92,3 +94,14 @@ def default_sigint() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def play_passively(session: Any, hands: int) -> None:
+    """Play ``hands`` hands of a play-table ``session``: the bots act, the person checks or calls."""
+    for _ in range(hands):
+        session.start_hand()
+        while session.hand_running:
+            if session.bot_on_turn():
+                session.bot_act()
+            else:
+                session.act("check" if session.view()["legal"]["check"] else "call")

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from enginekit import play_passively
 
 from holdem_env.agents import make_agent
 from holdem_env.agents.base import AgentSpecError
@@ -138,13 +139,7 @@ def test_the_play_table_seats_it(blueprint: str) -> None:
     from holdem_env.play.session import PlayConfig, PlaySession
 
     session = PlaySession(PlayConfig(players=2, opponents=(f"cfr-search(blueprint={blueprint!r})",), seed=1, bot_delay=0, clock=0))
-    for _ in range(3):
-        session.start_hand()
-        while session.hand_running:
-            if session.bot_on_turn():
-                session.bot_act()
-            else:
-                session.act("check" if session.view()["legal"]["check"] else "call")
+    play_passively(session, 3)
     assert session.hands_played == 3
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from enginekit import play_passively
 
 from holdem_env.engine.actions import ActionKind, Street
 from holdem_env.engine.record import ActionEvent
@@ -84,12 +85,6 @@ def test_learned_bots_are_listed_by_table_size() -> None:
 @pytest.mark.parametrize("bot", ["ppo", "cfr-search"])
 def test_a_learned_heads_up_bot_sits_and_plays(bot: str) -> None:
     session = PlaySession(PlayConfig(players=2, opponents=(bot,), seed=1, bot_delay=0, clock=0))
-    for _ in range(5):
-        session.start_hand()
-        while session.hand_running:
-            if session.bot_on_turn():
-                session.bot_act()
-            else:
-                session.act("check" if session.view()["legal"]["check"] else "call")
+    play_passively(session, 5)
     assert session.hands_played == 5
     assert not any("failed" in line for lines in session.logs for line in lines)

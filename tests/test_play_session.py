@@ -8,6 +8,7 @@ import re
 
 import numpy as np
 import pytest
+from enginekit import play_passively
 from playkit import CallAgent, call_session, finish_hand, play_until_human, stacked_deck
 
 from holdem_env.cli import main as holdem_main
@@ -255,13 +256,7 @@ def test_at_this_table_every_hand_still_in_is_shown_and_the_download_replays(tmp
     # game description: "the players still in show their cards"), in the log, the view
     # and the download, which still replays to the same stacks. Folded hands stay hidden.
     session = PlaySession(PlayConfig(seed=12, bot_delay=0))
-    for _ in range(30):
-        session.start_hand()
-        while session.hand_running:
-            if session.bot_on_turn():
-                session.bot_act()
-            else:
-                session.act("check" if session.view()["legal"]["check"] else "call")
+    play_passively(session, 30)
     def muck_rule(r):  # type: ignore[no-untyped-def]
         """The seats the engine's muck rule would muck in ``r`` (the same hand on a table that is not show-all)."""
         return HandState.from_record(dataclasses.replace(r, config=dataclasses.replace(r.config, show_all_hands=False))).mucked
