@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from holdem_env.engine.cards import parse_cards
@@ -105,3 +106,27 @@ def play_passively(session: Any, hands: int) -> None:
                 session.bot_act()
             else:
                 session.act("check" if session.view()["legal"]["check"] else "call")
+
+
+def seat0_decisions(
+    env: Any, agent: Any, opponent: Any, hands: int, *, seed: int = 0, alternate_button: bool = False
+) -> Iterator[tuple[int, Any, Any, int]]:
+    """Play ``hands`` hands of the AEC ``env`` (``agent`` in seat 0, ``opponent`` in the others; hand
+    ``h`` dealt from ``seed + h``, the button moving between seats 0 and 1 when ``alternate_button``);
+    yield ``(hand, observation, info, action)`` at each of the agent's decisions."""
+    for hand in range(hands):
+        env.reset(seed=seed + hand, options={"button": hand % 2} if alternate_button else None)
+        start = getattr(agent, "start_hand", None)
+        if start is not None:
+            start(env.infos["player_0"])
+        for name in env.agent_iter():
+            obs, _, term, trunc, info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            if name == "player_0":
+                action = agent.act(obs, info)
+                yield hand, obs, info, action
+            else:
+                action = opponent.act(obs, info)
+            env.step(action)

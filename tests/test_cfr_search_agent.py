@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from enginekit import play_passively
+from enginekit import play_passively, seat0_decisions
 
 from holdem_env.agents import make_agent
 from holdem_env.agents.base import AgentSpecError
@@ -48,24 +47,6 @@ def blueprint(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 def _env(mode: str = "discrete", players: int = 2, **table: int) -> Any:
     return nlhe_v1.env(num_players=players, action_mode=mode, reward_unit="chips", **{**BLINDS, **table})
-
-
-def _decisions(env: Any, agent: CfrSearchAgent, opponent: Any, hands: int, seed: int = 0) -> Iterator[tuple[int, Any, Any, int]]:
-    """Play ``hands`` hands (the agent in seat 0); yield ``(hand, observation, info, action)`` at each of its decisions."""
-    for hand in range(hands):
-        env.reset(seed=seed + hand, options={"button": hand % 2})
-        agent.start_hand(env.infos["player_0"])
-        for name in env.agent_iter():
-            obs, _, term, trunc, info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            if name == "player_0":
-                action = agent.act(obs, info)
-                yield hand, obs, info, action
-            else:
-                action = opponent.act(obs, info)
-            env.step(action)
 
 
 def _river_state(blueprint: str, mode: str = "discrete") -> tuple[Any, dict[str, Any], dict[str, Any]]:
@@ -118,7 +99,7 @@ def test_legal_actions_on_every_street_against_random_and_tag(blueprint: str, mo
     streets: set[str] = set()
     for spec in ("random", "tag"):
         opponent = make_agent(spec, rng=np.random.default_rng(1))
-        for _, obs, info, action in _decisions(env, agent, opponent, 8 if spec == "random" else 5):
+        for _, obs, info, action in seat0_decisions(env, agent, opponent, 8 if spec == "random" else 5, alternate_button=True):
             assert obs["action_mask"][action], (action, info["legal"])
             streets.add(info["view"]["street"])
     assert streets == {"preflop", "flop", "turn", "river"}
@@ -148,7 +129,7 @@ def test_same_seed_same_actions(blueprint: str) -> None:
         env = _env()
         agent = CfrSearchAgent(blueprint=blueprint, seed=seed)
         opponent = make_agent("random", rng=np.random.default_rng(9))
-        return [a for _, _, _, a in _decisions(env, agent, opponent, 12)]
+        return [a for _, _, _, a in seat0_decisions(env, agent, opponent, 12, alternate_button=True)]
 
     first = actions(11)
     assert first == actions(11)
@@ -161,7 +142,7 @@ def test_range_answers_are_what_act_samples(blueprint: str) -> None:
     agent = CfrSearchAgent(blueprint=blueprint, seed=0)
     opponent = make_agent("tag", rng=np.random.default_rng(2))
     checked = set()
-    for _, obs, info, _ in _decisions(env, agent, opponent, 12):
+    for _, obs, info, _ in seat0_decisions(env, agent, opponent, 12, alternate_button=True):
         hole = parse_cards(info["view"]["hole_cards"])
         probs = agent.action_probabilities(obs, info, HOLDINGS)
         assert probs.shape == (1326, len(obs["action_mask"]))
