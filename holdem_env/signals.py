@@ -25,7 +25,7 @@ import sys
 import threading
 from types import FrameType
 
-__all__ = ["SIGTERM_STATUS", "exit_on_sigterm", "ignore_sigint"]
+__all__ = ["SIGTERM_STATUS", "exit_on_sigterm"]
 
 #: Exit status after ``SIGTERM`` (128 + 15, as a shell reports a process ended by it).
 SIGTERM_STATUS = 128 + signal.SIGTERM
@@ -44,10 +44,3 @@ def exit_on_sigterm() -> bool:
         return False
     signal.signal(signal.SIGTERM, _exit)
     return True
-
-
-def ignore_sigint() -> None:
-    """Ignore Ctrl-C in this (worker) process: the terminal sends it to the whole foreground
-    process group, and only the parent should answer it (with one line, not one traceback
-    per worker). Used as a worker pool's ``initializer``."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
