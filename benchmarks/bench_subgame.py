@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -83,25 +84,37 @@ def run_one(
     }
 
 
+def workloads(args: argparse.Namespace) -> Iterator[tuple[str, dict, int, int, list, str, str]]:
+    """Each configuration (filtered by ``--only``) with its ``--boards`` seeded boards and uniform ranges."""
+    rng = np.random.default_rng(args.seed)
+    for street, options, iterations, rivers in CONFIGS:
+        if args.only and street != args.only:
+            continue
+        boards = []
+        for _ in range(args.boards):
+            board = tuple(int(c) for c in rng.choice(52, 5 if street == "river" else 4, replace=False))
+            spec = SubgameSpec(board=board, contrib=(1000, 1000), stacks=(19000, 19000))
+            boards.append((spec, np.vstack([uniform_range(board), uniform_range(board)])))
+        shape = f"{options['sizes']} x{options['max_raises']}"
+        if street == "turn":
+            shape += f"; river {options['river_sizes']} x{options['river_max_raises']}"
+        its = f"{iterations}" if street == "river" else f"{iterations} ({rivers})"
+        yield street, options, iterations, rivers, boards, shape, its
+
+
 def compare(args: argparse.Namespace) -> None:
     """Each configuration and board solved by the baseline core and by this one, one after the other."""
     base, current = load_core(args.baseline), resolve.SubgameCore
-    rng = np.random.default_rng(args.seed)
     print(f"baseline: {args.baseline}")
     print(
         "| street | sizes (pot fractions) x raises | nodes | iterations (rivers each) | solve CPU s, baseline (mean) "
         "| solve CPU s, now (mean / max) | speed-up (mean of ratios) | exploitability, % of pot (mean) | same strategy |"
     )
     print("|---|---|---:|---|---:|---:|---:|---:|---|")
-    for street, options, iterations, rivers in CONFIGS:
-        if args.only and street != args.only:
-            continue
+    for street, options, iterations, rivers, boards, shape, its in workloads(args):
         old_cpu, new_cpu, ratios, expl, same = [], [], [], [], True
         nodes = 0
-        for _ in range(args.boards):
-            board = tuple(int(c) for c in rng.choice(52, 5 if street == "river" else 4, replace=False))
-            spec = SubgameSpec(board=board, contrib=(1000, 1000), stacks=(19000, 19000))
-            ranges = np.vstack([uniform_range(board), uniform_range(board)])
+        for spec, ranges in boards:
             a = run_one(base, spec, ranges, options, iterations, rivers, args.seed)
             b = run_one(current, spec, ranges, options, iterations, rivers, args.seed)
             same = same and bool(np.array_equal(a["avg"], b["avg"])) and a["expl"] == b["expl"]
@@ -110,10 +123,6 @@ def compare(args: argparse.Namespace) -> None:
             ratios.append(a["cpu"] / b["cpu"])
             expl.append(b["expl"])
             nodes = b["nodes"]
-        shape = f"{options['sizes']} x{options['max_raises']}"
-        if street == "turn":
-            shape += f"; river {options['river_sizes']} x{options['river_max_raises']}"
-        its = f"{iterations}" if street == "river" else f"{iterations} ({rivers})"
         print(
             f"| {street} | {shape} | {nodes} | {its} | {np.mean(old_cpu):.2f} | {np.mean(new_cpu):.2f} / "
             f"{np.max(new_cpu):.2f} | {np.mean(ratios):.2f}x | {np.mean(expl):.2f} | {'yes' if same else 'NO'} |",
@@ -136,38 +145,19 @@ def main() -> None:
     if args.baseline:
         compare(args)
         return
-    rng = np.random.default_rng(args.seed)
     print(
         "| street | sizes (pot fractions) x raises | nodes | iterations (rivers each) | setup CPU s | solve CPU s (mean / max) "
         "| wall s (max) | exploitability, % of pot (mean / max) |"
     )
     print("|---|---|---|---|---|---|---|---|")
-    for street, options, iterations, rivers in CONFIGS:
-        if args.only and street != args.only:
-            continue
-        cpu, wall, setup, expl = [], [], [], []
-        nodes = 0
-        for _ in range(args.boards):
-            board = tuple(int(c) for c in rng.choice(52, 5 if street == "river" else 4, replace=False))
-            spec = SubgameSpec(board=board, contrib=(1000, 1000), stacks=(19000, 19000))
-            ranges = np.vstack([uniform_range(board), uniform_range(board)])
-            c0 = time.process_time()
-            sub = Subgame(spec, ranges, **options)  # type: ignore[arg-type]
-            c1, w1 = time.process_time(), time.perf_counter()
-            sub.solve(iterations, rivers=rivers, rng=np.random.default_rng(args.seed))
-            c2, w2 = time.process_time(), time.perf_counter()
-            nodes = len(sub.tree)
-            setup.append(c1 - c0)
-            cpu.append(c2 - c1)
-            wall.append(w2 - w1)
-            expl.append(100 * sub.exploitability() / 2000)
-        shape = f"{options['sizes']} x{options['max_raises']}"
-        if street == "turn":
-            shape += f"; river {options['river_sizes']} x{options['river_max_raises']}"
-        its = f"{iterations}" if street == "river" else f"{iterations} ({rivers})"
+    current = resolve.SubgameCore
+    for street, options, iterations, rivers, boards, shape, its in workloads(args):
+        runs = [run_one(current, spec, ranges, options, iterations, rivers, args.seed) for spec, ranges in boards]
+        cpu, expl = [r["cpu"] for r in runs], [r["expl"] for r in runs]
         print(
-            f"| {street} | {shape} | {nodes} | {its} | {np.mean(setup):.3f} | {np.mean(cpu):.2f} / "
-            f"{np.max(cpu):.2f} | {np.max(wall):.2f} | {np.mean(expl):.2f} / {np.max(expl):.2f} |",
+            f"| {street} | {shape} | {runs[-1]['nodes']} | {its} | {np.mean([r['setup'] for r in runs]):.3f} | "
+            f"{np.mean(cpu):.2f} / {np.max(cpu):.2f} | {np.max([r['wall'] for r in runs]):.2f} | "
+            f"{np.mean(expl):.2f} / {np.max(expl):.2f} |",
             flush=True,
         )
     print(f"\nload average: {os.getloadavg()}")
