@@ -14,17 +14,25 @@ Sokota et al. 2023, with the teacher as the magnet).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 import numpy as np
 import torch
 
 from holdem_env.agents.base import make_agent
-from holdem_env.agents.ppo import ActorCritic, PolicyConfig, PpoPolicy
+from holdem_env.agents.ppo import ActorCritic, PolicyConfig, PpoAgent, PpoPolicy
+from holdem_env.batched import Members
+from holdem_env.batched.views import BatchViews
 from holdem_env.engine.config import TableConfig
 from holdem_env.env import nlhe_v1
 
-__all__ = ["Demonstrations", "pfsp_weights", "collect_demonstrations", "distill", "warm_start"]
+from .pool import OpponentPool
+
+__all__ = [
+    "Demonstrations", "pfsp_weights", "collect_demonstrations", "distill", "warm_start", "SelfMixPool", "SeatSplit",
+    "self_mix_name",
+]
 
 
 def pfsp_weights(results: Sequence[float | None], temperature: float, uniform_share: float) -> np.ndarray:
@@ -164,3 +172,75 @@ def warm_start(model: ActorCritic, teacher: str, config: PolicyConfig) -> bool:
     model.load_state_dict(policy.model.state_dict())
     model.weights_changed()
     return True
+
+
+def self_mix_name(spec: str) -> str:
+    """The pool member name of a ``self_mix`` entry: ``"<spec>+self"``."""
+    return f"{spec}+self"
+
+
+class SeatSplit:
+    """A batched bot that plays ``even`` at the even seats (0, 2, 4, ...) and ``odd`` at the odd ones:
+    each :meth:`decide` call splits the rows by ``views.seat`` and asks each bot once for its rows."""
+
+    def __init__(self, even: Any, odd: Any) -> None:
+        self.even, self.odd = even, odd
+        self.uniforms_per_decision = max(int(getattr(b, "uniforms_per_decision", 1)) for b in (even, odd))
+
+    def decide(self, views: BatchViews, uniforms: np.ndarray) -> np.ndarray:
+        """Exact action ids for every row: the even seats' rows from ``even``, the others' from ``odd``."""
+        is_even = np.asarray(views.seat) % 2 == 0
+        out: np.ndarray | None = None
+        for rows, bot in ((is_even, self.even), (~is_even, self.odd)):
+            if not rows.any():
+                continue
+            sub = BatchViews(**{
+                f.name: (v[rows] if isinstance(v := getattr(views, f.name), np.ndarray) else v) for f in fields(BatchViews)
+            })
+            k = int(getattr(bot, "uniforms_per_decision", 1))
+            ids = np.asarray(bot.decide(sub, np.ascontiguousarray(uniforms[rows][:, :k])))
+            if out is None:
+                out = np.zeros(views.rows, dtype=ids.dtype)
+            out[rows] = ids
+        return out if out is not None else np.zeros(0, dtype=np.int64)
+
+
+class SelfMixPool(OpponentPool):
+    """An :class:`~holdem_env.training.pool.OpponentPool` with *mixed* members as well: for each spec
+    of ``mixed`` a member ``"<spec>+self"`` whose tables seat that spec at the odd seats and the
+    live learner (``live``: a policy sharing the learner's network, so it plays the current
+    weights) at the even seats, the arrangement of a two-spec evaluation at six seats (the two
+    alternate round the table). The learner's own seat is drawn as usual, so it meets three of
+    the spec and two copies of itself, or two and three. A mixed member is a fixed member for
+    the pool's results, weights and checkpoints; every other member plays as in the plain pool.
+
+    >>> from holdem_env.agents.ppo import ActorCritic, PolicyConfig, PpoPolicy
+    >>> cfg = PolicyConfig(num_players=6)
+    >>> pool = SelfMixPool(["tag"], mixed=["tag"], live=PpoPolicy(cfg, ActorCritic(cfg)))
+    >>> pool.members
+    ['tag', 'tag+self']
+    >>> type(pool.agent(1, 0, 2)).__name__, type(pool.agent(1, 0, 3)).__name__
+    ('PpoAgent', 'TagAgent')
+    """
+
+    def __init__(self, specs: Sequence[str], *, mixed: Sequence[str], live: PpoPolicy,
+                 names: Sequence[str] | None = None, **kwargs: Any) -> None:
+        names = list(names) if names is not None else list(specs)
+        super().__init__(list(specs) + list(mixed), names=names + [self_mix_name(m) for m in mixed], **kwargs)
+        self.mixed = frozenset(range(len(specs), len(specs) + len(mixed)))
+        self.live = PpoAgent(live)
+
+    def agent(self, member: int, table: int, seat: int) -> Any:
+        """As the plain pool's, but a mixed member's even seats are the live learner."""
+        if member in self.mixed and seat % 2 == 0:
+            return self.live
+        return super().agent(member, table, seat)
+
+    def batched_bot(self) -> Any:
+        """As the plain pool's, with each mixed member's bot a :class:`SeatSplit` (live learner, spec)."""
+        bot = super().batched_bot()
+        if bot is None:
+            return None
+        bots = list(bot.bots) if isinstance(bot, Members) else [bot]
+        bots = [SeatSplit(self.live, b) if m in self.mixed else b for m, b in enumerate(bots)]
+        return bots[0] if len(bots) == 1 else Members(bots, names=list(self.members))

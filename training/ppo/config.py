@@ -74,6 +74,9 @@ class PpoSettings:
     kl_coef: float = _setting(0.0, 0.0, 1e6)
     ent_coef_final: float | None = None
     ent_decay_iterations: int = _setting(0, 0, 10**9, integer=True)
+    #: Specs of *mixed* pool members: ``"<spec>+self"`` seats the spec at the odd seats and the live
+    #: learner at the even ones (:class:`holdem_env.training.population.SelfMixPool`); empty: none.
+    self_mix: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         p = "ppo."
@@ -100,6 +103,12 @@ class PpoSettings:
             except AgentSpecError:
                 raise ConfigError(p + "anchor", self.anchor, "must be an agent spec to distil, e.g. tag, or null") from None
         self._spec_list("anchor_opponents", "must be a list of agent specs (empty: the opponents)")
+        self._spec_list("self_mix", "must be a list of agent specs, e.g. [tag] (each member seats it with copies of the learner)")
+        for spec in self.self_mix:
+            try:
+                parse_spec(spec)
+            except AgentSpecError as exc:
+                raise ConfigError(p + "self_mix", spec, f"must be an agent spec ({exc})") from None
         if self.ent_coef_final is not None:
             _num(p + "ent_coef_final", self.ent_coef_final, 0.0, 10.0)
 
@@ -132,6 +141,7 @@ class PpoSettings:
         d = asdict(self)
         d["hidden"], d["opponents"] = list(self.hidden), list(self.opponents)
         d["anchor_opponents"] = list(self.anchor_opponents)
+        d["self_mix"] = list(self.self_mix)
         return d
 
     @classmethod

@@ -22,7 +22,7 @@ from holdem_env.fileutil import atomic_write_bytes
 
 from ..checkpoint import CheckpointError, validate_ppo_checkpoint
 from ..pool import OpponentPool
-from ..population import collect_demonstrations, distill, warm_start
+from ..population import SelfMixPool, collect_demonstrations, distill, warm_start
 from ..torch_settings import torch_settings
 from .algorithm import compute_gae, fast_adam, ppo_update
 from .config import PpoSettings
@@ -82,10 +82,15 @@ class PpoLearner:
         self.optimizer = fast_adam(self.model.parameters(), settings.learning_rate)
         names = list(settings.opponents) + [n for n, _ in extra_opponents]
         specs = list(settings.opponents) + [s for _, s in extra_opponents]
-        self.pool = OpponentPool(
-            specs, names=names, max_snapshots=settings.max_snapshots, window=settings.pool_window,
-            temperature=settings.pool_temperature, uniform_share=settings.pool_uniform_share,
-        )
+        pool_kwargs: dict[str, Any] = {
+            "names": names, "max_snapshots": settings.max_snapshots, "window": settings.pool_window,
+            "temperature": settings.pool_temperature, "uniform_share": settings.pool_uniform_share,
+        }
+        if settings.self_mix:  # mixed members: a spec with copies of the live learner (plays this network)
+            live = PpoPolicy(self.policy_config, self.model)
+            self.pool: OpponentPool = SelfMixPool(specs, mixed=settings.self_mix, live=live, **pool_kwargs)
+        else:
+            self.pool = OpponentPool(specs, **pool_kwargs)
         self.iteration = 0
         self.global_step = 0
         self.rounds_done = 0
@@ -229,7 +234,7 @@ class PpoLearner:
     def load_state_dict(self, state: Mapping[str, Any]) -> None:
         """Continue from :meth:`state_dict` output (of a learner with the same settings)."""
         # checkpoints from before ``overlap`` and the anchor keys existed
-        new_keys = ("overlap", "anchor", "kl_coef", "ent_coef_final", "ent_decay_iterations")
+        new_keys = ("overlap", "anchor", "kl_coef", "ent_coef_final", "ent_decay_iterations", "self_mix")
         defaults = {k: v for k, v in PpoSettings().to_dict().items() if k.startswith(new_keys)}
         saved = {**defaults, **state["settings"]}
         if saved != self.settings.to_dict() or state["policy_config"] != self.policy_config.to_dict():
