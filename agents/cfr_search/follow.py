@@ -37,7 +37,7 @@ from holdem_env.agents.cfr_search.abstraction import CardAbstraction, flop_stren
 from holdem_env.agents.cfr_search.blueprint import Blueprint
 from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.errors import ConfigError
-from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS
+from holdem_env.engine.ranges import HOLDINGS
 
 __all__ = ["Public", "Step", "Walk", "public_state", "walk", "bet_uniform", "BucketTables", "STREETS"]
 
@@ -296,13 +296,23 @@ class BucketTables:
 def blueprint_matrix(bp: Blueprint, node: int, buckets: np.ndarray) -> np.ndarray:
     """``(children, 1326)``: the blueprint's probabilities at ``node`` for every holding's bucket
     (uniform for blocked holdings)."""
-    k = int(bp.num_children[node])
-    n_buckets = bp.abstraction.num_buckets[int(bp.street[node])]
-    start = int(bp.cell[node])
-    q = bp._q[start : start + n_buckets * k].reshape(n_buckets, k)
-    total = q.sum(axis=1, keepdims=True)
-    table = np.where(total > 0, q / np.where(total > 0, total, 1.0), 1.0 / k)
-    out = np.full((k, NUM_HOLDINGS), 1.0 / k)
-    ok = buckets >= 0
-    out[:, ok] = table[buckets[ok]].T
-    return out
+    return _node_table(bp, node)[:, buckets]  # bucket -1 (blocked) reads the last, uniform, column
+
+
+def _node_table(bp: Blueprint, node: int) -> np.ndarray:
+    """``(children, buckets + 1)``: the blueprint's probabilities at ``node`` for each bucket, then a
+    uniform column (kept per blueprint: a node's table is read once per holding's bucket, often)."""
+    cache: dict[int, np.ndarray] = bp.__dict__.setdefault("_node_tables", {})
+    got = cache.get(node)
+    if got is None:
+        k = int(bp.num_children[node])
+        n_buckets = bp.abstraction.num_buckets[int(bp.street[node])]
+        start = int(bp.cell[node])
+        q = bp._q[start : start + n_buckets * k].reshape(n_buckets, k)
+        total = q.sum(axis=1, keepdims=True)
+        table = np.where(total > 0, q / np.where(total > 0, total, 1.0), 1.0 / k)
+        got = np.ascontiguousarray(np.vstack([table, np.full((1, k), 1.0 / k)]).T)
+        if len(cache) >= 200_000:
+            cache.clear()
+        cache[node] = got
+    return got
