@@ -1,4 +1,4 @@
-"""The ``cfr-search`` agent: plays heads-up no-limit from the compiled-MCCFR blueprint and re-solves the river safely in real time.
+"""The ``cfr-search`` agent: plays heads-up no-limit from the compiled-MCCFR blueprint and re-solves the turn and the river safely in real time.
 
 At each decision the agent reads its own sealed view only (``info["view"]``: its cards, the board,
 the public action history, stacks and blinds) and follows the public history down the blueprint's
@@ -6,16 +6,23 @@ betting tree (:func:`~holdem_env.agents.cfr_search.follow.walk`; the opponent's 
 translated by the pseudo-harmonic mapping, randomised by a uniform that hashes the public history
 with a key the agent draws from its seeded generator at the start of each hand).
 
-- **Preflop, flop and turn**: the blueprint's probabilities at the node for the holding's bucket.
-  Each tree action becomes the legal env action nearest to it: a raise of pot fraction ``f`` in the
-  tree is a raise of ``f`` times the table's pot after the call, clamped to the legal range (all-in
-  is all-in); in the discrete action mode, the allowed raise id nearest on a log scale.
-- **River**: safe re-solving (:func:`~holdem_env.agents.cfr_search.search.resolve_street`) from the
-  start of the river, with ranges from the blueprint by Bayes' rule along the actions seen, the
-  opponent's gadget values from the blueprint's strategy in the subgame, and the opponent's actual
-  bets inserted into the tree (a new solve whenever a bet is not already in it). The turn is played
-  by the blueprint: re-solving a turn subgame over full ranges takes seconds on one core
-  (``benchmarks/BENCHMARKS.md``, "cfr-search re-solving"), beyond the 2 s a decision may take.
+- **Preflop and flop** (and the turn with ``resolve="river"``): the blueprint's probabilities at the
+  node for the holding's bucket. Each tree action becomes the legal env action nearest to it: a raise
+  of pot fraction ``f`` in the tree is a raise of ``f`` times the table's pot after the call, clamped to
+  the legal range (all-in is all-in); in the discrete action mode, the allowed raise id nearest on a
+  log scale.
+- **Turn** (``resolve="turn"``): safe re-solving
+  (:func:`~holdem_env.agents.cfr_search.search.resolve_street`) of a small turn subgame (1 pot and
+  all-in, one raise; the river inside it 1 pot, one bet) from the start of the turn, with ranges from
+  the blueprint by Bayes' rule, the opponent's gadget values from the blueprint's strategy mapped onto
+  the subgame through every river card, the opponent's actual bets inserted, and public chance
+  sampling of the rivers seeded by the subgame (the same public state gives the same solve).
+- **River**: safe re-solving from the start of the river with the opponent's actual bets inserted (a
+  new solve whenever a bet is not already in the tree). With ``resolve="turn"`` it starts from the
+  turn's re-solve (:func:`~holdem_env.agents.cfr_search.search.river_start`: the agent's range by
+  Bayes' rule along the re-solved turn strategy, the opponent's values against the re-solve's river
+  strategy), so that the river's re-solve is safe with respect to the turn's; with ``resolve="river"``
+  (or when no turn re-solve holds the hand) from the blueprint's ranges and values.
 - **Off the tree** (a raise beyond the tree's raises per street, or a street the tree ended with an
   all-in that the table did not): check when free; otherwise call with the holdings whose strength
   against a random hand beats the pot odds by 0.1 (preflop: JJ+ and AK), fold the rest.
@@ -108,9 +115,12 @@ class CfrSearchAgent:
     ``blueprint``: a ``.npz`` written by the blueprint build (default: the shipped file).
     ``rng``/``seed``: the generator for sampling actions and keying translations (the arena resets it
     via ``set_rng``). ``action_mode``: ``"auto"``, ``"exact"`` or ``"discrete"``; ``bet_sizes``: the
-    discrete mode's pot fractions (default: the env's). ``resolve``: ``"river"`` (default) re-solves the
-    river, ``"none"`` plays the blueprint everywhere. ``iterations``, ``sizes``, ``max_raises``: the
-    river solve's DCFR iterations, bet sizes (pot fractions and ``"allin"``) and raises per round.
+    discrete mode's pot fractions (default: the env's). ``resolve``: ``"turn"`` re-solves the turn and
+    the river, ``"river"`` the river only, ``"none"`` plays the blueprint everywhere. ``iterations``,
+    ``sizes``, ``max_raises``: the river solve's DCFR iterations, bet sizes (pot fractions and
+    ``"allin"``) and raises per round. ``turn_iterations``, ``turn_rivers`` (river cards sampled per
+    iteration, 48: all), ``turn_sizes``, ``turn_max_raises``, ``turn_river_sizes``: the turn solve's
+    (one bet on the river inside it).
     """
 
     #: Uniform draws per decision.
