@@ -81,7 +81,7 @@ def test_heads_up_only_and_blind_ratio_errors(blueprint: str) -> None:
     with pytest.raises(ConfigError, match="blinds in the ratio 50/100"):
         agent.act(obs, info)
     with pytest.raises(ConfigError, match="resolve"):
-        CfrSearchAgent(blueprint=blueprint, resolve="turn")
+        CfrSearchAgent(blueprint=blueprint, resolve="flop")
 
 
 def test_spec_builds_the_agent_and_a_missing_blueprint_names_the_build_command(blueprint: str, tmp_path: Path) -> None:

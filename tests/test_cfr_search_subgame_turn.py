@@ -126,3 +126,17 @@ def test_safe_turn_resolving_is_no_more_exploitable_than_the_blueprint(seed: int
             check.set_strategy(node, again.strategy(node))
     assert np.all(opponent_values(check, them)[live] <= start[live] + 0.5)
     assert CHANCE in safe.tree.kind
+
+
+def test_river_buckets_of_a_turn_board_equal_each_rivers_buckets() -> None:
+    from holdem_env.agents.cfr_search.abstraction import AbstractionConfig, CardAbstraction
+    from holdem_env.agents.cfr_search.follow import BucketTables
+
+    tables = BucketTables(CardAbstraction.uniform(AbstractionConfig(flop_buckets=5, turn_buckets=5, river_buckets=7)))
+    got = tables.river_buckets(TURN)
+    assert sorted(got) == [c for c in range(52) if c not in TURN]
+    for card, buckets in got.items():
+        assert np.array_equal(buckets, tables.buckets(TURN + (card,)))
+    assert len({int(b) for row in got.values() for b in row}) == 8  # 7 buckets and -1
+    with pytest.raises(Exception, match="4 cards"):
+        tables.river_buckets(TURN[:3])

@@ -292,6 +292,25 @@ class BucketTables:
         out[blocked] = -1
         return out
 
+    def river_buckets(self, board: Sequence[int]) -> dict[int, np.ndarray]:
+        """``{river card: (1326,) buckets}`` for every river card after the turn ``board`` (4 cards): the
+        numbers of :meth:`buckets` on ``board`` plus that card, from one vectorised pass."""
+        b = tuple(int(c) for c in board)
+        if len(b) != 4:
+            raise ConfigError("board", b, "must have 4 cards (a turn board)")
+        runouts, strengths, _, _ = self._flop(b[:3])
+        t = b[3]
+        rows = np.flatnonzero((runouts[:, 0] == t) | (runouts[:, 1] == t))
+        rivers = np.where(runouts[rows, 0] == t, runouts[rows, 1], runouts[rows, 0])
+        buckets = np.asarray(self.abstraction.river_bucket_of(np.nan_to_num(strengths[rows])), dtype=np.int64)
+        blocked = np.isin(HOLDINGS, b).any(axis=1)
+        out = {}
+        for i, r in enumerate(rivers.tolist()):
+            row = buckets[i].copy()
+            row[blocked | (HOLDINGS == r).any(axis=1)] = -1
+            out[int(r)] = row
+        return out
+
 
 def blueprint_matrix(bp: Blueprint, node: int, buckets: np.ndarray) -> np.ndarray:
     """``(children, 1326)``: the blueprint's probabilities at ``node`` for every holding's bucket

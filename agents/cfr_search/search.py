@@ -17,7 +17,6 @@ gadget's terminate values, and safely re-solves (:func:`~holdem_env.agents.cfr_s
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -312,8 +311,8 @@ def resolve_street(
         given = Subgame(spec, ranges, **options)
         entered = walked.entered.get(public.street)
         if entered is not None:
-            river_buckets = functools.lru_cache(maxsize=None)(lambda card: tables.buckets(public.board + (card,)))
-            map_blueprint(given, bp, entered[0], entered[1], me, tables.buckets(public.board), river_buckets if turn else None)
+            rivers_of = tables.river_buckets(public.board) if turn else {}
+            map_blueprint(given, bp, entered[0], entered[1], me, tables.buckets(public.board), rivers_of.__getitem__ if turn else None)
         my_range, their_values = ranges[me], given.values(opp, best_response=True)
     else:
         my_range, their_values = start[0], np.array(start[1], dtype=np.float64)
