@@ -115,8 +115,8 @@ class CfrSearchAgent:
     ``blueprint``: a ``.npz`` written by the blueprint build (default: the shipped file).
     ``rng``/``seed``: the generator for sampling actions and keying translations (the arena resets it
     via ``set_rng``). ``action_mode``: ``"auto"``, ``"exact"`` or ``"discrete"``; ``bet_sizes``: the
-    discrete mode's pot fractions (default: the env's). ``resolve``: ``"turn"`` re-solves the turn and
-    the river, ``"river"`` the river only, ``"none"`` plays the blueprint everywhere. ``iterations``,
+    discrete mode's pot fractions (default: the env's). ``resolve``: ``"turn"`` (default) re-solves the
+    turn and the river, ``"river"`` the river only, ``"none"`` plays the blueprint everywhere. ``iterations``,
     ``sizes``, ``max_raises``: the river solve's DCFR iterations, bet sizes (pot fractions and
     ``"allin"``) and raises per round. ``turn_iterations``, ``turn_rivers`` (river cards sampled per
     iteration, 48: all), ``turn_sizes``, ``turn_max_raises``, ``turn_river_sizes``: the turn solve's
@@ -133,7 +133,7 @@ class CfrSearchAgent:
         seed: int | None = None,
         action_mode: str = "auto",
         bet_sizes: Sequence[float] | None = None,
-        resolve: str = "river",
+        resolve: str = "turn",
         iterations: int = 200,
         sizes: Sequence[float | str] = (0.5, 1.0, 2.0, "allin"),
         max_raises: int = 2,
