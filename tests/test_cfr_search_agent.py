@@ -1,4 +1,4 @@
-"""The cfr-search bot: legal play on every street, range answers equal to act, determinism, the heads-up-only error, off-tree translation, river re-solving."""
+"""The cfr-search bot: legal play on every street, range answers equal to act, determinism, the heads-up-only error, off-tree translation, river and turn re-solving."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from holdem_env.agents.base import AgentSpecError
 from holdem_env.agents.cfr_search.abstraction import AbstractionConfig
 from holdem_env.agents.cfr_search.agent import CfrSearchAgent
 from holdem_env.agents.cfr_search.follow import bet_uniform, public_state, walk
-from holdem_env.agents.cfr_search.search import resolve_street
+from holdem_env.agents.cfr_search.search import resolve_street, river_start
 from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.ranges import HOLDINGS
@@ -49,8 +49,8 @@ def _env(mode: str = "discrete", players: int = 2, **table: int) -> Any:
     return nlhe_v1.env(num_players=players, action_mode=mode, reward_unit="chips", **{**BLINDS, **table})
 
 
-def _river_state(blueprint: str, mode: str = "discrete") -> tuple[Any, dict[str, Any], dict[str, Any]]:
-    """An env at a river decision of seat 0 (both players check or call down a raised pot)."""
+def _river_state(blueprint: str, mode: str = "discrete", street: str = "river") -> tuple[Any, dict[str, Any], dict[str, Any]]:
+    """An env at a decision of seat 0 on ``street`` (both players check or call down a raised pot)."""
     env = _env(mode)
     for seed in range(50):
         env.reset(seed=seed, options={"button": 0})
@@ -61,7 +61,7 @@ def _river_state(blueprint: str, mode: str = "discrete") -> tuple[Any, dict[str,
             if term or trunc:
                 break
             view = info["view"]
-            if view["street"] == "river" and env.agent_selection == "player_0":
+            if view["street"] == street and env.agent_selection == "player_0":
                 return env, obs, info
             env.step(1)
     raise AssertionError("no river decision reached")
@@ -81,7 +81,7 @@ def test_heads_up_only_and_blind_ratio_errors(blueprint: str) -> None:
     with pytest.raises(ConfigError, match="blinds in the ratio 50/100"):
         agent.act(obs, info)
     with pytest.raises(ConfigError, match="resolve"):
-        CfrSearchAgent(blueprint=blueprint, resolve="turn")
+        CfrSearchAgent(blueprint=blueprint, resolve="flop")
 
 
 def test_spec_builds_the_agent_and_a_missing_blueprint_names_the_build_command(blueprint: str, tmp_path: Path) -> None:
@@ -215,7 +215,7 @@ def test_an_off_tree_raise_maps_pseudo_harmonically(blueprint: str) -> None:
 # ------------------------------------------------------------------------------ re-solving
 def test_the_river_plays_the_resolved_strategy(blueprint: str) -> None:
     env, obs, info = _river_state(blueprint)
-    solving = CfrSearchAgent(blueprint=blueprint, seed=0)
+    solving = CfrSearchAgent(blueprint=blueprint, seed=0, resolve="river")
     plain = CfrSearchAgent(blueprint=blueprint, seed=0, resolve="none")
     live = np.flatnonzero(~np.isin(HOLDINGS, parse_cards(info["view"]["board"])).any(axis=1))
     solved = solving.action_probabilities(obs, info, HOLDINGS[live])
@@ -236,3 +236,95 @@ def test_the_river_plays_the_resolved_strategy(blueprint: str) -> None:
     spread_solved = max(np.ptp(solved[buckets == b], axis=0).max() for b in np.unique(buckets))
     assert spread_blue < 1e-9 and spread_solved > 0.3
     assert solving.counts["resolved"] == 1 and plain.counts["resolved"] == 0
+
+
+def _turn_solve_by_hand(agent: CfrSearchAgent, public: Any) -> Any:
+    """The turn's re-solve at a turn state, with the agent's turn options."""
+    return resolve_street(
+        agent.blueprint, public, walk(agent.blueprint, public, agent._key), agent.tables, sizes=agent.turn_sizes,
+        max_raises=agent.turn_max_raises, iterations=agent.turn_iterations, river_sizes=agent.turn_river_sizes,
+        river_max_raises=1, rivers=agent.turn_rivers,
+    )
+
+
+def test_bad_resolve_options_are_refused(blueprint: str) -> None:
+    with pytest.raises(ConfigError, match="'turn' .*'river' .*'none'"):
+        CfrSearchAgent(blueprint=blueprint, resolve="flop")
+    with pytest.raises(ConfigError, match="turn_rivers"):
+        CfrSearchAgent(blueprint=blueprint, turn_rivers=0)
+    with pytest.raises(ConfigError, match="turn_sizes.*pot fractions"):
+        CfrSearchAgent(blueprint=blueprint, turn_sizes=("big",))
+    with pytest.raises(AgentSpecError, match="resolve"):
+        make_agent(f"cfr-search(blueprint={blueprint!r}, resolve='all')")
+
+
+def test_the_turn_plays_the_resolved_strategy_and_act_samples_it(blueprint: str) -> None:
+    env, obs, info = _river_state(blueprint, street="turn")
+    solving = CfrSearchAgent(blueprint=blueprint, seed=0, resolve="turn")
+    plain = CfrSearchAgent(blueprint=blueprint, seed=0, resolve="river")
+    board = parse_cards(info["view"]["board"])
+    live = np.flatnonzero(~np.isin(HOLDINGS, board).any(axis=1))
+    public = public_state(info["view"], (50, 100))
+    sub, path = _turn_solve_by_hand(solving, public)
+    assert len(board) == 4 and sub.tree.kind.count(3) > 0  # a turn subgame, with its river chance nodes
+    ids, rows = solving._decision(obs, info)
+    assert len(ids) == len(sub.tree.labels[sub.tree.find(path)])
+    assert np.array_equal(rows[:, live], sub.strategy(path)[:, live])  # the same solve: seeded by the subgame
+    solved = solving.action_probabilities(obs, info, HOLDINGS[live])
+    assert np.allclose(solved[:, ids], rows[:, live].T)
+    # act draws one uniform and inverts its holding's row
+    hole = parse_cards(info["view"]["hole_cards"])
+    for s in range(10):
+        solving.set_rng(np.random.default_rng(s))
+        row = solving.action_probabilities(obs, info, np.array([hole]))[0]
+        twin = np.random.default_rng(s)
+        twin.integers(2**62)
+        assert solving.act(obs, info) == np.flatnonzero(np.cumsum(row) / row.sum() > twin.random())[0]
+    # the river-only bot plays the blueprint here, every holding of a bucket alike; the re-solve does not
+    blue = plain.action_probabilities(obs, info, HOLDINGS[live])
+    buckets = solving.tables.buckets(public.board)[live]
+    assert max(np.ptp(blue[buckets == b], axis=0).max() for b in np.unique(buckets)) < 1e-9
+    assert max(np.ptp(solved[buckets == b], axis=0).max() for b in np.unique(buckets)) > 0.3
+    assert solving.counts["resolved"] >= 1 and plain.counts["resolved"] == 0
+
+
+def test_the_river_starts_from_the_turn_resolve(blueprint: str) -> None:
+    env, obs, info = _river_state(blueprint)
+    turn_agent = CfrSearchAgent(blueprint=blueprint, seed=0, resolve="turn")
+    river_agent = CfrSearchAgent(blueprint=blueprint, seed=0, resolve="river")
+    ids, rows = turn_agent._decision(obs, info)
+    # by hand: the turn's re-solve at the end of the turn, the river's start from it, the river's re-solve
+    public = public_state(info["view"], (50, 100))
+    c = public.street_start[3]
+    at_turn = dataclasses.replace(
+        public, actions=tuple(a for a in public.actions if a[1] <= 2), street=2, board=public.board[:4],
+        street_start=public.street_start[:3], contrib=(c, c),
+    )
+    turn, turn_path = _turn_solve_by_hand(turn_agent, at_turn)
+    start = river_start(turn, turn_path, public, river_sizes=turn_agent.turn_river_sizes, river_max_raises=1)
+    sub, path = resolve_street(
+        turn_agent.blueprint, public, walk(turn_agent.blueprint, public, turn_agent._key), turn_agent.tables,
+        sizes=turn_agent.sizes, max_raises=turn_agent.max_raises, iterations=turn_agent.iterations, start=start,
+    )
+    live = np.flatnonzero(~np.isin(HOLDINGS, public.board).any(axis=1))
+    assert np.allclose(rows[:, live], sub.strategy(path)[:, live])
+    # my river range is the turn re-solve's, not the blueprint's: another strategy than the river-only bot's
+    _, river_rows = river_agent._decision(obs, info)
+    assert river_rows.shape == rows.shape and np.abs(river_rows - rows)[:, live].max() > 0.05
+
+
+def test_turn_resolving_plays_legally_and_deterministically(blueprint: str) -> None:
+    def play(seed: int, spec: str, hands: int) -> tuple[list[int], CfrSearchAgent]:
+        env = _env()
+        agent = CfrSearchAgent(blueprint=blueprint, seed=seed, resolve="turn")
+        opponent = make_agent(spec, rng=np.random.default_rng(1))
+        actions = []
+        for _, obs, info, action in seat0_decisions(env, agent, opponent, hands, alternate_button=True):
+            assert obs["action_mask"][action], (action, info["legal"])
+            actions.append(action)
+        return actions, agent
+
+    first, agent = play(5, "tag", 8)
+    assert first == play(5, "tag", 8)[0]
+    assert agent.counts["resolved"] > 0
+    play(6, "random", 8)

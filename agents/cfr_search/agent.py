@@ -1,4 +1,4 @@
-"""The ``cfr-search`` agent: plays heads-up no-limit from the compiled-MCCFR blueprint and re-solves the river safely in real time.
+"""The ``cfr-search`` agent: plays heads-up no-limit from the compiled-MCCFR blueprint and re-solves the turn and the river safely in real time.
 
 At each decision the agent reads its own sealed view only (``info["view"]``: its cards, the board,
 the public action history, stacks and blinds) and follows the public history down the blueprint's
@@ -6,16 +6,23 @@ betting tree (:func:`~holdem_env.agents.cfr_search.follow.walk`; the opponent's 
 translated by the pseudo-harmonic mapping, randomised by a uniform that hashes the public history
 with a key the agent draws from its seeded generator at the start of each hand).
 
-- **Preflop, flop and turn**: the blueprint's probabilities at the node for the holding's bucket.
-  Each tree action becomes the legal env action nearest to it: a raise of pot fraction ``f`` in the
-  tree is a raise of ``f`` times the table's pot after the call, clamped to the legal range (all-in
-  is all-in); in the discrete action mode, the allowed raise id nearest on a log scale.
-- **River**: safe re-solving (:func:`~holdem_env.agents.cfr_search.search.resolve_street`) from the
-  start of the river, with ranges from the blueprint by Bayes' rule along the actions seen, the
-  opponent's gadget values from the blueprint's strategy in the subgame, and the opponent's actual
-  bets inserted into the tree (a new solve whenever a bet is not already in it). The turn is played
-  by the blueprint: re-solving a turn subgame over full ranges takes seconds on one core
-  (``benchmarks/BENCHMARKS.md``, "cfr-search re-solving"), beyond the 2 s a decision may take.
+- **Preflop and flop** (and the turn with ``resolve="river"``): the blueprint's probabilities at the
+  node for the holding's bucket. Each tree action becomes the legal env action nearest to it: a raise
+  of pot fraction ``f`` in the tree is a raise of ``f`` times the table's pot after the call, clamped to
+  the legal range (all-in is all-in); in the discrete action mode, the allowed raise id nearest on a
+  log scale.
+- **Turn** (``resolve="turn"``): safe re-solving
+  (:func:`~holdem_env.agents.cfr_search.search.resolve_street`) of a small turn subgame (1 pot and
+  all-in, one raise; the river inside it 1 pot, one bet) from the start of the turn, with ranges from
+  the blueprint by Bayes' rule, the opponent's gadget values from the blueprint's strategy mapped onto
+  the subgame through every river card, the opponent's actual bets inserted, and public chance
+  sampling of the rivers seeded by the subgame (the same public state gives the same solve).
+- **River**: safe re-solving from the start of the river with the opponent's actual bets inserted (a
+  new solve whenever a bet is not already in the tree). With ``resolve="turn"`` it starts from the
+  turn's re-solve (:func:`~holdem_env.agents.cfr_search.search.river_start`: the agent's range by
+  Bayes' rule along the re-solved turn strategy, the opponent's values against the re-solve's river
+  strategy), so that the river's re-solve is safe with respect to the turn's; with ``resolve="river"``
+  (or when no turn re-solve holds the hand) from the blueprint's ranges and values.
 - **Off the tree** (a raise beyond the tree's raises per street, or a street the tree ended with an
   all-in that the table did not): check when free; otherwise call with the holdings whose strength
   against a random hand beats the pot odds by 0.1 (preflop: JJ+ and AK), fold the rest.
@@ -30,6 +37,7 @@ the table's stacks become all-in), which is exact only at the blueprint's depth.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -48,8 +56,9 @@ from holdem_env.agents.cfr_search.follow import (
     raise_fractions,
     walk,
 )
-from holdem_env.agents.cfr_search.search import resolve_street
-from holdem_env.agents.cfr_search.tree import DECISION, SubgameError
+from holdem_env.agents.cfr_search.resolve import Subgame
+from holdem_env.agents.cfr_search.search import resolve_street, river_start, street_subgame
+from holdem_env.agents.cfr_search.tree import DECISION, SubgameError, SubgameSpec, build_tree
 from holdem_env.agents.tag import nearest_raise_id
 from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.errors import ConfigError
@@ -67,6 +76,9 @@ BUILD_COMMAND = (
 )
 _BLUEPRINTS: dict[str, Blueprint] = {}
 _KEPT = 256  # decisions and solves kept per agent
+_TURNS_KEPT = 8  # turn re-solves kept per agent
+#: The re-solving modes: the turn and the river, the river only, none (blueprint only).
+RESOLVE = ("turn", "river", "none")
 
 
 def load_blueprint(path: str | Path | None) -> Blueprint:
@@ -85,15 +97,30 @@ def load_blueprint(path: str | Path | None) -> Blueprint:
     return _BLUEPRINTS[key]
 
 
+def check_sizes(name: str, sizes: Sequence[float | str]) -> tuple[float | str, ...]:
+    """``sizes`` as a tuple of pot fractions in (0, 100] and ``"allin"``, or a clear error naming ``name``."""
+    try:
+        out = tuple(sizes)
+        build_tree(SubgameSpec(board=(0, 1, 2, 3, 4), contrib=(100, 100), stacks=(100, 100)), out, 1)
+    except (SubgameError, TypeError) as err:
+        raise ConfigError(name, sizes, "must be a list of pot fractions in (0, 100] and 'allin', at least one") from err
+    if not out:
+        raise ConfigError(name, sizes, "must be a list of pot fractions in (0, 100] and 'allin', at least one")
+    return out
+
+
 class CfrSearchAgent:
     """Plays cfr-search; see the module docstring.
 
     ``blueprint``: a ``.npz`` written by the blueprint build (default: the shipped file).
     ``rng``/``seed``: the generator for sampling actions and keying translations (the arena resets it
     via ``set_rng``). ``action_mode``: ``"auto"``, ``"exact"`` or ``"discrete"``; ``bet_sizes``: the
-    discrete mode's pot fractions (default: the env's). ``resolve``: ``"river"`` (default) re-solves the
-    river, ``"none"`` plays the blueprint everywhere. ``iterations``, ``sizes``, ``max_raises``: the
-    river solve's DCFR iterations, bet sizes (pot fractions and ``"allin"``) and raises per round.
+    discrete mode's pot fractions (default: the env's). ``resolve``: ``"turn"`` (default) re-solves the
+    turn and the river, ``"river"`` the river only, ``"none"`` plays the blueprint everywhere. ``iterations``,
+    ``sizes``, ``max_raises``: the river solve's DCFR iterations, bet sizes (pot fractions and
+    ``"allin"``) and raises per round. ``turn_iterations``, ``turn_rivers`` (river cards sampled per
+    iteration, 48: all), ``turn_sizes``, ``turn_max_raises``, ``turn_river_sizes``: the turn solve's
+    (one bet on the river inside it).
     """
 
     #: Uniform draws per decision.
@@ -106,18 +133,36 @@ class CfrSearchAgent:
         seed: int | None = None,
         action_mode: str = "auto",
         bet_sizes: Sequence[float] | None = None,
-        resolve: str = "river",
+        resolve: str = "turn",
         iterations: int = 200,
         sizes: Sequence[float | str] = (0.5, 1.0, 2.0, "allin"),
         max_raises: int = 2,
+        turn_iterations: int = 40,
+        turn_rivers: int = 12,
+        turn_sizes: Sequence[float | str] = (1.0, "allin"),
+        turn_max_raises: int = 1,
+        turn_river_sizes: Sequence[float | str] = (1.0,),
     ) -> None:
         if action_mode not in ("auto", "exact", "discrete"):
             raise ConfigError("action_mode", action_mode, "must be 'auto', 'exact' or 'discrete'")
-        if resolve not in ("river", "none"):
-            raise ConfigError("resolve", resolve, "must be 'river' (re-solve the river) or 'none' (blueprint only)")
+        if resolve not in RESOLVE:
+            raise ConfigError(
+                "resolve", resolve,
+                "must be 'turn' (re-solve the turn and the river), 'river' (the river only) or 'none' (blueprint only)",
+            )
         self.iterations = int(check_number("iterations", iterations, 1, 100_000, allowed="must be an integer in 1..100000"))
         self.max_raises = int(check_number("max_raises", max_raises, 1, 4, allowed="must be an integer in 1..4"))
-        self.sizes = tuple(sizes)
+        self.sizes = check_sizes("sizes", sizes)
+        self.turn_iterations = int(
+            check_number("turn_iterations", turn_iterations, 1, 100_000, allowed="must be an integer in 1..100000")
+        )
+        self.turn_rivers = int(check_number("turn_rivers", turn_rivers, 1, 48, allowed="must be an integer in 1..48"))
+        self.turn_max_raises = int(
+            check_number("turn_max_raises", turn_max_raises, 1, 4, allowed="must be an integer in 1..4")
+        )
+        self.turn_sizes = check_sizes("turn_sizes", turn_sizes)
+        self.turn_river_sizes = check_sizes("turn_river_sizes", turn_river_sizes)
+        self._turns: OrderedDict[tuple[Any, ...], tuple[Subgame, tuple[str, ...]]] = OrderedDict()
         self.rng = agent_rng(rng, seed)
         self.action_mode = action_mode
         self.bet_sizes = check_bet_sizes(bet_sizes) if bet_sizes is not None else tuple(DEFAULT_BET_SIZES)
@@ -194,11 +239,9 @@ class CfrSearchAgent:
         bp = self.blueprint
         street = public.street
         start = public.street_start[street]
-        if street == 3 and self.resolve == "river":
+        if (street == 3 and self.resolve != "none") or (street == 2 and self.resolve == "turn"):
             try:
-                sub, path = resolve_street(
-                    bp, public, walked, self.tables, sizes=self.sizes, max_raises=self.max_raises, iterations=self.iterations
-                )
+                sub, path = self._turn_solve(public, walked) if street == 2 else self._river_solve(public, walked)
                 node = sub.tree.find(path)
                 if sub.tree.kind[node] == DECISION and sub.tree.player[node] == public.me:
                     labels = sub.tree.labels[node]
@@ -224,6 +267,46 @@ class CfrSearchAgent:
                 moves.append(("r", int(round(total)) - start))
         probs = blueprint_matrix(bp, node, self.tables.buckets(public.board))
         return moves, probs, "blueprint"
+
+    def _turn_solve(self, public: Public, walked: Walk) -> tuple[Subgame, tuple[str, ...]]:
+        """The turn's safe re-solve at ``public`` (a turn state) and the path of the turn's actions in it;
+        cached by subgame, inserted bets and the blueprint line before the turn (what the solve depends on)."""
+        spec, extra, path = street_subgame(public, self.turn_sizes, self.turn_max_raises, self.turn_river_sizes, 1)
+        line = tuple((s.node, s.child) for s in walked.steps if s.street < 2)
+        key = (spec, tuple(sorted((k, tuple(v)) for k, v in extra.items())), line, walked.entered.get(2))
+        got = self._turns.get(key)
+        if got is None:
+            sub, path = resolve_street(
+                self.blueprint, public, walked, self.tables, sizes=self.turn_sizes, max_raises=self.turn_max_raises,
+                iterations=self.turn_iterations, river_sizes=self.turn_river_sizes, river_max_raises=1,
+                rivers=self.turn_rivers,
+            )
+            if len(self._turns) >= _TURNS_KEPT:
+                self._turns.popitem(last=False)
+            self._turns[key] = (sub, path)
+            return sub, path
+        self._turns.move_to_end(key)
+        return got[0], path
+
+    def _river_solve(self, public: Public, walked: Walk) -> tuple[Subgame, tuple[str, ...]]:
+        """The river's safe re-solve: from the turn's re-solve (``resolve="turn"``, see the module
+        docstring) or, where there is none, from the blueprint."""
+        start = None
+        if self.resolve == "turn":
+            c = public.street_start[3]
+            turn_public = dataclasses.replace(
+                public, actions=tuple(a for a in public.actions if a[1] <= 2), street=2, board=public.board[:4],
+                street_start=public.street_start[:3], contrib=(c, c),
+            )
+            try:
+                turn, turn_path = self._turn_solve(turn_public, walked)
+                start = river_start(turn, turn_path, public, river_sizes=self.turn_river_sizes, river_max_raises=1)
+            except SubgameError:  # no turn re-solve holds this hand: the blueprint's ranges and values
+                start = None
+        return resolve_street(
+            self.blueprint, public, walked, self.tables, sizes=self.sizes, max_raises=self.max_raises,
+            iterations=self.iterations, start=start,
+        )
 
     def _off_tree(self, public: Public, legal: Mapping[str, Any]) -> tuple[list[tuple[str, int]], np.ndarray, str]:
         """The rule for decisions off the tree (see the module docstring)."""

@@ -37,7 +37,7 @@ from holdem_env.agents.cfr_search.abstraction import CardAbstraction, flop_stren
 from holdem_env.agents.cfr_search.blueprint import Blueprint
 from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.errors import ConfigError
-from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS
+from holdem_env.engine.ranges import HOLDINGS
 
 __all__ = ["Public", "Step", "Walk", "public_state", "walk", "bet_uniform", "BucketTables", "STREETS"]
 
@@ -292,17 +292,46 @@ class BucketTables:
         out[blocked] = -1
         return out
 
+    def river_buckets(self, board: Sequence[int]) -> dict[int, np.ndarray]:
+        """``{river card: (1326,) buckets}`` for every river card after the turn ``board`` (4 cards): the
+        numbers of :meth:`buckets` on ``board`` plus that card, from one vectorised pass."""
+        b = tuple(int(c) for c in board)
+        if len(b) != 4:
+            raise ConfigError("board", b, "must have 4 cards (a turn board)")
+        runouts, strengths, _, _ = self._flop(b[:3])
+        t = b[3]
+        rows = np.flatnonzero((runouts[:, 0] == t) | (runouts[:, 1] == t))
+        rivers = np.where(runouts[rows, 0] == t, runouts[rows, 1], runouts[rows, 0])
+        buckets = np.asarray(self.abstraction.river_bucket_of(np.nan_to_num(strengths[rows])), dtype=np.int64)
+        blocked = np.isin(HOLDINGS, b).any(axis=1)
+        out = {}
+        for i, r in enumerate(rivers.tolist()):
+            row = buckets[i].copy()
+            row[blocked | (HOLDINGS == r).any(axis=1)] = -1
+            out[int(r)] = row
+        return out
+
 
 def blueprint_matrix(bp: Blueprint, node: int, buckets: np.ndarray) -> np.ndarray:
     """``(children, 1326)``: the blueprint's probabilities at ``node`` for every holding's bucket
     (uniform for blocked holdings)."""
-    k = int(bp.num_children[node])
-    n_buckets = bp.abstraction.num_buckets[int(bp.street[node])]
-    start = int(bp.cell[node])
-    q = bp._q[start : start + n_buckets * k].reshape(n_buckets, k)
-    total = q.sum(axis=1, keepdims=True)
-    table = np.where(total > 0, q / np.where(total > 0, total, 1.0), 1.0 / k)
-    out = np.full((k, NUM_HOLDINGS), 1.0 / k)
-    ok = buckets >= 0
-    out[:, ok] = table[buckets[ok]].T
-    return out
+    return _node_table(bp, node)[:, buckets]  # bucket -1 (blocked) reads the last, uniform, column
+
+
+def _node_table(bp: Blueprint, node: int) -> np.ndarray:
+    """``(children, buckets + 1)``: the blueprint's probabilities at ``node`` for each bucket, then a
+    uniform column (kept per blueprint: a node's table is read once per holding's bucket, often)."""
+    cache: dict[int, np.ndarray] = bp.__dict__.setdefault("_node_tables", {})
+    got = cache.get(node)
+    if got is None:
+        k = int(bp.num_children[node])
+        n_buckets = bp.abstraction.num_buckets[int(bp.street[node])]
+        start = int(bp.cell[node])
+        q = bp._q[start : start + n_buckets * k].reshape(n_buckets, k)
+        total = q.sum(axis=1, keepdims=True)
+        table = np.where(total > 0, q / np.where(total > 0, total, 1.0), 1.0 / k)
+        got = np.ascontiguousarray(np.vstack([table, np.full((1, k), 1.0 / k)]).T)
+        if len(cache) >= 200_000:
+            cache.clear()
+        cache[node] = got
+    return got

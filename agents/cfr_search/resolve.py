@@ -20,6 +20,7 @@ divided by the opponent's range mass (:meth:`Subgame.game_value` is).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -28,9 +29,37 @@ from holdem_env.agents.cfr_search._subgame import SubgameCore
 from holdem_env.agents.cfr_search.tree import DECISION, SubgameError, SubgameSpec, Tree, build_tree
 from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, blocked_by, values_on_boards
 
-__all__ = ["Subgame", "resolve", "opponent_values"]
+__all__ = ["Subgame", "resolve", "opponent_values", "subgame_tree"]
 
 SCHEMES = ("dcfr", "cfr+")
+
+
+@functools.lru_cache(maxsize=64)
+def _tree(
+    spec: SubgameSpec,
+    sizes: tuple[float | str, ...],
+    max_raises: int,
+    extra: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...],
+    river_sizes: tuple[float | str, ...] | None,
+    river_max_raises: int | None,
+) -> Tree:
+    return build_tree(spec, sizes, max_raises, extra=dict(extra), river_sizes=river_sizes, river_max_raises=river_max_raises)
+
+
+def subgame_tree(
+    spec: SubgameSpec,
+    sizes: Sequence[float | str],
+    max_raises: int,
+    extra: Mapping[tuple[str, ...], Sequence[int]] | None = None,
+    river_sizes: Sequence[float | str] | None = None,
+    river_max_raises: int | None = None,
+) -> Tree:
+    """:func:`build_tree`, built once for the same arguments (the last 64 kept; a tree is never changed
+    after it is built, so solves of the same subgame share it)."""
+    frozen = tuple(sorted((tuple(k), tuple(int(x) for x in v)) for k, v in (extra or {}).items()))
+    return _tree(
+        spec, tuple(sizes), int(max_raises), frozen, None if river_sizes is None else tuple(river_sizes), river_max_raises
+    )
 
 
 def _check_range(weights: np.ndarray, what: str) -> np.ndarray:
@@ -67,7 +96,7 @@ class Subgame:
         if r.shape != (2, NUM_HOLDINGS) or not np.all(np.isfinite(r)) or np.any(r < 0):
             raise SubgameError(f"ranges is (2, {NUM_HOLDINGS}) finite weights >= 0, got shape {r.shape}")
         self.spec = spec
-        self.tree: Tree = build_tree(
+        self.tree: Tree = subgame_tree(
             spec, sizes, max_raises, extra=extra, river_sizes=river_sizes, river_max_raises=river_max_raises
         )
         board = list(spec.board)
@@ -225,6 +254,8 @@ def resolve(
     *,
     their_holdings: np.ndarray | None = None,
     scheme: str = "dcfr",
+    rivers: int = 48,
+    rng: np.random.Generator | None = None,
     **tree_options: object,
 ) -> Subgame:
     """Safely re-solve a subgame for player ``me`` (0 or 1): ``my_range`` is ``me``'s reach at its root,
@@ -233,7 +264,8 @@ def resolve(
     every one with a finite value). ``tree_options`` go to :class:`Subgame`. The answer's strategy for
     ``me`` is the re-solved one; its ``ranges`` hold ``my_range`` and, for the opponent, weight 1 on
     each holding it may hold (the gadget's chance weights), so its values and exploitability are for
-    that uniform opponent range, not for the opponent's range in the game."""
+    that uniform opponent range, not for the opponent's range in the game. ``rivers`` and ``rng``: river
+    cards sampled per iteration in a turn subgame (:meth:`Subgame.solve`)."""
     if me not in (0, 1):
         raise SubgameError(f"me is 0 or 1, got {me!r}")
     mine = _check_range(my_range, "my_range")
@@ -247,5 +279,5 @@ def resolve(
     sub = Subgame(spec, ranges, **tree_options)  # type: ignore[arg-type]
     weight = may[sub.holdings].astype(np.float64)
     sub.core.set_gadget(1 - me, np.where(may, np.nan_to_num(theirs), 0.0)[sub.holdings], weight)
-    sub.solve(iterations, scheme=scheme)
+    sub.solve(iterations, scheme=scheme, rivers=rivers, rng=rng)
     return sub

@@ -17,7 +17,8 @@ gadget's terminate values, and safely re-solves (:func:`~holdem_env.agents.cfr_s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -25,11 +26,11 @@ import numpy as np
 from holdem_env.agents.cfr_search.beliefs import range_after
 from holdem_env.agents.cfr_search.blueprint import Blueprint
 from holdem_env.agents.cfr_search.follow import BucketTables, Public, Walk, blueprint_matrix, raise_fractions
-from holdem_env.agents.cfr_search.resolve import Subgame, resolve
-from holdem_env.agents.cfr_search.tree import DECISION, SubgameSpec, Tree, build_tree
+from holdem_env.agents.cfr_search.resolve import Subgame, resolve, subgame_tree
+from holdem_env.agents.cfr_search.tree import CHANCE, DECISION, SubgameError, SubgameSpec, Tree
 from holdem_env.engine.ranges import NUM_HOLDINGS, blocked_by
 
-__all__ = ["street_subgame", "blueprint_ranges", "map_blueprint", "resolve_street"]
+__all__ = ["street_subgame", "blueprint_ranges", "map_blueprint", "copy_strategy", "river_start", "resolve_street"]
 
 _BOARD = (0, 3, 4, 5)
 
@@ -45,10 +46,15 @@ def _nearest(x: float, options: Sequence[tuple[float, Any]]) -> Any:
 
 
 def street_subgame(
-    public: Public, sizes: Sequence[float | str], max_raises: int
+    public: Public,
+    sizes: Sequence[float | str],
+    max_raises: int,
+    river_sizes: Sequence[float | str] | None = None,
+    river_max_raises: int | None = None,
 ) -> tuple[SubgameSpec, dict[tuple[str, ...], list[int]], tuple[str, ...]]:
     """The subgame of the current street (turn or river): its spec, the inserted opponent bets and the
-    path of the street's actions so far (see the module docstring)."""
+    path of the street's actions so far (see the module docstring). ``river_sizes`` and
+    ``river_max_raises``: the river's betting inside a turn subgame (the tree built here is the solver's)."""
     street = public.street
     c = public.street_start[street]
     spec = SubgameSpec(
@@ -59,7 +65,7 @@ def street_subgame(
     extra: dict[tuple[str, ...], list[int]] = {}
     cap = public.cap
     while True:
-        tree = build_tree(spec, sizes, max_raises, extra=extra)
+        tree = subgame_tree(spec, sizes, max_raises, extra=extra, river_sizes=river_sizes, river_max_raises=river_max_raises)
         node: int = 0
         path: list[str] = []
         missing: tuple[tuple[str, ...], int] | None = None
@@ -102,22 +108,39 @@ def blueprint_ranges(bp: Blueprint, public: Public, walked: Walk, tables: Bucket
     return out
 
 
-def map_blueprint(sub: Subgame, bp: Blueprint, root: int, contrib: tuple[int, int], me: int, buckets: np.ndarray) -> int:
+def map_blueprint(
+    sub: Subgame,
+    bp: Blueprint,
+    root: int,
+    contrib: tuple[int, int],
+    me: int,
+    buckets: np.ndarray,
+    river_buckets: Callable[[int], np.ndarray] | None = None,
+) -> int:
     """Set ``me``'s strategy in ``sub`` to the blueprint's below blueprint node ``root`` (the tree's
-    contributions ``contrib`` there); returns the number of nodes set (see the module docstring)."""
+    contributions ``contrib`` there); returns the number of nodes set (see the module docstring).
+    In a turn subgame, ``river_buckets(card)`` gives every holding's river bucket when ``card`` is the
+    river, and the blueprint's river strategy is mapped below each river card too (without it, the
+    river nodes stay uniform)."""
     tree: Tree = sub.tree
     stack = int(bp.game["stack"])
     done = 0
+    street_of_root = len(sub.spec.board) - 2
 
-    def visit(n: int, b: int, bc: tuple[int, int]) -> None:
+    def visit(n: int, b: int, bc: tuple[int, int], buckets: np.ndarray = buckets) -> None:
         nonlocal done
+        if tree.kind[n] == CHANCE and river_buckets is not None and b >= 0 and int(bp.street[b]) == 3:
+            for kid in tree.children[n]:
+                visit(kid, b, bc, river_buckets(tree.river[kid]))
+            return
         if tree.kind[n] != DECISION:
             return
         labels, kids, player = tree.labels[n], tree.children[n], tree.player[n]
-        on = b >= 0 and int(bp.actor[b]) == player and int(bp.street[b]) == len(sub.spec.board) - 2
+        street = 3 if tree.river[n] >= 0 else street_of_root
+        on = b >= 0 and int(bp.actor[b]) == player and int(bp.street[b]) == street
         if not on:
             for kid in kids:
-                visit(kid, -1, bc)
+                visit(kid, -1, bc, buckets)
             return
         blabels = [label for label, _ in bp.children(b)]
         braises = raise_fractions(bp, b, bc, stack)
@@ -156,15 +179,103 @@ def map_blueprint(sub: Subgame, bp: Blueprint, root: int, contrib: tuple[int, in
         for j, kid in enumerate(kids):
             i = bp_of(j)
             if i < 0:
-                visit(kid, -1, bc)
+                visit(kid, -1, bc, buckets)
                 continue
             label = blabels[i]
             after = list(bc)
             after[player] = max(bc) if label == "c" else stack if label == "a" else int(label[1:]) if label[0] == "r" else bc[player]
-            visit(kid, int(bp.first[b]) + i if label != "f" else -1, (after[0], after[1]))
+            visit(kid, int(bp.first[b]) + i if label != "f" else -1, (after[0], after[1]), buckets)
 
     visit(0, root, contrib)
     return done
+
+
+def _cap(tree: Tree) -> int:
+    spec = tree.spec
+    return min(spec.contrib[0] + spec.stacks[0], spec.contrib[1] + spec.stacks[1])
+
+
+def _match(label: str, tree: Tree, node: int, other: Tree, at: int) -> int:
+    """The index of ``other``'s action at node ``at`` that stands for ``tree``'s action ``label`` at
+    ``node``: the same kind (fold, check or call), all-in for all-in, else the bet nearest by pot fraction."""
+    labels = other.labels[at]
+    passive = labels.index("k") if "k" in labels else labels.index("c")
+    if label == "f":
+        return labels.index("f") if "f" in labels else passive
+    if label in ("k", "c"):
+        return passive
+    player = tree.player[node]
+    if int(label[1:]) >= _cap(tree) and f"b{_cap(other)}" in labels:
+        return labels.index(f"b{_cap(other)}")
+    bets = [(_fraction(int(lb[1:]), other.contrib[at], player), j) for j, lb in enumerate(labels) if lb.startswith("b")]
+    return int(_nearest(_fraction(int(label[1:]), tree.contrib[node], player), bets)) if bets else passive
+
+
+def copy_strategy(src: Subgame, s: int, dst: Subgame, d: int, me: int) -> int:
+    """Set ``me``'s strategy in ``dst`` below node ``d`` to ``src``'s below node ``s`` (two trees of the
+    same street, possibly other sizes or pots: actions matched by :func:`_match`; ``dst``'s nodes that
+    ``src`` does not reach stay uniform); returns the number of nodes set."""
+    st, dt = src.tree, dst.tree
+    if st.kind[s] != DECISION or dt.kind[d] != DECISION or st.player[s] != dt.player[d]:
+        return 0
+    done = 0
+    if dt.player[d] == me:
+        probs = np.zeros((len(dt.labels[d]), NUM_HOLDINGS))
+        for i, row in enumerate(src.strategy(s)):
+            probs[_match(st.labels[s][i], st, s, dt, d)] += row
+        dst.set_strategy(d, probs)
+        done += 1
+    for j, kid in enumerate(dt.children[d]):
+        done += copy_strategy(src, st.children[s][_match(dt.labels[d][j], dt, d, st, s)], dst, kid, me)
+    return done
+
+
+def river_start(
+    turn: Subgame,
+    turn_path: Sequence[str],
+    public: Public,
+    *,
+    river_sizes: Sequence[float | str],
+    river_max_raises: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(my range, the opponent's gadget values)`` at the start of the river, consistent with the turn's
+    re-solve ``turn`` (its tree's path of the turn's actions ``turn_path``): my range is the turn's by
+    Bayes' rule along the re-solved strategy's probabilities of my turn actions; the values are the
+    opponent's best-response counterfactual values against the re-solve's river strategy below the
+    river card dealt, carried onto the table's river pot (:func:`copy_strategy`). Raises
+    :class:`SubgameError` when the path does not end the turn in that tree or no holding is left."""
+    me = public.me
+    tree = turn.tree
+    node = 0
+    steps = []
+    for label in turn_path:
+        if tree.kind[node] != DECISION or label not in tree.labels[node]:
+            raise SubgameError(f"the turn's path {tuple(turn_path)!r} is not in its re-solved tree")
+        j = tree.labels[node].index(label)
+        if tree.player[node] == me:
+            steps.append(turn.strategy(node)[j])
+        node = tree.children[node][j]
+    if tree.kind[node] != CHANCE or len(public.board) != 5:
+        raise SubgameError(f"the turn's path {tuple(turn_path)!r} does not end the turn before a river")
+    node = tree.children[node][tree.labels[node].index(f"d{public.board[4]}")]
+    my_range = range_after(turn.ranges[me], steps, dead=public.board)
+    c = public.street_start[3]
+    spec = SubgameSpec(
+        board=public.board, contrib=(c, c), stacks=(public.start[0] - c, public.start[1] - c), first=1,
+        big_blind=public.big_blind,
+    )
+    ranges = np.zeros((2, NUM_HOLDINGS))
+    ranges[me] = my_range
+    ranges[1 - me] = (~blocked_by(list(public.board))).astype(np.float64)
+    given = Subgame(spec, ranges, sizes=tuple(river_sizes), max_raises=river_max_raises)
+    copy_strategy(turn, node, given, 0, me)
+    return my_range, given.values(1 - me, best_response=True)
+
+
+def _seeded(spec: SubgameSpec, extra: dict[tuple[str, ...], list[int]]) -> np.random.Generator:
+    """A generator seeded by the subgame and its inserted bets (the same solve for the same public state)."""
+    text = repr((spec, sorted((k, tuple(v)) for k, v in extra.items())))
+    return np.random.default_rng(int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little"))
 
 
 def resolve_street(
@@ -176,17 +287,39 @@ def resolve_street(
     sizes: Sequence[float | str],
     max_raises: int,
     iterations: int,
+    river_sizes: Sequence[float | str] | None = None,
+    river_max_raises: int | None = None,
+    rivers: int = 48,
+    start: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[Subgame, tuple[str, ...]]:
-    """The safely re-solved subgame of the current street and the path of its actions so far."""
-    spec, extra, path = street_subgame(public, sizes, max_raises)
-    ranges = blueprint_ranges(bp, public, walked, tables)
+    """The safely re-solved subgame of the current street (turn or river) and the path of its actions
+    so far. ``start``: ``(my range, the opponent's gadget values)`` at the street's start (e.g. from
+    :func:`river_start`); default from the blueprint (:func:`blueprint_ranges`, :func:`map_blueprint`).
+    On the turn, ``river_sizes`` and ``river_max_raises`` shape the river inside the subgame and
+    ``rivers`` below 48 samples that many river cards per iteration, from a generator seeded by the
+    subgame (:func:`_seeded`), so the same public state gives the same solve."""
+    turn = public.street == 2
+    spec, extra, path = street_subgame(
+        public, sizes, max_raises, river_sizes if turn else None, river_max_raises if turn else None
+    )
     me, opp = public.me, 1 - public.me
     options: dict[str, Any] = {"sizes": tuple(sizes), "max_raises": max_raises, "extra": extra}
-    given = Subgame(spec, ranges, **options)
-    entered = walked.entered.get(public.street)
-    if entered is not None:
-        map_blueprint(given, bp, entered[0], entered[1], me, tables.buckets(public.board))
-    their_values = given.values(opp, best_response=True)
+    if turn:
+        options.update(river_sizes=river_sizes, river_max_raises=river_max_raises)
+    if start is None:
+        ranges = blueprint_ranges(bp, public, walked, tables)
+        given = Subgame(spec, ranges, **options)
+        entered = walked.entered.get(public.street)
+        if entered is not None:
+            rivers_of = tables.river_buckets(public.board) if turn else {}
+            map_blueprint(given, bp, entered[0], entered[1], me, tables.buckets(public.board), rivers_of.__getitem__ if turn else None)
+        my_range, their_values = ranges[me], given.values(opp, best_response=True)
+    else:
+        my_range, their_values = start[0], np.array(start[1], dtype=np.float64)
     their_values[blocked_by(list(public.board))] = 0.0
-    sub = resolve(spec, me, ranges[me], their_values, iterations, **options)
+    sampled = turn and rivers < 48
+    sub = resolve(
+        spec, me, my_range, their_values, iterations, rivers=rivers if sampled else 48,
+        rng=_seeded(spec, extra) if sampled else None, **options,
+    )
     return sub, path

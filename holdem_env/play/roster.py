@@ -35,7 +35,7 @@ class LearnedBot:
 LEARNED_BOTS: dict[str, LearnedBot] = {
     "cfr-lite": LearnedBot("cfr-lite", (6,), "abstracted CFR, the six-max policy"),
     "ppo": LearnedBot("ppo", (2,), "the shipped heads-up PPO policy"),
-    "cfr-search": LearnedBot("cfr-search", (2,), "heads-up: an MCCFR blueprint with safe river re-solving"),
+    "cfr-search": LearnedBot("cfr-search", (2,), "heads-up: an MCCFR blueprint with safe turn and river re-solving"),
     "ppo-6max": LearnedBot("ppo-6max", (6,), "the six-max PPO policy (population-trained; still loses to tag)"),
 }
 
