@@ -72,7 +72,7 @@ SHIPPED_BLUEPRINTS: dict[int, Path] = {100: _DATA / "cfr_search_hu100.npz", 200:
 SHIPPED_BLUEPRINT = SHIPPED_BLUEPRINTS[200]
 #: How each shipped blueprint was built (``benchmarks/BENCHMARKS.md``, "cfr-search: the shipped blueprints").
 BUILD_COMMANDS: dict[int, str] = {
-    100: "python -m holdem_env.training.cfr_search build --out {out} --stack-bb 100 --iterations 4000000 "
+    100: "python -m holdem_env.training.cfr_search build --out {out} --stack-bb 100 --iterations 38000000 "
     "--seed 0 --abstraction-flops 80 --pool-flops 150",
     200: "python -m holdem_env.training.cfr_search build --out {out} --stack-bb 200 --iterations 40000000 "
     "--seed 0 --abstraction-flops 80 --pool-flops 150",
