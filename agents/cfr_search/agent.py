@@ -30,14 +30,19 @@ with a key the agent draws from its seeded generator at the start of each hand).
 Every decision's strategy is computed for all 1,326 holdings at once and cached by public state,
 so :meth:`CfrSearchAgent.action_probabilities` (range queries: LBR, AIVAT) and ``act`` read the same
 matrix, and ``act`` samples its own holding's row with one uniform from the generator. A table of
-another size, or blinds in another ratio than the blueprint's (1:2), is refused with a clear error;
-stacks of any depth are played on the blueprint's tree (its sizes are pot fractions; raises beyond
-the table's stacks become all-in), which is exact only at the blueprint's depth.
+another size, or blinds in another ratio than the blueprint's (1:2), is refused with a clear error.
+**Which blueprint**: the bare spec plays each hand on the shipped blueprint (:data:`SHIPPED_BLUEPRINTS`:
+100 and 200 bb) whose stack is nearest the hand's effective stack in big blinds on a log scale, read
+from the seat's own view at its first decision of the hand (each file loaded once per process, when
+first needed); ``blueprint=`` forces one file for every hand. Stacks of any depth are played on the
+chosen tree (its sizes are pot fractions; raises beyond the table's stacks become all-in), which is
+exact only at the blueprint's depth.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -66,34 +71,53 @@ from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, holding_index, hold
 from holdem_env.engine.validate import check_number
 from holdem_env.env.nlhe_v1 import DEFAULT_BET_SIZES
 
-__all__ = ["CfrSearchAgent", "SHIPPED_BLUEPRINT", "BUILD_COMMAND"]
+__all__ = ["CfrSearchAgent", "SHIPPED_BLUEPRINT", "SHIPPED_BLUEPRINTS", "BUILD_COMMAND", "load_blueprint", "nearest_shipped"]
 
-#: The shipped 200 bb heads-up blueprint.
-SHIPPED_BLUEPRINT = Path(__file__).resolve().parent.parent / "data" / "cfr_search_hu200.npz"
-#: How to build it.
-BUILD_COMMAND = (
-    f"python -m holdem_env.training.cfr_search build --out {SHIPPED_BLUEPRINT} --stack-bb 200 --iterations 6000000 --seed 0"
-)
-_BLUEPRINTS: dict[str, Blueprint] = {}
+_DATA = Path(__file__).resolve().parent.parent / "data"
+#: The shipped heads-up blueprints by their stacks in big blinds (blinds 50/100): the bare spec plays
+#: each hand on the one nearest the hand's effective stack (log scale).
+SHIPPED_BLUEPRINTS: dict[int, Path] = {100: _DATA / "cfr_search_hu100.npz", 200: _DATA / "cfr_search_hu200.npz"}
+#: The shipped 200 bb heads-up blueprint (what ``holdem lbr`` plays).
+SHIPPED_BLUEPRINT = SHIPPED_BLUEPRINTS[200]
+#: How each shipped blueprint was built (``benchmarks/BENCHMARKS.md``, "cfr-search: the shipped blueprints").
+BUILD_COMMANDS: dict[int, str] = {
+    100: "python -m holdem_env.training.cfr_search build --out {out} --stack-bb 100 --iterations 38000000 "
+    "--seed 0 --abstraction-flops 80 --pool-flops 150",
+    200: "python -m holdem_env.training.cfr_search build --out {out} --stack-bb 200 --iterations 40000000 "
+    "--seed 0 --abstraction-flops 80 --pool-flops 150",
+}
+#: How to build the 200 bb one.
+BUILD_COMMAND = BUILD_COMMANDS[200].format(out=SHIPPED_BLUEPRINT)
+_SHIPPED_BLINDS = (50, 100)
+_BLUEPRINTS: dict[str, tuple[Blueprint, BucketTables]] = {}
 _KEPT = 256  # decisions and solves kept per agent
 _TURNS_KEPT = 8  # turn re-solves kept per agent
 #: The re-solving modes: the turn and the river, the river only, none (blueprint only).
 RESOLVE = ("turn", "river", "none")
 
 
-def load_blueprint(path: str | Path | None) -> Blueprint:
-    """The blueprint at ``path`` (default the shipped one), loaded once per process."""
+def _build_command(path: Path) -> str:
+    """The command that writes ``path`` if it is a shipped blueprint (else the 200 bb one's, writing ``path``)."""
+    for depth, shipped in SHIPPED_BLUEPRINTS.items():
+        if path.resolve() == shipped.resolve():
+            return BUILD_COMMANDS[depth].format(out=shipped)
+    return BUILD_COMMANDS[200].format(out=path)
+
+
+def _loaded(path: str | Path | None) -> tuple[Blueprint, BucketTables]:
+    """The blueprint at ``path`` (default the shipped 200 bb one) and its bucket tables, loaded once per process."""
     target = Path(path) if path is not None else SHIPPED_BLUEPRINT
     key = str(target.resolve())
     if key not in _BLUEPRINTS:
         if not target.is_file():
             raise ConfigError(
                 "blueprint", str(target),
-                f"does not exist: build it with `{BUILD_COMMAND}` (or pass blueprint='file.npz')",
+                f"does not exist: build it with `{_build_command(target)}` (or pass blueprint='file.npz')",
             )
-        if len(_BLUEPRINTS) >= 2:
+        if len(_BLUEPRINTS) >= 3:
             _BLUEPRINTS.pop(next(iter(_BLUEPRINTS)))
-        _BLUEPRINTS[key] = Blueprint(target)
+        bp = Blueprint(target)
+        _BLUEPRINTS[key] = (bp, BucketTables(bp.abstraction))
     return _BLUEPRINTS[key]
 
 
@@ -109,10 +133,23 @@ def check_sizes(name: str, sizes: Sequence[float | str]) -> tuple[float | str, .
     return out
 
 
+def load_blueprint(path: str | Path | None) -> Blueprint:
+    """The blueprint at ``path`` (default the shipped 200 bb one), loaded once per process."""
+    return _loaded(path)[0]
+
+
+def nearest_shipped(stack_bb: float) -> int:
+    """The shipped blueprint depth (big blinds) nearest ``stack_bb`` on a log scale (the deeper one on a tie)."""
+    if not stack_bb > 0:
+        raise ConfigError("effective stack", stack_bb, "must be above 0 big blinds")
+    return min(SHIPPED_BLUEPRINTS, key=lambda d: (abs(math.log(stack_bb / d)), -d))
+
+
 class CfrSearchAgent:
     """Plays cfr-search; see the module docstring.
 
-    ``blueprint``: a ``.npz`` written by the blueprint build (default: the shipped file).
+    ``blueprint``: a ``.npz`` written by the blueprint build, played at every depth (default: per hand, the
+    shipped file nearest the hand's effective stack).
     ``rng``/``seed``: the generator for sampling actions and keying translations (the arena resets it
     via ``set_rng``). ``action_mode``: ``"auto"``, ``"exact"`` or ``"discrete"``; ``bet_sizes``: the
     discrete mode's pot fractions (default: the env's). ``resolve``: ``"turn"`` (default) re-solves the
@@ -167,10 +204,15 @@ class CfrSearchAgent:
         self.action_mode = action_mode
         self.bet_sizes = check_bet_sizes(bet_sizes) if bet_sizes is not None else tuple(DEFAULT_BET_SIZES)
         self.resolve = resolve
-        self.blueprint = load_blueprint(blueprint)
-        game = self.blueprint.game
-        self._blinds = (int(game["small_blind"]), int(game["big_blind"]))
-        self.tables = BucketTables(self.blueprint.abstraction)
+        # an explicit blueprint plays every hand; the bare spec picks a shipped one per hand by depth, lazily
+        self._forced = blueprint is not None
+        self._depth: int | None = None
+        self._current: tuple[Blueprint, BucketTables] | None = _loaded(blueprint) if self._forced else None
+        if not self._forced:
+            for path in SHIPPED_BLUEPRINTS.values():  # a missing file is named now, not at the first hand
+                if not path.is_file():
+                    _loaded(path)
+        self._blinds = (int(self.blueprint.game["small_blind"]), int(self.blueprint.game["big_blind"])) if self._forced else _SHIPPED_BLINDS
         self._key = int(self.rng.integers(2**62))
         self._decisions: OrderedDict[tuple[Any, ...], tuple[list[int], np.ndarray]] = OrderedDict()
         #: Decisions by source (diagnostics): blueprint, re-solved, off the tree.
@@ -185,6 +227,40 @@ class CfrSearchAgent:
     def start_hand(self, info: Mapping[str, Any]) -> None:
         """A new hand: a new translation key from the generator."""
         self._key = int(self.rng.integers(2**62))
+
+    @property
+    def blueprint(self) -> Blueprint:
+        """The blueprint the current hand is played on (the bare spec: 200 bb until a hand says otherwise)."""
+        if self._current is None:
+            self._use_blueprint_for(200)
+        assert self._current is not None
+        return self._current[0]
+
+    @property
+    def tables(self) -> BucketTables:
+        """The bucket tables of :attr:`blueprint`."""
+        if self._current is None:
+            self._use_blueprint_for(200)
+        assert self._current is not None
+        return self._current[1]
+
+    def _use_blueprint_for(self, stack_bb: float) -> None:
+        """Play on the shipped blueprint nearest ``stack_bb`` (the hand's effective stack in big blinds),
+        unless a blueprint was given; each file is loaded once per process."""
+        if self._forced:
+            return
+        depth = nearest_shipped(stack_bb)
+        if depth != self._depth:
+            current = _loaded(SHIPPED_BLUEPRINTS[depth])
+            game = current[0].game
+            built = (int(game["small_blind"]), int(game["big_blind"]), int(game["stack"]))
+            if built != (*_SHIPPED_BLINDS, depth * _SHIPPED_BLINDS[1]):
+                raise ConfigError(
+                    "blueprint", str(SHIPPED_BLUEPRINTS[depth]),
+                    f"must be a {depth} bb blueprint at blinds 50/100: rebuild it with "
+                    f"`{_build_command(SHIPPED_BLUEPRINTS[depth])}`",
+                )
+            self._current, self._depth = current, depth
 
     # -- acting ------------------------------------------------------------------------
     def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> int:
@@ -214,6 +290,7 @@ class CfrSearchAgent:
         view = info["view"]
         mask = np.asarray(observation["action_mask"])
         public = public_state(view, self._blinds)
+        self._use_blueprint_for(public.cap / public.big_blind)
         legal = legal_of(info)
         walked = walk(self.blueprint, public, self._key)
         line = tuple((s.node, s.child) for s in walked.steps)  # the translations taken: the key itself is not needed
