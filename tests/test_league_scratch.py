@@ -130,3 +130,18 @@ def test_an_anchor_start_is_unchanged(tmp_path: Path) -> None:
     assert anchor is not None
     assert all(torch.equal(saved[k], v) for k, v in anchor.state_dict().items())
     learner.close()
+
+
+def test_league_logs_the_rounds_behaviour_cloning_and_lbr_from_the_untrained_start(tmp_path: Path) -> None:
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    from holdem_env.training.league import run_league, scalar_names
+
+    cfg = _config(tmp_path)
+    result = run_league(cfg)
+    ea = EventAccumulator(str(result.run_dir), size_guidance={"scalars": 0})
+    ea.Reload()
+    for tag in ("losses/bc_cross_entropy", "losses/bc_agreement", "losses/bc_value_loss"):
+        assert tag in scalar_names(cfg)
+        assert [e.step for e in ea.Scalars(tag)] == [1, 2], tag
+    assert [e.step for e in ea.Scalars("eval/bot/lbr_mbb")] == [0, 1, 2]
