@@ -120,11 +120,13 @@ def test_lbr_on_the_workers_is_run_lbr_to_the_bit(tmp_path: Path) -> None:
 
 
 def test_the_main_job_trains_ppo_by_the_population_method_and_measures_it_honestly() -> None:
-    """``make train``'s ppo starts from tag distilled (the KL anchor), plays a PFSP-weighted pool
+    """``make train``'s ppo starts untrained and clones tag round by round (tag distilled apart is
+    the KL anchor), plays a PFSP-weighted pool
     with exploiters in it, and the league measures every learner's LBR each round with an exploiter gate."""
     cfg = load_config(CONFIGS / "quickstart.yaml")
     p, lg = cfg.ppo, cfg.league
     assert p.anchor == "tag" and p.kl_coef > 0 and p.anchor_hands >= 10_000
+    assert p.start == "scratch" and len(p.bc_epochs) == lg.rounds and all(p.bc_epochs)
     assert {"min-raiser", "calling-station"} <= set(p.opponents) and p.pool_uniform_share < 1.0
     assert lg.lbr_every == 1 and lg.lbr_hands >= 1000 and set(lg.exploiters) >= {"min-raiser", "calling-station"}
     assert lg.eval_hands >= 2500

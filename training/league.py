@@ -55,6 +55,8 @@ TensorBoard scalars (step = round):
 ``losses/entropy`` ``approx_kl``         iterations; with several ppo learners the tag reads
 ``losses/clipfrac``                      ``losses/<A>/policy_loss``), and
 ``losses/explained_variance``            the value head's explained variance
+``losses/bc_cross_entropy`` ``bc_agreement`` ``bc_value_loss``  with ``ppo.start: scratch``: the
+                                       round's behaviour cloning on the anchor's demonstrations
 ``charts/SPS``                         the ppo learner's decisions per second this round
 ``pool/<M>/mbb_per_hand``              the ppo learner's rolling result against pool member M
 ``pool/<M>/weight``                    M's sampling probability in the learner's pool
@@ -155,6 +157,8 @@ def scalar_names(config: LeagueConfig) -> list[str]:
         parts = ("policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac", "explained_variance")
         names += [f"losses/{p}{s}" for s in parts]
         names.append(f"charts/{p}SPS")
+        if config.ppo is not None and any(config.ppo.bc_epochs):
+            names += [f"losses/{p}bc_{s}" for s in ("cross_entropy", "value_loss", "agreement")]
         names += [f"pool/{p}{m}/{s}" for m in _ppo_opponent_names(config, t.name) for s in ("mbb_per_hand", "weight")]
     names += ["charts/elapsed_seconds", "charts/eval_hands_per_second"]
     for a in _lbr_members(config):

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from holdem_env.agents.ppo import PpoPolicy
 from holdem_env.engine.config import TableConfig
+from holdem_env.engine.errors import ConfigError
 
+from ..population import Demonstrations, collect_demonstrations, distill
+from ..torch_settings import torch_settings
 from .config import PpoSettings, _num
 from .learner import PpoLearner, RoundStats
 
@@ -21,14 +26,49 @@ class LeaguePpoSettings(PpoSettings):
 
     In the league the pool's fixed members are ``opponents`` (default none) followed by every
     other league agent that does not train.
+
+    ``start``: ``anchor`` (default) starts the first round from the anchor distilled (or warm
+    started) into the network; ``scratch`` starts from the untrained network, distils the anchor
+    into a separate frozen copy (the KL penalty's magnet) and teaches the learner the teacher's
+    play round by round: before round ``r``'s PPO iterations, ``bc_epochs[r - 1]`` epochs of
+    behaviour cloning on the anchor's demonstrations (none past the list's end), so learning
+    from the teacher and from play go together instead of one after the other.
     """
 
     opponents: tuple[str, ...] = ()
     iterations_per_round: int = 10
+    start: str = "anchor"
+    bc_epochs: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         super().__post_init__()
         _num("ppo.iterations_per_round", self.iterations_per_round, 0, 10**9, integer=True)
+        if self.start not in ("anchor", "scratch"):
+            raise ConfigError("ppo.start", self.start, "must be anchor or scratch")
+        if self.start == "scratch" and self.anchor is None:
+            raise ConfigError("ppo.start", self.start, "scratch needs an anchor (e.g. anchor: tag) to learn from")
+        bc = self.bc_epochs
+        if isinstance(bc, (str, bytes)) or not isinstance(bc, (list, tuple)):
+            raise ConfigError("ppo.bc_epochs", bc, "must be a list of epochs per round, e.g. [3, 3, 2]")
+        for i, e in enumerate(bc):
+            _num(f"ppo.bc_epochs[{i}]", e, 0, 10**6, integer=True)
+        object.__setattr__(self, "bc_epochs", tuple(bc))
+        if self.bc_epochs and self.start != "scratch":
+            raise ConfigError("ppo.bc_epochs", list(self.bc_epochs), "needs start: scratch (an anchor start is distilled already)")
+
+    def bc_epochs_at(self, round_no: int) -> int:
+        """Epochs of behaviour cloning before round ``round_no``'s PPO iterations (1-based).
+
+        >>> LeaguePpoSettings(anchor="tag", start="scratch", bc_epochs=(3, 1)).bc_epochs_at(2)
+        1
+        >>> LeaguePpoSettings(anchor="tag", start="scratch", bc_epochs=(3, 1)).bc_epochs_at(3)
+        0
+        """
+        return self.bc_epochs[round_no - 1] if 1 <= round_no <= len(self.bc_epochs) else 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain form (YAML-ready)."""
+        return {**super().to_dict(), "bc_epochs": list(self.bc_epochs)}
 
 
 class LeaguePpoLearner:
@@ -56,9 +96,56 @@ class LeaguePpoLearner:
         self.settings = settings
         self.learner = PpoLearner(settings, table, seed, name=name, extra_opponents=league_opponents)
         self.tag_prefix = tag_prefix
+        self._demos: Demonstrations | None = None
+
+    def _demonstrations(self) -> Demonstrations:
+        """The anchor's demonstrations (collected once from the seed; again after a resume)."""
+        if self._demos is None:
+            s, lr = self.settings, self.learner
+            assert s.anchor is not None
+            self._demos = collect_demonstrations(
+                s.anchor, s.anchor_opponents or s.opponents, lr.table, lr.policy_config.bet_sizes, s.anchor_hands, lr.seed
+            )
+        return self._demos
+
+    def _ensure_scratch_anchor(self) -> None:
+        """``start: scratch``: distil the anchor into a frozen copy of the untrained network (the
+        KL penalty's magnet), leaving the learner's own network untrained."""
+        lr = self.learner
+        if self.settings.start != "scratch" or lr.anchor is not None:
+            return
+        anchor = copy.deepcopy(lr.model)
+        with torch_settings(threads=1, deterministic=True):
+            lr.anchor_stats = distill(anchor, PpoPolicy(lr.policy_config, anchor), self._demonstrations(),
+                                      epochs=self.settings.anchor_epochs, seed=lr.seed,
+                                      reward_scale=self.settings.reward_scale)
+        anchor.eval()
+        for prm in anchor.parameters():
+            prm.requires_grad_(False)
+        lr.anchor = anchor
+
+    def behaviour_clone(self, round_no: int) -> dict[str, float] | None:
+        """``start: scratch``: ``bc_epochs_at(round_no)`` epochs of behaviour cloning on the
+        anchor's demonstrations (minibatch order from the seed and the round); None if none."""
+        epochs = self.settings.bc_epochs_at(round_no)
+        if not epochs:
+            return None
+        lr = self.learner
+        with torch_settings(threads=1, deterministic=True):
+            stats = distill(lr.model, PpoPolicy(lr.policy_config, lr.model), self._demonstrations(), epochs=epochs,
+                            seed=lr.seed * 1009 + round_no,
+                            reward_scale=self.settings.reward_scale)
+        lr.model.eval()
+        return stats
 
     def train_round(self, round_no: int, writer: Any = None) -> RoundStats | None:
-        """``iterations_per_round`` PPO iterations; scalars at step ``round_no``."""
+        """``iterations_per_round`` PPO iterations (after the round's behaviour cloning with
+        ``start: scratch``); scalars at step ``round_no``."""
+        self._ensure_scratch_anchor()
+        bc = self.behaviour_clone(round_no)
+        if writer is not None and bc is not None:
+            for k, v in bc.items():
+                writer.add_scalar(f"losses/{self.tag_prefix}bc_{k}", v, round_no)
         if not self.settings.iterations_per_round:
             return None
         stats = self.learner.train_round(self.settings.iterations_per_round, round_no)
@@ -75,7 +162,8 @@ class LeaguePpoLearner:
 
     def save_start_policy(self, path: str | Path, metadata: Mapping[str, Any] | None = None) -> None:
         """Write the policy the first round starts from (the anchor distilled or warm-started
-        first, as the first round would) to ``path``."""
+        first, as the first round would; with ``start: scratch`` the untrained network) to ``path``."""
+        self._ensure_scratch_anchor()
         self.learner.ensure_anchor()
         self.save_policy(path, metadata)
 
