@@ -1,5 +1,5 @@
-"""The league keeps each learner's policy by robust criteria (exploiter gate, then the worst
-head-to-head result's lower bound) and measures LBR on its workers with run_lbr's exact result."""
+"""The league keeps each learner's policy by robust criteria (exploiter gate, then LBR where measured,
+then the worst head-to-head result's lower bound) and measures LBR on its workers with run_lbr's exact result."""
 
 from __future__ import annotations
 
@@ -43,6 +43,32 @@ def test_the_gate_comes_first_then_the_lower_bound_then_the_later_round() -> Non
     assert set(choose_checkpoints(cfg, hist)) == {"c"}  # agents that do not train have no checkpoint
 
 
+def _lbr(r: int, mbb: float, ci: float) -> dict[str, Any]:
+    return {"round": r, "agent": "c", "lbr_mbb": mbb, "lbr_ci95": ci, "lbr_plain_mbb": mbb, "lbr_plain_ci95": ci, "hands": 1000}
+
+
+def test_a_significantly_more_exploitable_round_is_passed_over() -> None:
+    """The main job's trial C (an untrained start cloning tag round by round): round 1 has the best
+    worst-result bound but LBR 6,735 +- 824 against round 4's 1,421 +- 363; rounds whose LBR interval lies
+    wholly above the least exploitable round's are passed over, overlapping ones compete by the bound."""
+    cfg = _config()
+    hist = [_round(1, -90.0, 322.0), _round(2, -219.0, 350.0), _round(3, -100.0, 300.0), _round(4, -7.0, 483.0)]
+    lbr = [_lbr(0, 9700.0, 2138.0), _lbr(1, 6735.0, 824.0), _lbr(2, 2659.0, 596.0), _lbr(3, 1788.0, 492.0), _lbr(4, 1421.0, 363.0)]
+    assert choose_checkpoints(cfg, hist)["c"]["round"] == 3  # without LBR: bound -400 beats -412 and -490
+    c = choose_checkpoints(cfg, hist, lbr)["c"]
+    # the ceiling is round 4's upper bound 1,784; round 2's lower bound 2,063 is above it, round 3's 1,296 is not
+    assert c["round"] == 3 and c["lbr_mbb"] == 1788.0
+    # the gate still comes first: with round 3 and 4 beaten by an exploiter, the gated rounds win
+    gated = [_round(1, -90.0, 322.0), _round(2, -219.0, 350.0), _round(3, -100.0, 300.0, beaten=("shover",)),
+             _round(4, -7.0, 483.0, beaten=("shover",))]
+    assert choose_checkpoints(cfg, gated, lbr)["c"]["round"] == 1
+    # round 1 with the best bound: passed over for its LBR, kept where LBR did not measure it
+    best_first = [_round(1, 0.0, 100.0)] + hist[1:]
+    assert choose_checkpoints(cfg, best_first)["c"]["round"] == 1
+    assert choose_checkpoints(cfg, best_first, lbr)["c"]["round"] == 3
+    assert choose_checkpoints(cfg, best_first, lbr[:1] + lbr[2:])["c"]["round"] == 1
+
+
 def test_the_rolling_mean_does_not_choose() -> None:
     """The mean over the league (crushing random) never decides; with every round beaten the
     least bad bound still wins and the report says who beat it."""
@@ -67,7 +93,7 @@ def test_a_league_keeps_the_chosen_round_as_its_policy(tmp_path: Path, monkeypat
     out = io.StringIO()
     result = run_league(cfg, out=out)
     saved = json.loads((result.run_dir / "league.json").read_text())
-    expected = choose_checkpoints(cfg, saved["history"])
+    expected = choose_checkpoints(cfg, saved["history"], saved["lbr"])
     assert saved["chosen"] == expected == result.chosen and set(expected) == {"cfr"}
     chosen_round = expected["cfr"]["round"]
     kept = result.run_dir / "policies" / "cfr" / f"round_{chosen_round:04d}.npz"

@@ -527,7 +527,7 @@ def _run_league(
             # 3. checkpoint (after the scalars: a kill in between is undone by purge_step on resume)
             state = {"round": r, "history": history, "lbr": lbr_history, "elapsed": elapsed, "config": config.to_dict()}
             _write_checkpoint(run_dir, state, {**trainers, **learners})
-            chosen = choose_checkpoints(config, history)
+            chosen = choose_checkpoints(config, history, lbr_history)
             for n in policy_paths:
                 keep = {policy_paths[n].name}
                 if n in chosen:
@@ -554,7 +554,7 @@ def _run_league(
 
     last = history[-1] if history else {"agents": [], "pairs": []}
     table = _sorted_table(last["agents"], lbr_history)
-    chosen = choose_checkpoints(config, history)
+    chosen = choose_checkpoints(config, history, lbr_history)
     result = LeagueResult(run_dir, config.league.rounds, table, last["pairs"], history, lbr_history, chosen=chosen)
     _write_json_atomic(run_dir / "league.json", result.to_json_dict())
     # policies/<agent>.<suffix>: the chosen round's policy (exploiter gate, then head to head), not the last one

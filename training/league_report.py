@@ -44,17 +44,23 @@ class LeagueResult:
         }
 
 
-def choose_checkpoints(config: LeagueConfig, history: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def choose_checkpoints(
+    config: LeagueConfig, history: Sequence[dict[str, Any]], lbr_history: Sequence[dict[str, Any]] = ()
+) -> dict[str, dict[str, Any]]:
     """Each training agent's policy to keep, chosen from its evaluated rounds by robust criteria only:
 
     1. the exploiter gate: a round where no exploiter of ``league.exploiters`` beat it (interval
        wholly below zero) beats any round where one did;
-    2. then the worst head-to-head result's lower 95% bound (``worst_mbb - worst_ci95``: the
+    2. then exploitability, where ``lbr_history`` measured the round (``_log_lbr``'s rows): a round
+       whose LBR is significantly above the agent's least exploitable measured round (its 95%
+       interval wholly above that round's) is passed over for any round that is not;
+    3. then the worst head-to-head result's lower 95% bound (``worst_mbb - worst_ci95``: the
        duplicate matches of ``league.eval_hands`` hands against every league member);
-    3. then the later round.
+    4. then the later round.
 
     Never the learners' rolling pool estimates (a few hundred hands each, +-300-600 mbb/hand).
-    Returns ``{agent: {"round", "gate_passed", "beaten_by", "worst_mbb", "worst_ci95", "worst_opponent"}}``.
+    Returns ``{agent: {"round", "gate_passed", "beaten_by", "worst_mbb", "worst_ci95", "worst_opponent",
+    "lbr_mbb"}}`` (``lbr_mbb`` None where the round's LBR was not measured).
 
     >>> from holdem_env.training.config import LeagueConfig
     >>> cfg = LeagueConfig.from_dict({"name": "x", "agents": [{"name": "a", "spec": "random"},
@@ -65,11 +71,17 @@ def choose_checkpoints(config: LeagueConfig, history: Sequence[dict[str, Any]]) 
     ...         {"round": 3, "agents": [row(400.0, 100.0)], "exploiters": [{"agent": "c", "exploiter": "shover", "beaten": False}]}]
     >>> choose_checkpoints(cfg, hist)["c"]["round"]  # round 1 failed the gate; round 3's bound (300) beats round 2's (50)
     3
+    >>> lbr = [{"round": 2, "agent": "c", "lbr_mbb": 1500.0, "lbr_ci95": 300.0},
+    ...        {"round": 3, "agent": "c", "lbr_mbb": 6000.0, "lbr_ci95": 800.0}]
+    >>> choose_checkpoints(cfg, hist, lbr)["c"]["round"]  # round 3 is far more exploitable than round 2
+    2
     """
     chosen: dict[str, dict[str, Any]] = {}
     for e in config.agents:
         if not e.train:
             continue
+        lbr = {x["round"]: (float(x["lbr_mbb"]), float(x["lbr_ci95"])) for x in lbr_history if x["agent"] == e.name}
+        ceiling = min((m + ci for m, ci in lbr.values()), default=float("inf"))  # the least exploitable round's upper bound
         best: tuple[Any, ...] | None = None
         for h in history:
             row = next((a for a in h["agents"] if a["agent"] == e.name), None)
@@ -78,11 +90,14 @@ def choose_checkpoints(config: LeagueConfig, history: Sequence[dict[str, Any]]) 
             beaten = sorted(g["exploiter"] for g in h.get("exploiters", []) if g["agent"] == e.name and g["beaten"])
             worst = row["worst_mbb"] if "worst_mbb" in row else row["mbb_per_hand"]
             ci = row["worst_ci95"] if "worst_ci95" in row else row["ci95"]
-            key = (not beaten, worst - ci, h["round"])
+            measured = lbr.get(h["round"])
+            not_worse = measured is None or measured[0] - measured[1] <= ceiling
+            key = (not beaten, not_worse, worst - ci, h["round"])
             if best is None or key > best[0]:
                 best = (key, {
                     "round": h["round"], "gate_passed": not beaten, "beaten_by": beaten, "worst_mbb": worst,
                     "worst_ci95": ci, "worst_opponent": row.get("worst_opponent", ""),
+                    "lbr_mbb": None if measured is None else measured[0],
                 })
         if best is not None:
             chosen[e.name] = best[1]
