@@ -29,6 +29,7 @@ import numpy as np
 from holdem_env.agents import make_agent
 from holdem_env.agents.tag import nearest_raise_id
 from holdem_env.env import nlhe_v1
+from holdem_env.env.loop import decisions
 
 STREETS = ("preflop", "flop", "turn", "river")
 
@@ -69,28 +70,28 @@ def main() -> None:
     times: dict[str, list[float]] = {s: [] for s in STREETS}
     sources: dict[str, dict[str, int]] = {s: {"blueprint": 0, "resolved": 0, "off_tree": 0} for s in STREETS}
     wall = time.perf_counter()
-    for hand in range(args.hands):
-        env.reset(seed=args.seed * 1_000_003 + hand, options={"button": hand % 2})
-        bot.start_hand(env.infos["player_0"])
-        for name in env.agent_iter():
-            obs, _, term, trunc, info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            if name == "player_0":
-                street = info["view"]["street"]
-                before = dict(bot.counts)
-                t = time.process_time()
-                action = bot.act(obs, info)
-                times[street].append(time.process_time() - t)
-                for k, v in bot.counts.items():
-                    sources[street][k] += v - before[k]
-            else:
-                action = opponent.act(obs, info)
-            env.step(action)
+
+    def new_hand(hand: int) -> dict:
+        bot.start_hand({})  # a new hand: a new translation key (the bot reads nothing else from it)
+        return {"button": hand % 2}
+
+    for obs, info in decisions(env, args.hands, args.seed * 1_000_003, new_hand):
+        if env.agent_selection == "player_0":
+            street = info["view"]["street"]
+            before = dict(bot.counts)
+            t = time.process_time()
+            action = bot.act(obs, info)
+            times[street].append(time.process_time() - t)
+            for k, v in bot.counts.items():
+                sources[street][k] += v - before[k]
+        else:
+            action = opponent.act(obs, info)
+        env.step(action)
     wall = time.perf_counter() - wall
     print(f"{spec} against {args.opponent}, {args.hands} hands, seed {args.seed}: {wall:.0f} s wall")
-    print("| street | decisions | median CPU s | p90 CPU s | max CPU s | computed by blueprint / re-solve / off-tree rule |")
+    print(
+        "| street | decisions | median CPU s | p90 CPU s | max CPU s | computed by blueprint / re-solve / off-tree rule |"
+    )
     print("|---|---:|---:|---:|---:|---|")
     for street in STREETS:
         t = np.array(times[street])

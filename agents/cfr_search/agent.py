@@ -228,21 +228,22 @@ class CfrSearchAgent:
         """A new hand: a new translation key from the generator."""
         self._key = int(self.rng.integers(2**62))
 
-    @property
-    def blueprint(self) -> Blueprint:
-        """The blueprint the current hand is played on (the bare spec: 200 bb until a hand says otherwise)."""
+    def _played(self) -> tuple[Blueprint, BucketTables]:
+        """The current hand's blueprint and its bucket tables (the bare spec: 200 bb until a hand says otherwise)."""
         if self._current is None:
             self._use_blueprint_for(200)
         assert self._current is not None
-        return self._current[0]
+        return self._current
+
+    @property
+    def blueprint(self) -> Blueprint:
+        """The blueprint the current hand is played on."""
+        return self._played()[0]
 
     @property
     def tables(self) -> BucketTables:
         """The bucket tables of :attr:`blueprint`."""
-        if self._current is None:
-            self._use_blueprint_for(200)
-        assert self._current is not None
-        return self._current[1]
+        return self._played()[1]
 
     def _use_blueprint_for(self, stack_bb: float) -> None:
         """Play on the shipped blueprint nearest ``stack_bb`` (the hand's effective stack in big blinds),
