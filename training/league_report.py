@@ -168,7 +168,7 @@ def format_league_table(result: LeagueResult) -> str:
         lines.append(f"{a:<16}" + "".join(f"{m:>{width}}" for m in means))
         lines.append(" " * 16 + "".join(f"{c:>{width}}" for c in cis))
     if result.chosen:
-        lines += ["", "policies kept (exploiter gate first, then the worst head-to-head result's lower 95% bound):"]
+        lines += ["", "policies kept (exploiter gate first, then LBR where measured, then the worst head-to-head result's lower 95% bound):"]
         for name, c in result.chosen.items():
             gate = "gate passed" if c["gate_passed"] else "beaten by " + ", ".join(c["beaten_by"])
             lines.append(
