@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,7 +11,7 @@ from holdem_env.agents.ppo import PpoPolicy
 from holdem_env.engine.config import TableConfig
 from holdem_env.engine.errors import ConfigError
 
-from ..population import Demonstrations, collect_demonstrations, distill
+from ..population import Demonstrations, distill
 from ..torch_settings import torch_settings
 from .config import PpoSettings, _num
 from .learner import PpoLearner, RoundStats
@@ -101,28 +100,14 @@ class LeaguePpoLearner:
     def _demonstrations(self) -> Demonstrations:
         """The anchor's demonstrations (collected once from the seed; again after a resume)."""
         if self._demos is None:
-            s, lr = self.settings, self.learner
-            assert s.anchor is not None
-            self._demos = collect_demonstrations(
-                s.anchor, s.anchor_opponents or s.opponents, lr.table, lr.policy_config.bet_sizes, s.anchor_hands, lr.seed
-            )
+            self._demos = self.learner.anchor_demonstrations()
         return self._demos
 
     def _ensure_scratch_anchor(self) -> None:
         """``start: scratch``: distil the anchor into a frozen copy of the untrained network (the
         KL penalty's magnet), leaving the learner's own network untrained."""
-        lr = self.learner
-        if self.settings.start != "scratch" or lr.anchor is not None:
-            return
-        anchor = copy.deepcopy(lr.model)
-        with torch_settings(threads=1, deterministic=True):
-            lr.anchor_stats = distill(anchor, PpoPolicy(lr.policy_config, anchor), self._demonstrations(),
-                                      epochs=self.settings.anchor_epochs, seed=lr.seed,
-                                      reward_scale=self.settings.reward_scale)
-        anchor.eval()
-        for prm in anchor.parameters():
-            prm.requires_grad_(False)
-        lr.anchor = anchor
+        if self.settings.start == "scratch" and self.learner.anchor is None:
+            self.learner.ensure_anchor(self._demonstrations(), keep_network=True)
 
     def behaviour_clone(self, round_no: int) -> dict[str, float] | None:
         """``start: scratch``: ``bc_epochs_at(round_no)`` epochs of behaviour cloning on the

@@ -22,7 +22,7 @@ from holdem_env.fileutil import atomic_write_bytes
 
 from ..checkpoint import CheckpointError, validate_ppo_checkpoint
 from ..pool import OpponentPool
-from ..population import SelfMixPool, collect_demonstrations, distill, warm_start
+from ..population import Demonstrations, SelfMixPool, collect_demonstrations, distill, warm_start
 from ..torch_settings import torch_settings
 from .algorithm import compute_gae, fast_adam, ppo_update
 from .config import PpoSettings
@@ -101,28 +101,35 @@ class PpoLearner:
         self.anchor: ActorCritic | None = None
         self.anchor_stats: dict[str, float] = {}
 
-    def ensure_anchor(self) -> None:
+    def anchor_demonstrations(self) -> Demonstrations:
+        """The anchor's demonstrations: ``anchor_hands`` of its hands against ``anchor_opponents`` (or
+        the pool's fixed opponents), dealt from the learner's seed (the same every call)."""
+        s = self.settings
+        assert s.anchor is not None
+        return collect_demonstrations(
+            s.anchor, s.anchor_opponents or s.opponents, self.table, self.policy_config.bet_sizes, s.anchor_hands, self.seed
+        )
+
+    def ensure_anchor(self, demos: Demonstrations | None = None, keep_network: bool = False) -> None:
         """With ``anchor`` set and no anchor yet: distil the teacher into the network (behaviour
-        cloning on ``anchor_hands`` of its hands against ``anchor_opponents``, or the pool's fixed
-        opponents) -- or, when the teacher is a ppo policy with this network's shape, copy its
-        weights (:func:`~holdem_env.training.population.warm_start`) -- and keep a frozen copy as
-        the anchor the KL penalty pulls towards."""
+        cloning on :meth:`anchor_demonstrations`, or ``demos`` when given) -- or, when the teacher is a
+        ppo policy with this network's shape, copy its weights
+        (:func:`~holdem_env.training.population.warm_start`) -- and keep a frozen copy as the anchor
+        the KL penalty pulls towards. ``keep_network``: distil into a copy of the network and keep
+        that as the anchor, leaving the network itself as it is (a league's ``start: scratch``)."""
         s = self.settings
         if s.anchor is None or self.anchor is not None:
             return
-        if warm_start(self.model, s.anchor, self.policy_config):  # a ppo policy of this shape: continue from it
+        target = copy.deepcopy(self.model) if keep_network else self.model
+        if not keep_network and warm_start(self.model, s.anchor, self.policy_config):  # continue from a ppo policy
             self.anchor_stats = {"agreement": 1.0}
         else:
-            demos = collect_demonstrations(
-                s.anchor, s.anchor_opponents or s.opponents, self.table, self.policy_config.bet_sizes, s.anchor_hands,
-                self.seed,
-            )
-            encoder = PpoPolicy(self.policy_config, self.model)
             with torch_settings(threads=1, deterministic=True):
-                self.anchor_stats = distill(self.model, encoder, demos, epochs=s.anchor_epochs, seed=self.seed,
-                                            reward_scale=s.reward_scale)
-        self.model.eval()
-        self.anchor = copy.deepcopy(self.model)
+                self.anchor_stats = distill(target, PpoPolicy(self.policy_config, target),
+                                            demos if demos is not None else self.anchor_demonstrations(),
+                                            epochs=s.anchor_epochs, seed=self.seed, reward_scale=s.reward_scale)
+        target.eval()
+        self.anchor = target if keep_network else copy.deepcopy(self.model)
         for prm in self.anchor.parameters():
             prm.requires_grad_(False)
 
