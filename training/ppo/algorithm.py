@@ -15,7 +15,7 @@ from typing import Any, Protocol
 import numpy as np
 import torch
 
-from holdem_env.agents.ppo import ActorCritic, PpoPolicy, masked_logits, sample_actions
+from holdem_env.agents.ppo import _MASKED, ActorCritic, PpoPolicy, masked_logits, sample_with_uniforms
 from holdem_env.env.vector import HoldemVectorEnv
 
 from .config import PpoSettings
@@ -109,6 +109,57 @@ class Rollout:
         return Rollout(*(np.concatenate(a, axis=min(1, a[0].ndim - 1)) for a in arrays))
 
 
+class _StepForward:
+    """The sampling's forward pass for a plain :class:`ActorCritic` (linear and tanh layers): each
+    ``nn.Linear`` as the ``addmm`` that ``torch.nn.functional.linear`` runs for a 2-D input with a bias,
+    into buffers kept between steps, and each ``tanh`` as numpy's in place (:class:`_Tanh`'s forward):
+    the same values, bit for bit, as :func:`policy_value` and ``model.value``, without a module call,
+    an autograd node or an allocation per layer. Built per rollout (the weights are read as they are then)."""
+
+    def __init__(self, model: ActorCritic, rows: int) -> None:
+        self.actor = self._layers(model.actor, rows)
+        self.critic = self._layers(model.critic, rows)
+
+    @staticmethod
+    def _layers(seq: torch.nn.Module, rows: int) -> list[tuple[torch.Tensor, torch.Tensor, torch.Tensor, np.ndarray | None]]:
+        """Per linear layer: (bias, weight transposed, output buffer, the buffer's numpy view when a tanh follows)."""
+        mods = list(seq)
+        out = []
+        for i, m in enumerate(mods):
+            if isinstance(m, torch.nn.Linear):
+                buf = torch.empty((rows, m.out_features), dtype=m.weight.dtype)
+                tanh = i + 1 < len(mods) and isinstance(mods[i + 1], torch.nn.Tanh)
+                out.append((m.bias.detach(), m.weight.detach().t(), buf, buf.numpy() if tanh else None))
+        return out
+
+    @staticmethod
+    def usable(model: Any) -> bool:
+        """Whether ``model`` is an :class:`ActorCritic` this forward pass runs exactly (float32 linear layers
+        with biases, tanh between them, a linear layer last)."""
+        if not (isinstance(model, ActorCritic) and _plain_mlp(model.actor) and _plain_mlp(model.critic)):
+            return False
+        for seq in (model.actor, model.critic):
+            mods = list(seq)
+            if not mods or not isinstance(mods[-1], torch.nn.Linear):
+                return False
+            for m in mods:
+                if isinstance(m, torch.nn.Linear) and (m.bias is None or m.weight.dtype != torch.float32):
+                    return False
+        return True
+
+    @staticmethod
+    def run(layers: list[tuple[torch.Tensor, torch.Tensor, torch.Tensor, np.ndarray | None]], x: torch.Tensor,
+            rows: int) -> torch.Tensor:
+        for bias, wt, buf, view in layers:
+            out = buf[:rows] if rows != buf.shape[0] else buf
+            torch.addmm(bias, x, wt, out=out)
+            if view is not None:
+                v = view[:rows]
+                np.tanh(v, out=v)
+            x = out
+        return x
+
+
 def collect_rollout(
     model: ActorCritic, encoder: PpoPolicy, venv: HoldemVectorEnv, obs: dict[str, np.ndarray], steps: int,
     rng: np.random.Generator, reward_scale: float,
@@ -118,29 +169,41 @@ def collect_rollout(
     n = venv.num_envs
     cfg = encoder.config
     ro = Rollout(
-        xs=np.zeros((steps, n, cfg.input_size), dtype=np.float32),
-        masks=np.zeros((steps, n, cfg.num_actions), dtype=np.int8),
-        actions=np.zeros((steps, n), dtype=np.int64),
-        logprobs=np.zeros((steps, n), dtype=np.float32),
-        values=np.zeros((steps, n), dtype=np.float64),
-        rewards=np.zeros((steps, n), dtype=np.float64),
-        terminated=np.zeros((steps, n), dtype=bool),
+        xs=np.empty((steps, n, cfg.input_size), dtype=np.float32),
+        masks=np.empty((steps, n, cfg.num_actions), dtype=np.int8),
+        actions=np.empty((steps, n), dtype=np.int64),
+        logprobs=np.empty((steps, n), dtype=np.float32),
+        values=np.empty((steps, n), dtype=np.float64),
+        rewards=np.empty((steps, n), dtype=np.float64),
+        terminated=np.empty((steps, n), dtype=bool),
         next_value=np.zeros(n, dtype=np.float64),
     )
-    for step in range(steps):
-        x = encoder.encode(obs["observation"])
-        mask = obs["action_mask"]
-        with torch.no_grad():
-            logits, value = policy_value(model, torch.from_numpy(x), torch.from_numpy(mask.astype(np.int64)))
-            logp_all = torch.log_softmax(logits.double(), dim=-1).numpy()
-        act = sample_actions(np.exp(logp_all), mask, [rng] * n)
-        ro.xs[step], ro.masks[step], ro.actions[step] = x, mask, act
-        ro.logprobs[step] = logp_all[np.arange(n), act]
-        ro.values[step] = value.numpy()
-        obs, reward, term, _, _ = venv.step(act)
-        ro.rewards[step] = reward * reward_scale
-        ro.terminated[step] = term
+    fast = _StepForward(model, n) if _StepForward.usable(model) else None
+    rows = np.arange(n)
+    masked = np.float32(_MASKED)
     with torch.no_grad():
+        for step in range(steps):
+            x = encoder.encode(obs["observation"])
+            mask = obs["action_mask"]
+            if fast is not None:
+                ro.xs[step] = x
+                xt = torch.from_numpy(ro.xs[step])
+                logits32 = fast.run(fast.actor, xt, n).numpy()
+                np.copyto(logits32, masked, where=mask == 0)  # masked_logits
+                logp_all = torch.log_softmax(torch.from_numpy(logits32.astype(np.float64)), dim=-1).numpy()
+                ro.values[step] = fast.run(fast.critic, xt, n).numpy()[:, 0]
+            else:
+                logits, value = policy_value(model, torch.from_numpy(x), torch.from_numpy(mask.astype(np.int64)))
+                logp_all = torch.log_softmax(logits.double(), dim=-1).numpy()
+                ro.xs[step] = x
+                ro.values[step] = value.numpy()
+            # sample_actions(..., [rng] * n): the same rng for every row draws its n uniforms in one call
+            act = sample_with_uniforms(np.exp(logp_all), mask, rng.random(n))
+            ro.masks[step], ro.actions[step] = mask, act
+            ro.logprobs[step] = logp_all[rows, act]
+            obs, reward, term, _, _ = venv.step(act)
+            ro.rewards[step] = reward * reward_scale
+            ro.terminated[step] = term
         ro.next_value = model.value(torch.from_numpy(encoder.encode(obs["observation"]))).double().numpy()
     return ro, obs
 
