@@ -117,11 +117,12 @@ class _StepForward:
     an autograd node or an allocation per layer. Built per rollout (the weights are read as they are then)."""
 
     def __init__(self, model: ActorCritic, rows: int) -> None:
+        assert isinstance(model.actor, torch.nn.Sequential) and isinstance(model.critic, torch.nn.Sequential)  # (usable)
         self.actor = self._layers(model.actor, rows)
         self.critic = self._layers(model.critic, rows)
 
     @staticmethod
-    def _layers(seq: torch.nn.Module, rows: int) -> list[tuple[torch.Tensor, torch.Tensor, torch.Tensor, np.ndarray | None]]:
+    def _layers(seq: torch.nn.Sequential, rows: int) -> list[tuple[torch.Tensor, torch.Tensor, torch.Tensor, np.ndarray | None]]:
         """Per linear layer: (bias, weight transposed, output buffer, the buffer's numpy view when a tanh follows)."""
         mods = list(seq)
         out = []
