@@ -38,6 +38,7 @@ __all__ = [
     "legal_masks",
     "discrete_amounts",
     "exact_actions",
+    "ViewsEncoder",
 ]
 
 #: The seat axis of a padded observation (``nlhe_v1``'s ``pad_seats=True``).
@@ -277,6 +278,75 @@ def exact_actions(
             f"row {bad}: action {int(acts[bad])} is not legal (legal {action_mode} ids: {', '.join(legal)})"
         )
     return result
+
+
+class ViewsEncoder:
+    """The four passes above for one :class:`BatchViews` that its owner refills in place every step (the
+    vector env's batched backend, whose views the core writes): the action mode, the bet sizes and the
+    seats are checked once, and the views' arrays are taken again only when their history arrays were
+    widened (:meth:`BatchedTables.fill_views`). The rows are not checked again (the core wrote them):
+    the same bytes as :func:`encode_observations`, :func:`discrete_amounts`, :func:`legal_masks` and
+    :func:`exact_actions` on these views, without their per-call checks."""
+
+    def __init__(self, views: BatchViews, action_mode: str, bet_sizes: Sequence[float], pad_seats: bool) -> None:
+        if action_mode not in ACTION_MODES:
+            raise ConfigError("action_mode", action_mode, f"must be one of {', '.join(ACTION_MODES)}")
+        self.views, self.mode, self.exact = views, action_mode, action_mode == "exact"
+        self.fractions = np.array(check_bet_sizes(bet_sizes), dtype=np.float64)
+        seats = PAD_SEATS if pad_seats else views.num_players
+        self.width = _obs.obs_size(seats)
+        off = _obs.obs_offsets(seats)
+        self.offsets = np.array(
+            [off["hole"][0], off["board"][0], off["street"][0], off["scalars"][0], off["stacks"][0],
+             off["street_bets"][0], off["folded"][0], off["all_in"][0], off["dealt_in"][0], off["button"][0],
+             off["history"][0], seats, _obs.SCALARS.index("pot"), _obs.SCALARS.index("amount_to_call"),
+             _obs.SCALARS.index("min_raise_to"), _obs.SCALARS.index("max_raise_to"), _obs.SCALARS.index("own_stack"),
+             _obs.SCALARS.index("current_bet")],
+            dtype=np.int64,
+        )
+        bb = views.big_blind
+        if isinstance(bb, bool) or not isinstance(bb, (int, np.integer)) or bb < 1:
+            raise ConfigError("views.big_blind", bb, "must be an integer >= 1")
+        self.inv = 1.0 / int(bb)
+        self.inv32 = float(np.float32(self.inv))
+        self.dest = np.arange(views.rows, dtype=np.intp)
+        self.no_amounts = np.zeros((views.rows, 0), dtype=np.int64)
+        self._hist: Any = None
+        self.a: dict[str, np.ndarray] = {}
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The views' arrays (as :func:`_arrays` gives them), taken again when the history was widened."""
+        if self.views.hist_seat is not self._hist:
+            self.a = _arrays(self.views)
+            self._hist = self.views.hist_seat
+        return self.a
+
+    def observe(self, obs: np.ndarray, masks: np.ndarray, amounts: np.ndarray) -> None:
+        """Every row's observation into ``obs``, its mask into ``masks`` and (discrete mode) its raise
+        amounts into ``amounts``; ``obs``, ``masks`` and ``amounts`` are the owner's checked arrays."""
+        a = self.arrays()
+        _write_observations(
+            a["seat"], a["button"], a["street"], a["hole"], a["board"], a["board_len"], a["pot"], a["current_bet"],
+            a["stacks"], a["street_bets"], a["folded"], a["all_in"], a["dealt_in"], a["call"], a["min_raise_to"],
+            a["max_raise_to"], a["hist_len"], a["hist_seat"], a["hist_street"], a["hist_kind"], a["hist_to"],
+            _KIND_COLUMN, self.offsets, obs, self.dest, self.inv, self.inv32,
+        )
+        if not self.exact:
+            _write_amounts(a["seat"], a["pot"], a["current_bet"], a["stacks"], a["street_bets"], a["call"],
+                           a["min_raise_to"], a["max_raise_to"], self.fractions, amounts)
+        _write_masks(a["legal_fold"], a["legal_check"], a["call"], a["min_raise_to"], a["max_raise_to"],
+                     self.no_amounts if self.exact else amounts, self.exact, masks, self.dest)
+
+    def exact_ids(self, actions: np.ndarray, amounts: np.ndarray) -> np.ndarray:
+        """:func:`exact_actions` of ``actions`` (int64, one per row) with the ``amounts`` :meth:`observe` wrote."""
+        a = self.arrays()
+        acts = np.ascontiguousarray(actions, dtype=np.int64)
+        result = np.empty(self.views.rows, dtype=np.int64)
+        bad = _to_exact(acts, a["legal_fold"], a["min_raise_to"], a["max_raise_to"],
+                        self.no_amounts if self.exact else amounts, self.exact, result)
+        if bad >= 0:  # the checked path words the error
+            return exact_actions(self.views, acts, self.mode, bet_sizes=tuple(self.fractions.tolist()), amounts=amounts)
+        return result
 
 
 # ---------------------------------------------------------------------------------- the passes (C when compiled)

@@ -137,6 +137,7 @@ class BatchedBackend:
         self.obs = np.zeros((num_envs, enc.observation_size(self.n, self.pad)), dtype=np.float32)
         self.masks = np.zeros((num_envs, probe.num_actions), dtype=np.int8)
         self.amounts = np.zeros((num_envs, len(self.bet_sizes) + 2), dtype=np.int64)
+        self.encoder = enc.ViewsEncoder(self.views, self.mode, self.bet_sizes, self.pad)  # (the passes, checked once)
         self.learner_steps = 0
         #: extra BatchedTables keyword arguments for the next reset (tests set ``record=True``: the whole
         #: trace is then kept in ``bt.trace``, else each step's part is dropped once read)
@@ -184,7 +185,7 @@ class BatchedBackend:
         if held.any():  # NEXT_STEP: these rows showed a finished hand; their actions are ignored
             actions = np.where(held, 1, actions)  # (check/call: legal for the seat to act; replaced by -1 below)
         try:
-            exact = enc.exact_actions(self.views, actions, self.mode, bet_sizes=self.bet_sizes, amounts=self.amounts)
+            exact = self.encoder.exact_ids(actions, self.amounts)
         except IllegalActionError as e:
             raise IllegalActionError(str(e).replace("row ", "table ", 1).replace(": action", ": the learner's action", 1)) from None
         if held.any():
@@ -328,13 +329,7 @@ class BatchedBackend:
         bt = self.bt
         assert bt is not None
         bt.fill_views(None, self.views)
-        views = self.views
-        enc.encode_observations(views, self.obs, pad_seats=self.pad)
-        if self.mode == "exact":
-            enc.legal_masks(views, "exact", self.masks)
-        else:
-            enc.discrete_amounts(views, self.bet_sizes, self.amounts)
-            enc.legal_masks(views, "discrete", self.masks, bet_sizes=self.bet_sizes, amounts=self.amounts)
+        self.encoder.observe(self.obs, self.masks, self.amounts)
 
     def _report(self) -> None:
         """Tell the opponent source every hand that finished (member 0: the source's only one): the
