@@ -187,6 +187,7 @@ def play(bt: Any) -> None:
     rng = bt._opp_rng
     lazy = bt._lazy
     row_uniforms = bt._members.uniforms if lazy else None
+    nbots = len(bt.opponents)
     while True:
         if lazy:
             _resolve_fresh(bt)
@@ -195,10 +196,14 @@ def play(bt: Any) -> None:
             return
         pending, owners = rows_all[:k], bots_all[:k]
         round_: list[tuple[np.ndarray, np.ndarray]] = []
-        for b, bot in enumerate(bt.opponents):
-            rows = np.ascontiguousarray(pending[owners == b]) if len(bt.opponents) > 1 else pending.copy()
-            if not len(rows):
-                continue
+        if nbots == 1:
+            groups: list[tuple[int, np.ndarray]] = [(0, pending.copy())]
+        else:  # each bot's rows in table order: a stable sort by bot, cut at the bots' counts
+            order = pending[np.argsort(owners, kind="stable")]
+            ends = np.cumsum(np.bincount(owners, minlength=nbots)).tolist()
+            groups = [(b, order[a:e]) for b, (a, e) in enumerate(zip([0, *ends[:-1]], ends, strict=True)) if e > a]
+        for b, rows in groups:
+            bot = bt.opponents[b]
             views, heads = bt._bot_views[b]
             bt._fill_checked(rows, views)
             if row_uniforms is None:

@@ -318,12 +318,8 @@ class BatchedBackend:
             seat = int(g.integers(n))
             return seat, int(sample(t, g))
 
-        def uniforms(rows: np.ndarray, seats: np.ndarray, k: int) -> np.ndarray:
-            if k == 0:
-                return np.empty((len(rows), 0))
-            return np.array([seat_rngs[t][s].random(k) for t, s in zip(rows.tolist(), seats.tolist(), strict=True)])
-
-        return Members(list(self.members.bots), deal, uniforms, list(self.members.names)), {"table_seeds": env_seeds}
+        return Members(list(self.members.bots), deal, _SeatUniforms(seat_rngs), list(self.members.names)), {
+            "table_seeds": env_seeds}
 
     def _observe(self) -> None:
         bt = self.bt
@@ -373,6 +369,35 @@ class BatchedBackend:
                 assert self.record is not None
                 for p in by[member]:
                     self.record(member, p)
+
+
+class _SeatUniforms:
+    """The opponents' uniforms of each (table, seat) from that seat's generator, read ahead in blocks:
+    ``self(rows, seats, k)`` gives row ``i`` the next ``k`` numbers of ``seat_rngs[rows[i]][seats[i]]``,
+    the same numbers as ``seat_rngs[t][s].random(k)`` call by call (a generator's ``random(m)`` is its
+    next ``m`` draws, however they are split), with one generator call per ``block`` draws instead of
+    one (and an array) per decision."""
+
+    def __init__(self, seat_rngs: list[list[np.random.Generator]], block: int = 64) -> None:
+        self.rngs = [g for seats in seat_rngs for g in seats]  # flat: table * seats + seat
+        self.n = len(seat_rngs[0]) if seat_rngs else 0
+        self.block = block
+        self.ahead: list[Iterator[float]] = [iter(()) for _ in self.rngs]  # each generator's numbers read ahead
+
+    def __call__(self, rows: np.ndarray, seats: np.ndarray, k: int) -> np.ndarray:
+        out: list[float] = []
+        if k:
+            ahead, n = self.ahead, self.n
+            for t, s in zip(rows.tolist(), seats.tolist(), strict=True):
+                f = t * n + s
+                it = ahead[f]
+                for _ in range(k):
+                    x = next(it, None)
+                    if x is None:
+                        it = ahead[f] = iter(self.rngs[f].random(self.block).tolist())
+                        x = next(it)
+                    out.append(x)
+        return np.array(out, dtype=np.float64).reshape(len(rows), k)
 
 
 def check_learner_actions(actions: Any, num_envs: int) -> np.ndarray:
