@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from holdem_env.agents.tag import TagAgent
 from holdem_env.env._vector_batched import _SeatUniforms
+from holdem_env.env.vector import FixedOpponents
 
 
 @settings(max_examples=60, deadline=None)
@@ -34,3 +37,35 @@ def test_seat_uniforms_many_rows_at_once() -> None:
         k = int(rng.integers(0, 6))
         want = np.array([direct[t][s].random(k) for t, s in zip(rows.tolist(), seats.tolist(), strict=True)])
         assert np.array_equal(ahead(rows, seats, k), want.reshape(rows.size, k))
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_step_encoder_writes_what_encode_gives(players: int) -> None:
+    """``StepEncoder`` gives ``PpoPolicy.encode``'s bytes on the env's observations (preflop to river, folds,
+    all-ins), and on rows it hands back to ``features_batch`` (no hole cards)."""
+    from holdem_env.agents.ppo import PolicyConfig, PpoPolicy
+    from holdem_env.env.vector import HoldemVectorEnv
+    from holdem_env.training.ppo._encode import StepEncoder
+
+    policy = PpoPolicy(PolicyConfig(num_players=players, hidden=(8,)))
+    enc = StepEncoder(policy)
+    venv = HoldemVectorEnv(24, FixedOpponents([TagAgent]), num_players=players, action_mode="discrete")
+    obs, _ = venv.reset(seed=players)
+    rng = np.random.default_rng(players)
+    streets = set()
+    for _ in range(60):
+        x = obs["observation"]
+        out = np.full((len(x), policy.config.input_size), np.nan, dtype=np.float32)
+        enc.encode(x, out)
+        assert out.tobytes() == policy.encode(x).tobytes()
+        board = x[:, StepEncoder(policy).board].sum(axis=1)
+        streets.update(board.astype(int).tolist())
+        legal = obs["action_mask"] > 0
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in legal])
+        obs, *_ = venv.step(acts)
+    assert streets >= {0, 3, 4, 5}  # every street was compared
+    odd = x.copy()
+    odd[0, StepEncoder(policy).hole] = 0.0  # a seat without hole cards: features_batch's path
+    out = np.empty((len(odd), policy.config.input_size), dtype=np.float32)
+    enc.encode(odd, out)
+    assert out.tobytes() == policy.encode(odd).tobytes()

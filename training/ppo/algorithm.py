@@ -18,6 +18,7 @@ import torch
 from holdem_env.agents.ppo import _MASKED, ActorCritic, PpoPolicy, masked_logits, sample_with_uniforms
 from holdem_env.env.vector import HoldemVectorEnv
 
+from ._encode import StepEncoder
 from .config import PpoSettings
 
 __all__ = [
@@ -180,20 +181,21 @@ def collect_rollout(
         next_value=np.zeros(n, dtype=np.float64),
     )
     fast = _StepForward(model, n) if _StepForward.usable(model) else None
+    step_encoder = StepEncoder(encoder)
     rows = np.arange(n)
     masked = np.float32(_MASKED)
     with torch.no_grad():
         for step in range(steps):
-            x = encoder.encode(obs["observation"])
             mask = obs["action_mask"]
             if fast is not None:
-                ro.xs[step] = x
+                step_encoder.encode(obs["observation"], ro.xs[step])
                 xt = torch.from_numpy(ro.xs[step])
                 logits32 = fast.run(fast.actor, xt, n).numpy()
                 np.copyto(logits32, masked, where=mask == 0)  # masked_logits
                 logp_all = torch.log_softmax(torch.from_numpy(logits32.astype(np.float64)), dim=-1).numpy()
                 ro.values[step] = fast.run(fast.critic, xt, n).numpy()[:, 0]
             else:
+                x = encoder.encode(obs["observation"])
                 logits, value = policy_value(model, torch.from_numpy(x), torch.from_numpy(mask.astype(np.int64)))
                 logp_all = torch.log_softmax(logits.double(), dim=-1).numpy()
                 ro.xs[step] = x
