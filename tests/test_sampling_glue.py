@@ -69,3 +69,24 @@ def test_step_encoder_writes_what_encode_gives(players: int) -> None:
     out = np.empty((len(odd), policy.config.input_size), dtype=np.float32)
     enc.encode(odd, out)
     assert out.tobytes() == policy.encode(odd).tobytes()
+
+
+@pytest.mark.parametrize("backend", ["batched", "tables"])
+def test_step_arrays_is_step_without_infos(backend: str) -> None:
+    """``HoldemVectorEnv.step_arrays`` gives ``step``'s observations, masks, rewards and terminations."""
+    from holdem_env.env.vector import HoldemVectorEnv
+
+    envs = [HoldemVectorEnv(8, FixedOpponents([TagAgent]), num_players=3, action_mode="discrete", backend=backend)
+            for _ in range(2)]
+    a, _ = envs[0].reset(seed=4)
+    b, _ = envs[1].reset(seed=4)
+    rng = np.random.default_rng(1)
+    done_any = False
+    for _ in range(40):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in a["action_mask"] > 0])
+        a, ra, da, _, _ = envs[0].step(acts)
+        x, m, rb, db = envs[1].step_arrays(acts)
+        assert np.array_equal(a["observation"], x) and np.array_equal(a["action_mask"], m)
+        assert ra.dtype == rb.dtype and np.array_equal(ra, rb) and np.array_equal(da, db)
+        done_any |= bool(da.any())
+    assert done_any

@@ -392,6 +392,18 @@ class HoldemVectorEnv(VectorEnv):
         infos = self._infos(done, rewards, final)
         return self._observations(), rewards.astype(np.float32), done, np.zeros(self.num_envs, dtype=bool), infos
 
+    def step_arrays(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`step` for a caller that reads only its arrays: ``(observations, action masks, rewards,
+        terminated)``, the same values, without the infos. On the batched backend (autoreset
+        ``SAME_STEP``) the observations and masks are the backend's own arrays, valid until the next
+        step or reset (copy what you keep) and nothing else is made; otherwise they are :meth:`step`'s."""
+        b = self._batched
+        if b is None or self._next_step or not self._seeded:
+            obs, rewards, done, _, _ = self.step(actions)
+            return obs["observation"], obs["action_mask"], rewards, done
+        rewards, done = b.step(check_learner_actions(actions, self.num_envs))
+        return b.obs, b.masks, rewards.astype(np.float32), done
+
     def close(self, **kwargs: Any) -> None:
         """Close every table's env."""
         for table in self._tables:

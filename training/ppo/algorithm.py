@@ -204,9 +204,12 @@ def collect_rollout(
             act = sample_with_uniforms(np.exp(logp_all), mask, rng.random(n))
             ro.masks[step], ro.actions[step] = mask, act
             ro.logprobs[step] = logp_all[rows, act]
-            obs, reward, term, _, _ = venv.step(act)
+            # (the env's own arrays: read before the next step, copied at the end)
+            x_next, mask_next, reward, term = venv.step_arrays(act)
+            obs = {"observation": x_next, "action_mask": mask_next}
             ro.rewards[step] = reward * reward_scale
             ro.terminated[step] = term
+        obs = {k: np.array(v) for k, v in obs.items()}
         ro.next_value = model.value(torch.from_numpy(encoder.encode(obs["observation"]))).double().numpy()
     return ro, obs
 
