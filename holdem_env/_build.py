@@ -47,6 +47,7 @@ CANDIDATES = (
     "holdem_env.training.cfr_search._core",
     "holdem_env.agents.cfr_search._subgame",
     "holdem_env.agents._features",
+    "holdem_env.training.ppo._kernels",
 )
 #: Compiled module -> the compiled modules that ``cimport`` its types (``env/_core.pxd`` types the
 #: env's ``_state`` as the compiled ``HandState``; ``env/_order.pxd`` types the wrapped env as the

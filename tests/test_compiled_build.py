@@ -68,6 +68,7 @@ def test_build_info_names_only_candidates_that_load_compiled() -> None:
     import holdem_env.engine.state
     import holdem_env.env.nlhe_v1  # imports the compiled candidates of the env
     import holdem_env.training.cfr_search._core  # cfr-search's MCCFR traversal
+    import holdem_env.training.ppo._kernels  # the PPO trainer's per-step learner glue
 
     info = holdem_env.build_info()
     assert set(info["compiled"]) <= set(CANDIDATES)

@@ -90,3 +90,40 @@ def test_step_arrays_is_step_without_infos(backend: str) -> None:
         assert ra.dtype == rb.dtype and np.array_equal(ra, rb) and np.array_equal(da, db)
         done_any |= bool(da.any())
     assert done_any
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 12), st.integers(2, 9), st.integers(0, 2**32 - 1), st.sampled_from(["plain", "tiny", "zeros"]))
+def test_compiled_draw_is_sample_with_uniforms(rows: int, actions: int, seed: int, kind: str) -> None:
+    """``_kernels.draw_rows`` picks ``sample_with_uniforms``' ids (also where the legal mass underflows to 0)."""
+    from holdem_env.agents.ppo import sample_with_uniforms
+    from holdem_env.training.ppo import _kernels
+    from holdem_env.training.ppo.algorithm import _draw
+
+    rng = np.random.default_rng(seed)
+    masks = (rng.random((rows, actions)) < 0.6).astype(np.int8)
+    masks[np.arange(rows), rng.integers(0, actions, rows)] = 1
+    probs = rng.dirichlet(np.ones(actions), size=rows)
+    if kind == "tiny":
+        probs *= 1e-320
+    elif kind == "zeros":
+        probs[rng.random(rows) < 0.5] = 0.0
+    u = rng.random(rows)
+    if rows > 1:
+        u[0] = 0.0
+        u[-1] = np.nextafter(1.0, 0.0)
+    want = sample_with_uniforms(probs, masks, u)
+    assert np.array_equal(_draw(probs, masks, u, np.empty_like(probs)), want)
+    if _kernels.COMPILED:
+        out = np.full(rows, -1, dtype=np.int64)
+        assert _kernels.draw_rows(probs, masks, u, np.empty_like(probs), out) == -1
+        assert np.array_equal(out, want)
+
+
+def test_compiled_draw_refuses_a_row_without_actions() -> None:
+    from holdem_env.engine.errors import HoldemError
+    from holdem_env.training.ppo.algorithm import _draw
+
+    masks = np.array([[1, 0], [0, 0]], dtype=np.int8)
+    with pytest.raises(HoldemError, match="allows no action"):
+        _draw(np.full((2, 2), 0.5), masks, np.array([0.1, 0.2]), np.empty((2, 2)))

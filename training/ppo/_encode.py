@@ -16,6 +16,8 @@ import numpy as np
 from holdem_env.agents import features as feat
 from holdem_env.agents.ppo import PpoPolicy
 
+from . import _kernels
+
 __all__ = ["StepEncoder"]
 
 
@@ -37,6 +39,11 @@ class StepEncoder:
             self.dealt = slice(off["dealt_in"][0] + 1, off["dealt_in"][1])
             self.folded = slice(off["folded"][0] + 1, off["folded"][1])
             self.button = slice(*off["button"])
+            self.off = np.array([off["scalars"][0], off["hole"][0], off["board"][0], off["dealt_in"][0], off["folded"][0],
+                                 off["button"][0], self.seats], dtype=np.int64)
+        #: whether the compiled kernels write the input (else numpy, the reference, does)
+        self.compiled = _kernels.COMPILED and feat.COMPILED_EQUITY and self.scale.dtype == np.float32
+        self._rows = -1
 
     def encode(self, observations: np.ndarray, out: np.ndarray) -> None:
         """Write the network input of the ``(B, obs_size)`` float32 ``observations`` into ``out``."""
@@ -44,9 +51,29 @@ class StepEncoder:
         if obs.dtype != np.float32 or obs.ndim != 2 or obs.shape[1] != self.size:
             out[...] = self.encoder.encode(obs)  # (the checked path says what is wrong)
             return
+        if self.features and self.compiled and obs.flags.c_contiguous and out.flags.c_contiguous and self._compiled(obs, out):
+            return
         np.multiply(obs, self.scale, out=out[:, : self.size])
         if self.features:
             out[:, self.size :] = self._features(obs)
+
+    def _compiled(self, obs: np.ndarray, out: np.ndarray) -> bool:
+        """The input by :func:`._kernels.features_rows` and one compiled equity call; False (nothing to
+        keep) for a batch with a row it does not take."""
+        b = obs.shape[0]
+        if self._rows != b:
+            self._rows = b
+            self._holes = np.zeros((b, 2), dtype=np.int64)
+            self._boards = np.zeros((b, 5), dtype=np.int64)
+            self._lengths = np.zeros(b, dtype=np.int64)
+            self._live = np.zeros(b, dtype=np.int64)
+            self._eq = np.zeros(b, dtype=np.float32)
+        if _kernels.features_rows(obs, self.scale, self.off, out, self._holes, self._boards, self._lengths, self._live) >= 0:
+            return False
+        feat._features.equity_rows(self._holes, self._boards, self._lengths, self._live, feat._PERMS, feat._PREFLOP_TABLE,
+                                   self._eq)
+        out[:, self.size] = self._eq
+        return True
 
     def _features(self, obs: np.ndarray) -> np.ndarray:
         """:func:`features_batch` of ``obs`` (its operations, in its order)."""

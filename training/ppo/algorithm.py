@@ -18,6 +18,7 @@ import torch
 from holdem_env.agents.ppo import _MASKED, ActorCritic, PpoPolicy, masked_logits, sample_with_uniforms
 from holdem_env.env.vector import HoldemVectorEnv
 
+from . import _kernels
 from ._encode import StepEncoder
 from .config import PpoSettings
 
@@ -162,6 +163,16 @@ class _StepForward:
         return x
 
 
+def _draw(probs: np.ndarray, mask: np.ndarray, u: np.ndarray, cdf: np.ndarray) -> np.ndarray:
+    """:func:`sample_with_uniforms` (compiled: :func:`._kernels.draw_rows`, the same ids)."""
+    if not (_kernels.COMPILED and mask.dtype == np.int8 and mask.flags.c_contiguous and probs.shape == cdf.shape):
+        return sample_with_uniforms(probs, mask, u)
+    out = np.empty(len(probs), dtype=np.int64)
+    if _kernels.draw_rows(probs, mask, u, cdf, out) >= 0:
+        return sample_with_uniforms(probs, mask, u)  # (a row that allows nothing: its error)
+    return out
+
+
 def collect_rollout(
     model: ActorCritic, encoder: PpoPolicy, venv: HoldemVectorEnv, obs: dict[str, np.ndarray], steps: int,
     rng: np.random.Generator, reward_scale: float,
@@ -184,6 +195,7 @@ def collect_rollout(
     step_encoder = StepEncoder(encoder)
     rows = np.arange(n)
     masked = np.float32(_MASKED)
+    cdf = np.empty((n, cfg.num_actions), dtype=np.float64)  # (scratch of _draw)
     with torch.no_grad():
         for step in range(steps):
             mask = obs["action_mask"]
@@ -201,7 +213,7 @@ def collect_rollout(
                 ro.xs[step] = x
                 ro.values[step] = value.numpy()
             # sample_actions(..., [rng] * n): the same rng for every row draws its n uniforms in one call
-            act = sample_with_uniforms(np.exp(logp_all), mask, rng.random(n))
+            act = _draw(np.exp(logp_all), mask, rng.random(n), cdf)
             ro.masks[step], ro.actions[step] = mask, act
             ro.logprobs[step] = logp_all[rows, act]
             # (the env's own arrays: read before the next step, copied at the end)
