@@ -127,3 +127,18 @@ def test_compiled_draw_refuses_a_row_without_actions() -> None:
     masks = np.array([[1, 0], [0, 0]], dtype=np.int8)
     with pytest.raises(HoldemError, match="allows no action"):
         _draw(np.full((2, 2), 0.5), masks, np.array([0.1, 0.2]), np.empty((2, 2)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 1), st.lists(st.floats(-400, 400), max_size=30)), max_size=12),
+       st.sampled_from([1.0, 0.3]))
+def test_pool_record_many_is_record_in_order(batches: list[tuple[int, list[float]]], share: float) -> None:
+    """``OpponentPool.record_many`` (its loop inlined) leaves the pool as ``record`` hand by hand does."""
+    from holdem_env.training.pool import OpponentPool
+
+    one, many = (OpponentPool(["random", "tag"], window=7, uniform_share=share) for _ in range(2))
+    for member, payoffs in batches:
+        for p in payoffs:
+            one.record(member, p)
+        many.record_many(member, np.array(payoffs))
+        assert many.results_state() == one.results_state() and many.weights() == one.weights()

@@ -187,8 +187,24 @@ class OpponentPool:
 
     def record_many(self, member: int, payoffs: Sequence[float] | np.ndarray) -> None:
         """:meth:`record` for each entry of ``payoffs``, in order."""
-        for p in np.asarray(payoffs, dtype=np.float64).tolist():
-            self.record(member, p)
+        values = np.asarray(payoffs, dtype=np.float64).tolist()
+        if type(self).record is not OpponentPool.record:  # (a subclass's own record sees every hand)
+            for p in values:
+                self.record(member, p)
+            return
+        if not values:
+            return
+        window, total = self._results[member], self._sums[member]  # record's steps, inlined
+        full, append = window.maxlen, window.append
+        for p in values:
+            micro = round(p * 1_000_000)
+            if len(window) == full:
+                total -= window[0]
+            append(micro)
+            total += micro
+        self._sums[member] = total
+        if self.uniform_share < 1.0:
+            self._cdf = None
 
     def reset_agents(self) -> None:
         """Forget the built agents (a new vector env starts with fresh ones)."""

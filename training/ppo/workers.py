@@ -73,8 +73,9 @@ class _RecordingPool:
         self.pool.record(member, payoff)
 
     def record_many(self, member: int, payoffs: Any) -> None:
-        for p in np.asarray(payoffs, dtype=np.float64).tolist():
-            self.record(member, p)
+        values = np.asarray(payoffs, dtype=np.float64)
+        self.records.extend((member, p) for p in values.tolist())
+        self.pool.record_many(member, values)
 
     def batched_bot(self) -> Any:
         return self.pool.batched_bot()
