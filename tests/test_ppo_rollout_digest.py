@@ -1,16 +1,25 @@
-"""The PPO trainer's rollouts are the same arrays, bit for bit, as before the sampling was sped up (stored digests)."""
+"""The PPO trainer's rollouts are the same arrays, bit for bit, as before the sampling was sped up.
+
+Two checks: the rollouts against digests stored before the change (computed on the project's machine:
+torch's matrix kernels may round differently on another CPU family, so a digest mismatch there alone is
+not a bug), and -- on any machine -- against the sampling loop as it was before the change
+(:func:`_reference_collect`, the per-step public calls: ``PpoPolicy.encode``, ``policy_value``,
+``sample_actions``, ``HoldemVectorEnv.step``) run on the same tables with the same seeds.
+"""
 
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 import numpy as np
 import pytest
 import torch
 
+from holdem_env.agents.ppo import sample_actions
 from holdem_env.engine.config import TableConfig
 from holdem_env.training.ppo import PpoLearner, PpoSettings
-from holdem_env.training.ppo.algorithm import Rollout
+from holdem_env.training.ppo.algorithm import Rollout, policy_value
 from holdem_env.training.ppo.workers import LocalRollouts, RolloutSampler
 
 #: sha256 of the rollouts' arrays (``_digest``) of each case, computed at main ``967a68a`` (before issue 25's
@@ -76,6 +85,50 @@ def _worker() -> str:
         return _digest(out)
     finally:
         worker.close()
+
+
+def _reference_collect(
+    model: Any, encoder: Any, venv: Any, obs: dict[str, np.ndarray], steps: int, rng: np.random.Generator, reward_scale: float
+) -> tuple[Rollout, dict[str, np.ndarray]]:
+    """``collect_rollout`` as it was before the sampling was sped up (main ``967a68a``)."""
+    n = venv.num_envs
+    cfg = encoder.config
+    ro = Rollout(
+        xs=np.zeros((steps, n, cfg.input_size), dtype=np.float32),
+        masks=np.zeros((steps, n, cfg.num_actions), dtype=np.int8),
+        actions=np.zeros((steps, n), dtype=np.int64),
+        logprobs=np.zeros((steps, n), dtype=np.float32),
+        values=np.zeros((steps, n), dtype=np.float64),
+        rewards=np.zeros((steps, n), dtype=np.float64),
+        terminated=np.zeros((steps, n), dtype=bool),
+        next_value=np.zeros(n, dtype=np.float64),
+    )
+    for step in range(steps):
+        x = encoder.encode(obs["observation"])
+        mask = obs["action_mask"]
+        with torch.no_grad():
+            logits, value = policy_value(model, torch.from_numpy(x), torch.from_numpy(mask.astype(np.int64)))
+            logp_all = torch.log_softmax(logits.double(), dim=-1).numpy()
+        act = sample_actions(np.exp(logp_all), mask, [rng] * n)
+        ro.xs[step], ro.masks[step], ro.actions[step] = x, mask, act
+        ro.logprobs[step] = logp_all[np.arange(n), act]
+        ro.values[step] = value.numpy()
+        obs, reward, term, _, _ = venv.step(act)
+        ro.rewards[step] = reward * reward_scale
+        ro.terminated[step] = term
+    with torch.no_grad():
+        ro.next_value = model.value(torch.from_numpy(encoder.encode(obs["observation"]))).double().numpy()
+    return ro, obs
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_rollouts_equal_the_loop_before_the_speed_ups(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same learner, seeds and tables, sampled by today's loop and by the loop before: equal arrays."""
+    from holdem_env.training.ppo import workers
+
+    now = _local(case)
+    monkeypatch.setattr(workers, "collect_rollout", _reference_collect)
+    assert _local(case) == now
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
