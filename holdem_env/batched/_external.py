@@ -197,7 +197,7 @@ def play(bt: Any) -> None:
         pending, owners = rows_all[:k], bots_all[:k]
         round_: list[tuple[np.ndarray, np.ndarray]] = []
         if nbots == 1:
-            groups: list[tuple[int, np.ndarray]] = [(0, pending.copy())]
+            groups: list[tuple[int, np.ndarray]] = [(0, pending)]  # (rows_all is not written before the next round)
         else:  # each bot's rows in table order: a stable sort by bot, cut at the bots' counts
             order = pending[np.argsort(owners, kind="stable")]
             ends = np.cumsum(np.bincount(owners, minlength=nbots)).tolist()

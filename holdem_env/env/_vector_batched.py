@@ -181,14 +181,14 @@ class BatchedBackend:
         """Apply the learner's ids (checked against the masks last returned); ``(rewards, done)``."""
         bt = self.bt
         assert bt is not None  # reset() first (the vector env checks)
-        held = self.showing.copy()
-        if held.any():  # NEXT_STEP: these rows showed a finished hand; their actions are ignored
+        held = self.showing.copy() if self.next_step and self.showing.any() else None  # (only NEXT_STEP shows rows)
+        if held is not None:  # NEXT_STEP: these rows showed a finished hand; their actions are ignored
             actions = np.where(held, 1, actions)  # (check/call: legal for the seat to act; replaced by -1 below)
         try:
             exact = self.encoder.exact_ids(actions, self.amounts)
         except IllegalActionError as e:
             raise IllegalActionError(str(e).replace("row ", "table ", 1).replace(": action", ": the learner's action", 1)) from None
-        if held.any():
+        if held is not None:
             exact = np.where(held, -1, exact)
         bt.step(exact)
         self.learner_steps += 1
@@ -324,7 +324,7 @@ class BatchedBackend:
     def _observe(self) -> None:
         bt = self.bt
         assert bt is not None
-        bt.fill_views(None, self.views)
+        bt._fill_checked(bt._all_rows, self.views)  # fill_views(None, ...) without its argument checks (ours)
         self.encoder.observe(self.obs, self.masks, self.amounts)
 
     def _report(self) -> None:
@@ -340,11 +340,14 @@ class BatchedBackend:
             return
         walks, decided = bt.learner_walks, bt.learner_done
         walked = np.flatnonzero(walks)
-        walk_each = bt.walk_reward[walked] / walks[walked] * self.scale
         if self.record_many is not None:
             played = bt.learner_reward[decided > 0] * self.scale
-            self.record_many(0, np.concatenate([np.repeat(walk_each, walks[walked]), played]))
+            if walked.size:
+                walk_each = bt.walk_reward[walked] / walks[walked] * self.scale
+                played = np.concatenate([np.repeat(walk_each, walks[walked]), played])
+            self.record_many(0, played)
             return
+        walk_each = bt.walk_reward[walked] / walks[walked] * self.scale
         each = dict(zip(walked.tolist(), walk_each.tolist(), strict=True))
         for t in np.flatnonzero(bt.terminated).tolist():
             for _ in range(int(walks[t])):

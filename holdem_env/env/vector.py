@@ -401,7 +401,9 @@ class HoldemVectorEnv(VectorEnv):
         if b is None or self._next_step or not self._seeded:
             obs, rewards, done, _, _ = self.step(actions)
             return obs["observation"], obs["action_mask"], rewards, done
-        rewards, done = b.step(check_learner_actions(actions, self.num_envs))
+        if not (isinstance(actions, np.ndarray) and actions.dtype == np.int64 and actions.shape == (self.num_envs,)):
+            actions = check_learner_actions(actions, self.num_envs)
+        rewards, done = b.step(actions)
         return b.obs, b.masks, rewards.astype(np.float32), done
 
     def close(self, **kwargs: Any) -> None:
