@@ -55,8 +55,9 @@ def _instrument() -> None:
     import holdem_env.env._vector_batched as vb
     import holdem_env.env.vector as vec
     import holdem_env.training.ppo.algorithm as alg
+    import holdem_env.training.ppo.workers as wk
 
-    _wrap(alg, "collect_rollout", "collect_rollout")
+    _wrap(wk, "collect_rollout", "collect_rollout")  # (the name LocalRollouts calls)
     _wrap(alg, "_draw", "  action draw")
     _wrap(alg._StepForward, "run", "  forward (actor, critic)")
     try:
