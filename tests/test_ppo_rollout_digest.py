@@ -31,6 +31,11 @@ EXPECTED = {
     "hu-pool-worker": "14a42c8579399f95dbf713444d83abc44d0970402bc70016f84d7c6a90d6dcdb",
 }
 
+#: sha256 of :func:`_probe` on the machine that computed ``EXPECTED``: where torch's kernels round differently
+#: (another CPU family), the stored digests cannot match and their tests are skipped; the comparison with the
+#: loop before the speed-ups still runs.
+PROBE = "39ea39e953c2454ae7eb0a9aef7df2d100fe33fceeefbb4613504756fb65e39e"
+
 CASES = {
     "hu-tag": (2, ("tag",), 1.0, 8, 12),
     "hu-pool": (2, ("random", "tag", "lag", "ppo"), 0.5, 16, 8),
@@ -46,6 +51,22 @@ def _digest(rollouts: list[Rollout]) -> str:
             h.update(f"{name}{a.dtype.str}{a.shape}".encode())
             h.update(a.tobytes())
     return h.hexdigest()
+
+
+def _probe() -> str:
+    """Digest of the float32 matrix arithmetic the rollouts use (``addmm``, ``tanh``, ``log_softmax``)."""
+    g = torch.Generator().manual_seed(3)
+    x, w, b = (torch.randn(*shape, generator=g) for shape in ((37, 164), (128, 164), (128,)))
+    with torch.random.fork_rng(devices=[]):
+        torch.set_num_threads(1)
+        h = torch.tanh(torch.addmm(b, x, w.t()))
+        out = torch.log_softmax(h.double(), dim=-1)
+    return hashlib.sha256(h.numpy().tobytes() + out.numpy().tobytes()).hexdigest()
+
+
+def _same_kernels() -> None:
+    if _probe() != PROBE:
+        pytest.skip("torch's float32 kernels round differently on this CPU; the stored digests are this project's machine's")
 
 
 def _settings(opponents: tuple[str, ...], share: float, tables: int, steps: int) -> PpoSettings:
@@ -133,10 +154,12 @@ def test_rollouts_equal_the_loop_before_the_speed_ups(case: str, monkeypatch: py
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_local_rollouts_are_unchanged(case: str) -> None:
+    _same_kernels()
     assert _local(case) == EXPECTED[case]
 
 
 def test_worker_rollouts_are_unchanged() -> None:
+    _same_kernels()
     assert _worker() == EXPECTED["hu-pool-worker"]
 
 
@@ -144,3 +167,4 @@ if __name__ == "__main__":  # print the digests (to fill EXPECTED after a delibe
     for c in sorted(CASES):
         print(c, _local(c))
     print("hu-pool-worker", _worker())
+    print("probe", _probe())
