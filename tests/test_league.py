@@ -160,7 +160,9 @@ def _scalars(run_dir: Path) -> dict[str, list[tuple[int, float]]]:
 
     ea = EventAccumulator(str(run_dir), size_guidance={"scalars": 0, "tensors": 0})
     ea.Reload()
-    return {tag: [(e.step, e.value) for e in ea.Scalars(tag)] for tag in ea.Tags()["scalars"]}
+    # in step order: a run and its resume in one process within one second write event files whose names
+    # differ only by tensorboard's per-process counter, which sorts as text (".9" after ".10")
+    return {tag: sorted((e.step, e.value) for e in ea.Scalars(tag)) for tag in ea.Tags()["scalars"]}
 
 
 @pytest.fixture(scope="module")
