@@ -193,11 +193,25 @@ def check_uniforms(views: BatchViews, uniforms: Any, per_decision: int) -> np.nd
     return np.ascontiguousarray(u)
 
 
+#: Row indices 0..k-1 for :func:`row_opponents` (a slice of one array, grown when more rows come).
+_ROW_INDEX: list[np.ndarray] = [np.arange(64, dtype=np.int64)]
+
+
 def row_opponents(views: BatchViews) -> np.ndarray:
     """Each row's opponents still in the hand (dealt in, not folded, not the seat), 1..9."""
-    alive = (views.dealt_in != 0) & (views.folded == 0)
-    alive[np.arange(views.rows), views.seat] = False
-    return np.clip(alive.sum(axis=1), 1, 9).astype(np.int64)
+    alive = views.dealt_in != 0
+    if alive.shape[1] == 2:  # two seats: at most one other, so 1 after the clamp at every row
+        return np.ones(alive.shape[0], dtype=np.int64)
+    alive &= views.folded == 0
+    index = _ROW_INDEX[0]
+    if len(index) < views.rows:
+        index = _ROW_INDEX[0] = np.arange(2 * views.rows, dtype=np.int64)
+    count = np.add.reduce(alive, axis=1, dtype=np.int64)
+    count -= alive[index[: views.rows], views.seat]  # the seat itself, where it is alive
+    np.maximum(count, 1, out=count)
+    if alive.shape[1] > 10:  # (more than nine others: only in views built by hand)
+        np.minimum(count, 9, out=count)
+    return count
 
 
 def to_mode(observation: Mapping[str, Any], info: Mapping[str, Any], action: int, target: float, bet_sizes: Sequence[float]) -> int:
@@ -269,6 +283,14 @@ class RowRuleAgent:
         :meth:`act` plays at that table with those draws."""
         return self._rows(views, check_uniforms(views, uniforms, self.uniforms_per_decision))[0]
 
+    def _decide_trusted(self, views: BatchViews, uniforms: np.ndarray) -> np.ndarray:
+        """:meth:`decide` without its argument checks, for the batched core only: ``views`` are its own
+        filled arrays and ``uniforms`` the float64 C-order ``(rows, uniforms_per_decision)`` draws in [0, 1)
+        it made itself (``rng.random``). A subclass with its own ``decide`` gets that one (checks included)."""
+        if type(self).decide is not RowRuleAgent.decide:
+            return self.decide(views, uniforms)
+        return self._rows(views, uniforms)[0]
+
     def _rows(self, views: BatchViews, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         raise NotImplementedError
 
@@ -316,7 +338,7 @@ class TagAgent(RowRuleAgent):
         """(exact ids, raise targets) of every row (:func:`holdem_env.agents._rules.tag_rows`)."""
         pct = percentiles()[views.hole[:, 0], views.hole[:, 1]]
         eq = np.full(views.rows, np.nan)
-        post = np.flatnonzero(views.street > 0)
+        post = (views.street > 0).nonzero()[0]
         if post.size:
             self._row_equities(views, post, eq)
         return self._kernel(views, pct, eq, u[:, 0])
