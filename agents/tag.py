@@ -239,13 +239,19 @@ def repeat_row(row: BatchViews, holdings: np.ndarray) -> BatchViews:
     return out
 
 
-def rule_equities(views: BatchViews, rows: np.ndarray, flop_runouts: int, samples: int, seed: int, out: np.ndarray) -> None:
-    """``out[rows]``: the rows' postflop equities (:func:`holdem_env.agents._rules.row_equities`)."""
+def rule_equities(views: BatchViews, rows: np.ndarray, flop_runouts: int, samples: int, seed: int, out: np.ndarray,
+                  opponents: np.ndarray | None = None) -> None:
+    """``out[rows]``: the rows' postflop equities (:func:`holdem_env.agents._rules.row_equities`);
+    ``opponents``: :func:`row_opponents` of ``views`` when the caller has it."""
     _rules.row_equities(
         np.ascontiguousarray(views.board, dtype=np.int64), np.ascontiguousarray(views.board_len, dtype=np.int64),
-        np.ascontiguousarray(views.hole, dtype=np.int64), row_opponents(views), np.ascontiguousarray(rows, dtype=np.int64),
-        flop_runouts, samples, seed % (1 << 63), out,
+        np.ascontiguousarray(views.hole, dtype=np.int64), row_opponents(views) if opponents is None else opponents,
+        np.ascontiguousarray(rows, dtype=np.int64), flop_runouts, samples, seed % (1 << 63), out,
     )
+
+
+#: Equities :class:`TagAgent` keeps (a street's later decisions at a table ask again); emptied when full.
+_MEMO_KEPT = 20_000
 
 
 def weigh_pieces(observation: Mapping[str, Any], info: Mapping[str, Any], out: np.ndarray, ids: np.ndarray,
@@ -333,6 +339,8 @@ class TagAgent(RowRuleAgent):
         self.rng = agent_rng(rng, seed)
         self._params = np.array([self.tightness, self.aggression])
         self._equity_cache: dict[tuple[Any, ...], np.ndarray] = {}
+        self._memo: dict[tuple[int, ...], float] = {}
+        self._memo_setting: tuple[int, int, int] | None = None
 
     def _rows(self, views: BatchViews, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(exact ids, raise targets) of every row (:func:`holdem_env.agents._rules.tag_rows`)."""
@@ -352,7 +360,7 @@ class TagAgent(RowRuleAgent):
     def _row_equities(self, views: BatchViews, rows: np.ndarray, out: np.ndarray) -> None:
         """``out[rows]``: the postflop equity of each row's own holding."""
         if not self.read_ranges:
-            rule_equities(views, rows, self.flop_runouts, self.samples, self.equity_seed, out)
+            self._memo_equities(views, rows, out)
             return
         opponents = row_opponents(views)
         plain = []
@@ -367,6 +375,28 @@ class TagAgent(RowRuleAgent):
             out[i] = equity(hole, board, opponents=int(opponents[i]), ranges=ranges, samples=self.samples, rng=rng)
         if plain:
             rule_equities(views, np.array(plain, dtype=np.int64), self.flop_runouts, self.samples, self.equity_seed, out)
+
+    def _memo_equities(self, views: BatchViews, rows: np.ndarray, out: np.ndarray) -> None:
+        """``out[rows]``: :func:`rule_equities`, each computed once per board, holding and opponent count
+        (it is a function of them and of ``flop_runouts``, ``samples`` and ``equity_seed``) and then kept."""
+        opponents = row_opponents(views)
+        setting = (self.flop_runouts, self.samples, self.equity_seed)
+        if self._memo_setting != setting or len(self._memo) >= _MEMO_KEPT:
+            self._memo, self._memo_setting = {}, setting
+        memo = self._memo
+        keys = np.concatenate((views.board, views.hole, views.board_len[:, None], opponents[:, None]), axis=1)
+        missing: list[tuple[int, tuple[int, ...]]] = []
+        for i, key in zip(rows.tolist(), map(tuple, keys[rows].tolist()), strict=True):
+            e = memo.get(key)
+            if e is None:
+                missing.append((i, key))
+            else:
+                out[i] = e
+        if missing:
+            todo = np.array([i for i, _ in missing], dtype=np.int64)
+            rule_equities(views, todo, self.flop_runouts, self.samples, self.equity_seed, out, opponents)
+            for i, key in missing:
+                memo[key] = float(out[i])
 
     @staticmethod
     def _ranges(views: BatchViews, i: int) -> list[frozenset[str] | None] | None:

@@ -97,3 +97,25 @@ def test_step_still_checks_the_actions() -> None:
     with pytest.raises(IllegalActionError, match="table"):
         bt.step(np.full(4, 10**6, dtype=np.int64))
     assert _state(bt) == before
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_kept_equities_are_the_computed_ones(players: int) -> None:
+    kept = TagAgent(samples=30, flop_runouts=16)
+    hits = 0
+    for v, _ in _views_and_draws(players, seed=20 + players):
+        post = (v.street > 0).nonzero()[0]
+        before = len(kept._memo)
+        got, want = np.full(v.rows, np.nan), np.full(v.rows, np.nan)
+        kept._row_equities(v, post, got)
+        TagAgent(samples=30, flop_runouts=16)._row_equities(v, post, want)  # a fresh agent: nothing kept
+        np.testing.assert_array_equal(got, want)
+        hits += len(post) - (len(kept._memo) - before)
+    assert hits > 0  # some rows were answered from what was kept
+    kept.samples = 31  # another setting: nothing kept is reused
+    v, _ = _views_and_draws(players, seed=20 + players)[-1]
+    post = (v.street > 0).nonzero()[0]
+    got, want = np.full(v.rows, np.nan), np.full(v.rows, np.nan)
+    kept._row_equities(v, post, got)
+    TagAgent(samples=31, flop_runouts=16)._row_equities(v, post, want)
+    np.testing.assert_array_equal(got, want)
