@@ -193,11 +193,25 @@ def check_uniforms(views: BatchViews, uniforms: Any, per_decision: int) -> np.nd
     return np.ascontiguousarray(u)
 
 
+#: Row indices 0..k-1 for :func:`row_opponents` (a slice of one array, grown when more rows come).
+_ROW_INDEX: list[np.ndarray] = [np.arange(64, dtype=np.int64)]
+
+
 def row_opponents(views: BatchViews) -> np.ndarray:
     """Each row's opponents still in the hand (dealt in, not folded, not the seat), 1..9."""
-    alive = (views.dealt_in != 0) & (views.folded == 0)
-    alive[np.arange(views.rows), views.seat] = False
-    return np.clip(alive.sum(axis=1), 1, 9).astype(np.int64)
+    alive = views.dealt_in != 0
+    if alive.shape[1] == 2:  # two seats: at most one other, so 1 after the clamp at every row
+        return np.ones(alive.shape[0], dtype=np.int64)
+    alive &= views.folded == 0
+    index = _ROW_INDEX[0]
+    if len(index) < views.rows:
+        index = _ROW_INDEX[0] = np.arange(2 * views.rows, dtype=np.int64)
+    count = np.add.reduce(alive, axis=1, dtype=np.int64)
+    count -= alive[index[: views.rows], views.seat]  # the seat itself, where it is alive
+    np.maximum(count, 1, out=count)
+    if alive.shape[1] > 10:  # (more than nine others: only in views built by hand)
+        np.minimum(count, 9, out=count)
+    return count
 
 
 def to_mode(observation: Mapping[str, Any], info: Mapping[str, Any], action: int, target: float, bet_sizes: Sequence[float]) -> int:
@@ -225,13 +239,19 @@ def repeat_row(row: BatchViews, holdings: np.ndarray) -> BatchViews:
     return out
 
 
-def rule_equities(views: BatchViews, rows: np.ndarray, flop_runouts: int, samples: int, seed: int, out: np.ndarray) -> None:
-    """``out[rows]``: the rows' postflop equities (:func:`holdem_env.agents._rules.row_equities`)."""
+def rule_equities(views: BatchViews, rows: np.ndarray, flop_runouts: int, samples: int, seed: int, out: np.ndarray,
+                  opponents: np.ndarray | None = None) -> None:
+    """``out[rows]``: the rows' postflop equities (:func:`holdem_env.agents._rules.row_equities`);
+    ``opponents``: :func:`row_opponents` of ``views`` when the caller has it."""
     _rules.row_equities(
         np.ascontiguousarray(views.board, dtype=np.int64), np.ascontiguousarray(views.board_len, dtype=np.int64),
-        np.ascontiguousarray(views.hole, dtype=np.int64), row_opponents(views), np.ascontiguousarray(rows, dtype=np.int64),
-        flop_runouts, samples, seed % (1 << 63), out,
+        np.ascontiguousarray(views.hole, dtype=np.int64), row_opponents(views) if opponents is None else opponents,
+        np.ascontiguousarray(rows, dtype=np.int64), flop_runouts, samples, seed % (1 << 63), out,
     )
+
+
+#: Equities :class:`TagAgent` keeps (a street's later decisions at a table ask again); emptied when full.
+_MEMO_KEPT = 20_000
 
 
 def weigh_pieces(observation: Mapping[str, Any], info: Mapping[str, Any], out: np.ndarray, ids: np.ndarray,
@@ -268,6 +288,14 @@ class RowRuleAgent:
         ``views``, given each row's ``uniforms_per_decision`` uniform draws in [0, 1): what
         :meth:`act` plays at that table with those draws."""
         return self._rows(views, check_uniforms(views, uniforms, self.uniforms_per_decision))[0]
+
+    def _decide_trusted(self, views: BatchViews, uniforms: np.ndarray) -> np.ndarray:
+        """:meth:`decide` without its argument checks, for the batched core only: ``views`` are its own
+        filled arrays and ``uniforms`` the float64 C-order ``(rows, uniforms_per_decision)`` draws in [0, 1)
+        it made itself (``rng.random``). A subclass with its own ``decide`` gets that one (checks included)."""
+        if type(self).decide is not RowRuleAgent.decide:
+            return self.decide(views, uniforms)
+        return self._rows(views, uniforms)[0]
 
     def _rows(self, views: BatchViews, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         raise NotImplementedError
@@ -311,12 +339,14 @@ class TagAgent(RowRuleAgent):
         self.rng = agent_rng(rng, seed)
         self._params = np.array([self.tightness, self.aggression])
         self._equity_cache: dict[tuple[Any, ...], np.ndarray] = {}
+        self._memo: dict[tuple[int, ...], float] = {}
+        self._memo_setting: tuple[int, int, int] | None = None
 
     def _rows(self, views: BatchViews, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(exact ids, raise targets) of every row (:func:`holdem_env.agents._rules.tag_rows`)."""
         pct = percentiles()[views.hole[:, 0], views.hole[:, 1]]
         eq = np.full(views.rows, np.nan)
-        post = np.flatnonzero(views.street > 0)
+        post = (views.street > 0).nonzero()[0]
         if post.size:
             self._row_equities(views, post, eq)
         return self._kernel(views, pct, eq, u[:, 0])
@@ -330,7 +360,7 @@ class TagAgent(RowRuleAgent):
     def _row_equities(self, views: BatchViews, rows: np.ndarray, out: np.ndarray) -> None:
         """``out[rows]``: the postflop equity of each row's own holding."""
         if not self.read_ranges:
-            rule_equities(views, rows, self.flop_runouts, self.samples, self.equity_seed, out)
+            self._memo_equities(views, rows, out)
             return
         opponents = row_opponents(views)
         plain = []
@@ -345,6 +375,28 @@ class TagAgent(RowRuleAgent):
             out[i] = equity(hole, board, opponents=int(opponents[i]), ranges=ranges, samples=self.samples, rng=rng)
         if plain:
             rule_equities(views, np.array(plain, dtype=np.int64), self.flop_runouts, self.samples, self.equity_seed, out)
+
+    def _memo_equities(self, views: BatchViews, rows: np.ndarray, out: np.ndarray) -> None:
+        """``out[rows]``: :func:`rule_equities`, each computed once per board, holding and opponent count
+        (it is a function of them and of ``flop_runouts``, ``samples`` and ``equity_seed``) and then kept."""
+        opponents = row_opponents(views)
+        setting = (self.flop_runouts, self.samples, self.equity_seed)
+        if self._memo_setting != setting or len(self._memo) >= _MEMO_KEPT:
+            self._memo, self._memo_setting = {}, setting
+        memo = self._memo
+        keys = np.concatenate((views.board, views.hole, views.board_len[:, None], opponents[:, None]), axis=1)
+        missing: list[tuple[int, tuple[int, ...]]] = []
+        for i, key in zip(rows.tolist(), map(tuple, keys[rows].tolist()), strict=True):
+            e = memo.get(key)
+            if e is None:
+                missing.append((i, key))
+            else:
+                out[i] = e
+        if missing:
+            todo = np.array([i for i, _ in missing], dtype=np.int64)
+            rule_equities(views, todo, self.flop_runouts, self.samples, self.equity_seed, out, opponents)
+            for i, key in missing:
+                memo[key] = float(out[i])
 
     @staticmethod
     def _ranges(views: BatchViews, i: int) -> list[frozenset[str] | None] | None:

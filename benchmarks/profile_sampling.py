@@ -75,6 +75,7 @@ def _instrument() -> None:
     _wrap(vec.HoldemVectorEnv, "step", "  env step (with infos)")
     _wrap(ext, "play", "    opponents' play")
     _wrap(tag.RowRuleAgent, "decide", "      bots' decide")
+    _wrap(tag.RowRuleAgent, "_decide_trusted", "      bots' decide")  # (the core's own draws: no argument checks)
     _wrap(tag, "rule_equities", "        rule bots' equity")
     _wrap(vb.BatchedBackend, "_observe", "    observations and masks")
     _wrap(vb.BatchedBackend, "_report", "    pool records")

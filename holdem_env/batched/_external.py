@@ -206,14 +206,16 @@ def play(bt: Any) -> None:
             bot = bt.opponents[b]
             views, heads = bt._bot_views[b]
             bt._fill_checked(rows, views)
-            if row_uniforms is None:
-                uniforms = rng.random((len(rows), bt._uniforms_per[b]))
-            else:
-                uniforms = np.asarray(row_uniforms(rows, bt.actor[rows], bt._uniforms_per[b]), dtype=np.float64)
             top = heads.get(len(rows))
             if top is None or top.hist_seat.base is not views.hist_seat:  # (history arrays widened since)
                 top = heads[len(rows)] = head(views, len(rows))
-            got = bot.decide(top, uniforms)
+            if row_uniforms is None:  # our own draws and views: a rule bot's decide without its argument checks
+                uniforms = rng.random((len(rows), bt._uniforms_per[b]))
+                trusted = getattr(bot, "_decide_trusted", None)
+                got = bot.decide(top, uniforms) if trusted is None else trusted(top, uniforms)
+            else:  # the members' own uniforms: the bot's decide checks them
+                uniforms = np.asarray(row_uniforms(rows, bt.actor[rows], bt._uniforms_per[b]), dtype=np.float64)
+                got = bot.decide(top, uniforms)
             acts = np.asarray(got)
             if acts.shape != rows.shape or (acts.size and acts.dtype.kind not in "iu"):
                 raise IllegalActionError(

@@ -77,7 +77,7 @@ cdef class BatchedTables:
     cdef int _apply(self, Py_ssize_t t, long long a) except -1
     @cython.locals(u=cython.double, v=cython.double, k=cython.longlong, r=cython.longlong, fold=bint, raises=cython.longlong)
     cdef long long _random_action(self, Py_ssize_t t) except -1
-    @cython.locals(t=Py_ssize_t)
+    @cython.locals(t=Py_ssize_t, s=Py_ssize_t, n=Py_ssize_t)
     cdef int _step_all(self, long long[::1] acts) except -1
     @cython.locals(t=Py_ssize_t)
     cdef int _fill_random(self, long long[::1] out) except -1

@@ -210,22 +210,30 @@ class BatchedTables:
         """
         if self._stalled:
             raise IllegalActionError(f"these tables stopped in the middle of a step ({self._stalled}); build new ones")
-        acts = _checks.action_ids(self, actions)
-        self.rewards[:] = 0
-        self.terminated[:] = 0
-        self.learner_reward[:] = 0
-        self.learner_done[:] = 0
-        self.final_seat[:] = -1
-        self.learner_walks[:] = 0
-        self.walk_reward[:] = 0
-        self.final_member[:] = -1
+        self._step_checked(_checks.action_ids(self, actions))
+
+    def _step_checked(self, acts: Any) -> None:
+        """:meth:`step` without checking ``acts``, for a caller that checked them itself (the vector env's
+        backend, against the masks it wrote): one legal exact id (or -1) per table, int64, C order."""
+        if self._stalled:
+            raise IllegalActionError(f"these tables stopped in the middle of a step ({self._stalled}); build new ones")
         self._step_all(acts)
         if self._external:
             self._play_external()
         self.decisions = self._n_decisions
 
     def _step_all(self, acts: np.ndarray) -> int:
+        n = self.num_players
         for t in range(self.num_tables):
+            for s in range(n):  # this step's results, cleared (a table's step writes only its own row)
+                self._rewards[t, s] = 0
+            self._terminated[t] = 0
+            self._lrew[t] = 0
+            self._ldone[t] = 0
+            self._fseat[t] = -1
+            self._lwalks[t] = 0
+            self._wrew[t] = 0
+            self._fmember[t] = -1
             if acts[t] >= 0:  # -1: the table does not move this step (the vector env's NEXT_STEP rows)
                 self._apply(t, acts[t])
             if self.random_opponents:

@@ -190,7 +190,7 @@ class BatchedBackend:
             raise IllegalActionError(str(e).replace("row ", "table ", 1).replace(": action", ": the learner's action", 1)) from None
         if held is not None:
             exact = np.where(held, -1, exact)
-        bt.step(exact)
+        bt._step_checked(np.ascontiguousarray(exact, dtype=np.int64))  # (checked above, against our masks)
         self.learner_steps += 1
         done = bt.learner_done.astype(bool)
         rewards = bt.learner_reward * self.scale
