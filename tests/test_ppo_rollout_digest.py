@@ -27,7 +27,7 @@ from holdem_env.training.ppo.workers import LocalRollouts, RolloutSampler
 EXPECTED = {
     "hu-tag": "fad89636212668b7dd00286e04b96fcb61a1f94de42f54580567c23ba97464d8",
     "hu-pool": "180801da142d11484b47d62be166babbb841256b60fe00ac5aa1d92500f25c31",
-    "6max-pool": "8a0cad5acf5ee1afe05f2aec345e8c046b591330e9727cc0db7c40a5dbf50a0d",
+    "6max-pool": "c8288c3387c7eccc3a37607b6ae9cbb670f47f45a74b1e56f762fbaca1862f79",  # ppo-6max round 100 (h-6max3)
     "hu-pool-worker": "14a42c8579399f95dbf713444d83abc44d0970402bc70016f84d7c6a90d6dcdb",
 }
 
@@ -114,16 +114,7 @@ def _reference_collect(
     """``collect_rollout`` as it was before the sampling was sped up (main ``967a68a``)."""
     n = venv.num_envs
     cfg = encoder.config
-    ro = Rollout(
-        xs=np.zeros((steps, n, cfg.input_size), dtype=np.float32),
-        masks=np.zeros((steps, n, cfg.num_actions), dtype=np.int8),
-        actions=np.zeros((steps, n), dtype=np.int64),
-        logprobs=np.zeros((steps, n), dtype=np.float32),
-        values=np.zeros((steps, n), dtype=np.float64),
-        rewards=np.zeros((steps, n), dtype=np.float64),
-        terminated=np.zeros((steps, n), dtype=bool),
-        next_value=np.zeros(n, dtype=np.float64),
-    )
+    ro = Rollout.empty(steps, n, cfg.input_size, cfg.num_actions)  # every step's row is written below
     for step in range(steps):
         x = encoder.encode(obs["observation"])
         mask = obs["action_mask"]

@@ -4,6 +4,10 @@ cimport cython
 
 cdef float _TINY, _CAP, _F1, _F0
 
+@cython.locals(c=Py_ssize_t, n=Py_ssize_t)
+cdef Py_ssize_t _cards(const float[:, ::1] obs, Py_ssize_t i, Py_ssize_t start, long long[:, ::1] dst,
+                       Py_ssize_t cap) noexcept
+
 @cython.locals(tiny=cython.float, cap=cython.float, one=cython.float, zero=cython.float, b=Py_ssize_t, width=Py_ssize_t,
                o_sc=Py_ssize_t, o_hole=Py_ssize_t, o_board=Py_ssize_t, o_dealt=Py_ssize_t, o_fold=Py_ssize_t,
                o_button=Py_ssize_t, seats=Py_ssize_t, i=Py_ssize_t, j=Py_ssize_t, c=Py_ssize_t, s=Py_ssize_t,

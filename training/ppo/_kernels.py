@@ -31,6 +31,17 @@ _F1 = np.float32(1.0)
 _F0 = np.float32(0.0)
 
 
+def _cards(obs: np.ndarray, i: int, start: int, dst: np.ndarray, cap: int) -> int:
+    """The cards set in ``obs[i, start : start + 52]``: the first ``cap`` written to ``dst[i]``; how many."""
+    n = 0
+    for c in range(52):
+        if obs[i, start + c] > 0.5:
+            if n < cap:
+                dst[i, n] = c
+            n += 1
+    return n
+
+
 def features_rows(obs: np.ndarray, scale: np.ndarray, off: np.ndarray, out: np.ndarray, holes: np.ndarray,
                   boards: np.ndarray, lengths: np.ndarray, live: np.ndarray) -> int:
     """``out[:, :L] = obs * scale`` and ``out[:, L + 1 : L + 6]`` the features 1..5 of each row (``L``: the
@@ -43,20 +54,10 @@ def features_rows(obs: np.ndarray, scale: np.ndarray, off: np.ndarray, out: np.n
     for i in range(b):
         for j in range(width):
             out[i, j] = obs[i, j] * scale[j]
-        nh = 0
-        for c in range(52):
-            if obs[i, o_hole + c] > 0.5:
-                if nh < 2:
-                    holes[i, nh] = c
-                nh += 1
+        nh = _cards(obs, i, o_hole, holes, 2)
         if nh != 2:
             return i
-        nb = 0
-        for c in range(52):
-            if obs[i, o_board + c] > 0.5:
-                if nb < 5:
-                    boards[i, nb] = c
-                nb += 1
+        nb = _cards(obs, i, o_board, boards, 5)
         if nb == 1 or nb == 2 or nb > 5:
             return i
         for c in range(nb, 5):

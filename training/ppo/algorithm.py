@@ -105,6 +105,20 @@ class Rollout:
     next_value: np.ndarray
 
     @staticmethod
+    def empty(steps: int, n: int, input_size: int, num_actions: int) -> Rollout:
+        """Arrays for ``steps`` decisions at ``n`` tables, to be filled (``next_value`` zeros)."""
+        return Rollout(
+            xs=np.empty((steps, n, input_size), dtype=np.float32),
+            masks=np.empty((steps, n, num_actions), dtype=np.int8),
+            actions=np.empty((steps, n), dtype=np.int64),
+            logprobs=np.empty((steps, n), dtype=np.float32),
+            values=np.empty((steps, n), dtype=np.float64),
+            rewards=np.empty((steps, n), dtype=np.float64),
+            terminated=np.empty((steps, n), dtype=bool),
+            next_value=np.zeros(n, dtype=np.float64),
+        )
+
+    @staticmethod
     def join(parts: Sequence[Rollout]) -> Rollout:
         """The tables of several rollouts side by side (in order)."""
         arrays = [[getattr(p, f.name) for p in parts] for f in fields(Rollout)]
@@ -181,16 +195,7 @@ def collect_rollout(
     uniform draw each from ``rng``); returns the rollout and the observations after it."""
     n = venv.num_envs
     cfg = encoder.config
-    ro = Rollout(
-        xs=np.empty((steps, n, cfg.input_size), dtype=np.float32),
-        masks=np.empty((steps, n, cfg.num_actions), dtype=np.int8),
-        actions=np.empty((steps, n), dtype=np.int64),
-        logprobs=np.empty((steps, n), dtype=np.float32),
-        values=np.empty((steps, n), dtype=np.float64),
-        rewards=np.empty((steps, n), dtype=np.float64),
-        terminated=np.empty((steps, n), dtype=bool),
-        next_value=np.zeros(n, dtype=np.float64),
-    )
+    ro = Rollout.empty(steps, n, cfg.input_size, cfg.num_actions)
     fast = _StepForward(model, n) if _StepForward.usable(model) else None
     step_encoder = StepEncoder(encoder)
     rows = np.arange(n)
