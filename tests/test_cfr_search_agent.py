@@ -212,6 +212,36 @@ def test_an_off_tree_raise_maps_pseudo_harmonically(blueprint: str) -> None:
     assert bp.children(node)[w.steps[1].child][0] == nearest
 
 
+def test_an_uncommitted_raise_is_never_read_as_all_in(blueprint: str) -> None:
+    # the button opens to 200 (the tree's half pot); the big blind re-raises. Above the tree's largest
+    # re-raise (1 pot: r600) the only bigger size is the all-in: the pseudo-harmonic mapping between
+    # them would read a re-raise to 1,000 as the all-in 35% of the time, ending the tree
+    bp = CfrSearchAgent(blueprint=blueprint, seed=0).blueprint
+    env = _env("exact")
+    node = bp.first[bp.root] + [label for label, _ in bp.children(bp.root)].index("r200")
+    labels = [label for label, _ in bp.children(node)]
+    assert labels[-1] == "a" and [lb for lb in labels if lb.startswith("r")] == ["r600"]
+
+    def reads(to: int) -> set[str]:
+        env.reset(seed=0, options={"button": 0})
+        env.step(201)
+        env.step(to + 1)
+        _, _, _, _, info = env.last()
+        public = public_state(info["view"], (50, 100))
+        assert public.me == 0 and public.actions[-1] == (1, 0, "r", to)
+        out = set()
+        for key in range(200):
+            w = walk(bp, public, key)
+            assert not w.lost
+            out.add(labels[w.steps[1].child])
+        return out
+
+    # 1,000: 19,000 behind against a pot of 2,000 once called, never the all-in
+    assert reads(1000) == {"r600"}
+    # 8,000: 12,000 behind against 16,000: committed, the all-in is a neighbour (94% of the time)
+    assert reads(8000) == {"r600", "a"}
+
+
 # ------------------------------------------------------------------------------ re-solving
 def test_the_river_plays_the_resolved_strategy(blueprint: str) -> None:
     env, obs, info = _river_state(blueprint)
