@@ -4,6 +4,7 @@ Usage::
 
     .venv/bin/python benchmarks/bench_cfr_search_decisions.py --hands 200 --resolve turn --seed 1
     .venv/bin/python benchmarks/bench_cfr_search_decisions.py --hands 200 --resolve river --opponent tag
+    .venv/bin/python benchmarks/bench_cfr_search_decisions.py --hands 60 --options "turn_max_raises=2"
 
 Plays ``--hands`` heads-up hands of the env at 50/100 with 20,000 stacks (200 big blinds: the
 shipped blueprint's depth, what ``holdem lbr`` plays) between ``cfr-search(resolve=...)`` (the shipped
@@ -60,8 +61,10 @@ def main() -> None:
     parser.add_argument("--opponent", default="lbr-like")
     parser.add_argument("--blueprint", default=None)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--options", default="", help="more keyword arguments of the bot, e.g. \"turn_max_raises=2\"")
     args = parser.parse_args()
-    spec = f"cfr-search(resolve={args.resolve!r}" + (f", blueprint={args.blueprint!r})" if args.blueprint else ")")
+    more = (f", blueprint={args.blueprint!r}" if args.blueprint else "") + (f", {args.options}" if args.options else "")
+    spec = f"cfr-search(resolve={args.resolve!r}{more})"
     rng = np.random.default_rng(args.seed)
     bot = make_agent(spec, rng=np.random.default_rng(rng.integers(2**63)))
     opponent = LbrLike(rng) if args.opponent == "lbr-like" else make_agent(args.opponent, rng=rng)

@@ -14,9 +14,10 @@ from enginekit import play_passively, seat0_decisions
 from holdem_env.agents import make_agent
 from holdem_env.agents.base import AgentSpecError
 from holdem_env.agents.cfr_search.abstraction import AbstractionConfig
-from holdem_env.agents.cfr_search.agent import CfrSearchAgent
+from holdem_env.agents.cfr_search.agent import CfrSearchAgent, preflop_percentiles, preflop_share
 from holdem_env.agents.cfr_search.follow import bet_uniform, public_state, walk
 from holdem_env.agents.cfr_search.search import resolve_street, river_start
+from holdem_env.agents.preflop import hand_class
 from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.ranges import HOLDINGS
@@ -210,6 +211,61 @@ def test_an_off_tree_raise_maps_pseudo_harmonically(blueprint: str) -> None:
     fractions = {label: (int(label[1:]) - 200) / 400 for label, _ in bp.children(node) if label.startswith("r")}
     nearest = min(fractions, key=lambda lb: abs(math.log(1.0 / max(fractions[lb], 1e-9))))  # x = (400 - 200) / 400 = 0.5
     assert bp.children(node)[w.steps[1].child][0] == nearest
+
+
+def test_an_uncommitted_raise_is_never_read_as_all_in(blueprint: str) -> None:
+    # the button opens to 200 (the tree's half pot); the big blind re-raises. Above the tree's largest
+    # re-raise (1 pot: r600) the only bigger size is the all-in: the pseudo-harmonic mapping between
+    # them would read a re-raise to 1,000 as the all-in 35% of the time, ending the tree
+    bp = CfrSearchAgent(blueprint=blueprint, seed=0).blueprint
+    env = _env("exact")
+    node = bp.first[bp.root] + [label for label, _ in bp.children(bp.root)].index("r200")
+    labels = [label for label, _ in bp.children(node)]
+    assert labels[-1] == "a" and [lb for lb in labels if lb.startswith("r")] == ["r600"]
+
+    def reads(to: int) -> set[str]:
+        env.reset(seed=0, options={"button": 0})
+        env.step(201)
+        env.step(to + 1)
+        _, _, _, _, info = env.last()
+        public = public_state(info["view"], (50, 100))
+        assert public.me == 0 and public.actions[-1] == (1, 0, "r", to)
+        out = set()
+        for key in range(200):
+            w = walk(bp, public, key)
+            assert not w.lost
+            out.add(labels[w.steps[1].child])
+        return out
+
+    # 1,000: 19,000 behind against a pot of 2,000 once called, never the all-in
+    assert reads(1000) == {"r600"}
+    # 8,000: 12,000 behind against 16,000: committed, the all-in is a neighbour (94% of the time)
+    assert reads(8000) == {"r600", "a"}
+
+
+def test_off_the_tree_preflop_the_bot_calls_by_the_price(blueprint: str) -> None:
+    # five raises preflop: the tree allows four, so the big blind's answer to the fifth (to 15,000) is the
+    # off-tree rule's: 6,900 to call into 23,100 (price 0.23) calls with the strongest 64% of the holdings
+    agent = CfrSearchAgent(blueprint=blueprint, seed=0)
+    env = _env("exact")
+    env.reset(seed=0, options={"button": 0})
+    for to in (300, 900, 2700, 8100, 15000):
+        env.step(to + 1)
+    obs, _, _, _, info = env.last()
+    assert walk(agent.blueprint, public_state(info["view"], (50, 100)), 0).lost
+    probs = agent.action_probabilities(obs, info, HOLDINGS)
+    assert agent.counts["off_tree"] == 1
+    price = 6900 / (23100 + 6900)
+    share = preflop_share(price)
+    assert share == pytest.approx(1.1 - 2 * price)
+    classes = {hand_class((int(a), int(b))): row for (a, b), row in zip(HOLDINGS, probs, strict=True)}
+    for cls, calls in (("AA", True), ("99", True), ("A5s", True), ("K9o", True), ("72o", False), ("32o", False)):
+        assert classes[cls][1] == (1.0 if calls else 0.0) and classes[cls][0] == (0.0 if calls else 1.0), cls
+    called = probs[:, 1] == 1.0
+    assert called.sum() == (preflop_percentiles() <= share).sum()
+    assert 0.6 < called.mean() < 0.68
+    # the price of a shove for the stacks (1/2) keeps the strongest tenth; the floor is TT+ and AK
+    assert preflop_share(0.5) == pytest.approx(0.1) and preflop_share(0.9) == 0.038
 
 
 # ------------------------------------------------------------------------------ re-solving

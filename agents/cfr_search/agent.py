@@ -25,7 +25,9 @@ with a key the agent draws from its seeded generator at the start of each hand).
   (or when no turn re-solve holds the hand) from the blueprint's ranges and values.
 - **Off the tree** (a raise beyond the tree's raises per street, or a street the tree ended with an
   all-in that the table did not): check when free; otherwise call with the holdings whose strength
-  against a random hand beats the pot odds by 0.1 (preflop: JJ+ and AK), fold the rest.
+  against a random hand beats the pot odds by 0.1 (preflop: the strongest share of the holdings that
+  the price allows, :func:`preflop_share`: 10% facing a shove for the stacks, never fewer than TT+ and
+  AK), fold the rest.
 
 Every decision's strategy is computed for all 1,326 holdings at once and cached by public state,
 so :meth:`CfrSearchAgent.action_probabilities` (range queries: LBR, AIVAT) and ``act`` read the same
@@ -42,6 +44,7 @@ exact only at the blueprint's depth.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -64,6 +67,7 @@ from holdem_env.agents.cfr_search.follow import (
 from holdem_env.agents.cfr_search.resolve import Subgame
 from holdem_env.agents.cfr_search.search import resolve_street, river_start, street_subgame
 from holdem_env.agents.cfr_search.tree import DECISION, SubgameError, SubgameSpec, build_tree
+from holdem_env.agents.preflop import class_percentile, hand_class
 from holdem_env.agents.tag import nearest_raise_id
 from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.errors import ConfigError
@@ -143,6 +147,19 @@ def nearest_shipped(stack_bb: float) -> int:
     if not stack_bb > 0:
         raise ConfigError("effective stack", stack_bb, "must be above 0 big blinds")
     return min(SHIPPED_BLUEPRINTS, key=lambda d: (abs(math.log(stack_bb / d)), -d))
+
+
+def preflop_share(price: float) -> float:
+    """The share of all holdings (strongest first) the off-tree rule calls with preflop when the call
+    costs ``price`` of the pot after it: 10% at 1/2 (a shove for the stacks), 44% at 1/3, 90% at 1/10,
+    never below the 3.8% of TT+ and AK."""
+    return float(min(1.0, max(0.038, 1.1 - 2.0 * price)))
+
+
+@functools.lru_cache(maxsize=1)
+def preflop_percentiles() -> np.ndarray:
+    """Each of the 1,326 holdings' share of the holdings at least as strong (AA: 0.0045), by class."""
+    return np.array([class_percentile(hand_class((int(a), int(b)))) for a, b in HOLDINGS])
 
 
 class CfrSearchAgent:
@@ -396,8 +413,7 @@ class CfrSearchAgent:
             strength = np.nan_to_num(strength_against_random(list(public.board)))
             keep = strength >= min(0.95, to_call / max(1, pot + to_call) + 0.1)
         else:
-            ranks = HOLDINGS >> 2
-            keep = ((ranks[:, 0] == ranks[:, 1]) & (ranks[:, 0] >= 9)) | (np.sort(ranks, axis=1) == [11, 12]).all(axis=1)
+            keep = preflop_percentiles() <= preflop_share(to_call / max(1, pot + to_call))
         if not legal.get("fold"):
             keep[:] = True
         probs = np.stack([~keep, keep]).astype(np.float64)

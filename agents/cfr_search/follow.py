@@ -10,7 +10,9 @@ tables the blueprint cannot play (not heads-up, other blind ratios) with a clear
 pot after a call (the blueprint's own contributions for the tree's sizes, the table's for the bet):
 the agent's own bets go to the nearest size (the agent chose them as the nearest legal amount to a
 tree size), the opponent's are translated by the pseudo-harmonic mapping of Ganzfried and Sandholm
-(2013) between the two neighbouring sizes, randomised by a uniform per bet from :func:`bet_uniform`
+(2013) between the two neighbouring sizes (the all-in is a neighbour only of a bet that leaves the
+bettor less behind than the pot once the bet is called: an uncommitted bet read as an all-in would
+end the tree and leave the rest of the hand to the off-tree rule), randomised by a uniform per bet from :func:`bet_uniform`
 (a keyed hash of the public history, so that the agent and its range answers agree). Where the table's
 hand leaves the tree (more raises than the tree allows, a street the tree has ended by an all-in that
 the table has not), the walk says so (``lost``) and keeps the steps taken before.
@@ -206,6 +208,9 @@ def walk(bp: Blueprint, public: Public, key: int) -> Walk:
             child = labels.index(kind)
         else:
             sizes = raise_fractions(bp, node, contrib, stack)
+            if total < public.cap and public.cap - total > 2 * total and len(sizes) > 1:
+                # a bet that leaves the bettor more behind than the pot once called is never the all-in
+                sizes = [(f, c) for f, c in sizes if labels[c] != "a"]
             if not sizes:
                 out.lost = True
                 break

@@ -1,0 +1,127 @@
+"""Where cfr-search wins and loses heads-up against an opponent: chips by position, by the street the
+hand ended on, by who decided (blueprint, re-solve, off-tree rule), and by the translations taken.
+
+    nice -n 5 .venv/bin/python benchmarks/diagnose_cfr_search.py --opponent tag --hands 600 --seed 7
+
+One process (duplicate groups through the arena, one worker). Every figure is mbb per hand of the
+whole match (the bot's payoff), so the rows of a breakdown add up to the total. ``--spec`` plays
+another configuration of the bot (keyword arguments of ``CfrSearchAgent``, e.g. ``"resolve='river'"``).
+Prints one JSON object. A development tool: use seeds other than the issue's 90210.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from holdem_env.agents.cfr_search.agent import CfrSearchAgent
+from holdem_env.agents.cfr_search.follow import public_state, walk
+
+#: Every finished hand of the diagnosed seat (this process only: run with one worker).
+HANDS: list[dict[str, Any]] = []
+
+
+class DiagnosedCfrSearch(CfrSearchAgent):
+    """``cfr-search`` that notes each decision's street, source and action, the translations of the
+    opponent's bets it took, and each hand's result."""
+
+    def start_hand(self, info: Any) -> None:
+        super().start_hand(info)
+        self._notes: list[dict[str, Any]] = []
+
+    def _strategy(self, public: Any, walked: Any, legal: Any) -> Any:
+        got = super()._strategy(public, walked, legal)
+        self._last_source = got[2]
+        return got
+
+    def act(self, observation: Any, info: Any) -> int:
+        view = info["view"]
+        self._last_source = "cached"
+        action = super().act(observation, info)
+        public = public_state(view, self._blinds)
+        walked = walk(self.blueprint, public, self._key)
+        to_allin = 0
+        bp = self.blueprint
+        for step, (p, _s, kind, total) in zip(walked.steps, public.actions, strict=False):
+            label = bp.children(step.node)[step.child][0]
+            if p != public.me and kind == "r" and label == "a" and total < public.cap:
+                to_allin += 1
+        street = str(view["street"])
+        raises = sum(1 for h in view["history"] if h[1] == street and h[2] in ("bet", "raise"))
+        kind = "fold" if action == 0 else ("raise" if action >= 2 else ("check" if info["legal"]["check"] else "call"))
+        self._notes.append({
+            "street": street, "source": self._last_source, "kind": kind, "facing": raises,
+            "lost": walked.lost, "bet_to_allin": to_allin, "me": public.me,
+        })
+        return action
+
+    def end_hand(self, result: dict[str, Any]) -> None:
+        HANDS.append({"seat": result["seat"], "payoff": result["payoff"], "notes": getattr(self, "_notes", [])})
+
+
+def main() -> int:
+    from holdem_env.training.arena import ArenaConfig, run_match
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--hands", type=int, default=600)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--opponent", default="tag")
+    parser.add_argument("--spec", default="", help="keyword arguments of CfrSearchAgent, e.g. \"resolve='river'\"")
+    args = parser.parse_args()
+    spec = f"diagnose_cfr_search:DiagnosedCfrSearch({args.spec})"
+    res = run_match(ArenaConfig(agents=(spec, args.opponent), players=2, hands=args.hands, seed=args.seed, workers=1))
+    row = next(r for r in res.rows if r["agent"] == spec)
+    import importlib
+
+    recorded = importlib.import_module("diagnose_cfr_search").HANDS  # the module the spec loaded (not __main__)
+    hands = int(row["hands"])
+    big_blind = 10
+
+    def mbb(chips: float) -> float:
+        return round(1000 * chips / big_blind / hands, 1)
+
+    def breakdown(key: Any) -> dict[str, dict[str, float]]:
+        acc: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
+        for h in recorded:
+            k = key(h)
+            acc[k][0] += h["payoff"]
+            acc[k][1] += 1
+        return {k: {"mbb_per_hand": mbb(v[0]), "hands": int(v[1])} for k, v in sorted(acc.items(), key=lambda kv: kv[1][0])}
+
+    def last_street(h: dict[str, Any]) -> str:
+        return h["notes"][-1]["street"] + " (" + h["notes"][-1]["kind"] + ")" if h["notes"] else "no decision"
+
+    def first_off_tree(h: dict[str, Any]) -> str:
+        return next((f"off-tree first on the {n['street']}" for n in h["notes"] if n["source"] == "off_tree"), "never off the tree")
+
+    def preflop_line(h: dict[str, Any]) -> str:
+        pre = [n for n in h["notes"] if n["street"] == "preflop"]
+        return " / ".join(f"{n['kind']}@{n['facing']}" for n in pre) or "no preflop decision"
+
+    report = {
+        "hands": hands,
+        "seed": args.seed,
+        "opponent": args.opponent,
+        "spec": spec,
+        "mbb_per_hand": round(row["mbb_per_hand"], 1),
+        "ci95": round(row["ci95"], 1),
+        "by_position": breakdown(lambda h: ("button", "big blind")[h["notes"][0]["me"]] if h["notes"] else "no decision"),
+        "by_last_decision": breakdown(last_street),
+        "by_off_tree": breakdown(first_off_tree),
+        "by_translation_to_allin": breakdown(lambda h: "a bet taken as all-in" if any(n["bet_to_allin"] for n in h["notes"]) else "none"),
+        "by_preflop_line": breakdown(preflop_line),
+        "decisions": {f"{s} {src} {k}": c for (s, src, k), c in sorted(Counter((n["street"], n["source"], n["kind"]) for h in recorded for n in h["notes"]).items())},
+    }
+    print(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
