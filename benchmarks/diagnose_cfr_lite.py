@@ -61,6 +61,16 @@ def _preflop_line(notes: list[tuple[str, str, str, int]]) -> str:
     return line
 
 
+
+def payoff_breakdown(recorded: list[dict[str, Any]], key: Any, mbb: Any) -> dict[str, dict[str, float]]:
+    """The recorded hands' payoffs summed by ``key(hand)``: mbb/hand (``mbb`` of the sum) and hands, worst first."""
+    acc: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
+    for h in recorded:
+        k = key(h)
+        acc[k][0] += h["payoff"]
+        acc[k][1] += 1
+    return {k: {"mbb_per_hand": mbb(v[0]), "hands": int(v[1])} for k, v in sorted(acc.items(), key=lambda kv: kv[1][0])}
+
 def main() -> int:
     from holdem_env.training.arena import ArenaConfig, run_match
 
@@ -87,12 +97,7 @@ def main() -> int:
         return round(1000 * chips / big_blind / hands / seats, 1)
 
     def breakdown(key: Any) -> dict[str, dict[str, float]]:
-        acc: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
-        for h in recorded:
-            k = key(h)
-            acc[k][0] += h["payoff"]
-            acc[k][1] += 1
-        return {k: {"mbb_per_hand": mbb(v[0]), "hands": int(v[1])} for k, v in sorted(acc.items(), key=lambda kv: kv[1][0])}
+        return payoff_breakdown(recorded, key, mbb)
 
     names = {0: "button", 1: "small blind", 2: "big blind"}
     report = {

@@ -14,12 +14,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from diagnose_cfr_lite import payoff_breakdown
 
 from holdem_env.agents.cfr_search.agent import CfrSearchAgent
 from holdem_env.agents.cfr_search.follow import public_state, walk
@@ -88,12 +90,7 @@ def main() -> int:
         return round(1000 * chips / big_blind / hands, 1)
 
     def breakdown(key: Any) -> dict[str, dict[str, float]]:
-        acc: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
-        for h in recorded:
-            k = key(h)
-            acc[k][0] += h["payoff"]
-            acc[k][1] += 1
-        return {k: {"mbb_per_hand": mbb(v[0]), "hands": int(v[1])} for k, v in sorted(acc.items(), key=lambda kv: kv[1][0])}
+        return payoff_breakdown(recorded, key, mbb)
 
     def last_street(h: dict[str, Any]) -> str:
         return h["notes"][-1]["street"] + " (" + h["notes"][-1]["kind"] + ")" if h["notes"] else "no decision"
