@@ -4,12 +4,12 @@ cimport cython
 
 cdef class SubgameCore:
     cdef public long long[::1] kind, player, amount, first_child, n_children, children, river, row
-    cdef public long long[::1] c1, c2, board_of_card, n_valid, deal, opp_row, own_row, slot
+    cdef public long long[::1] c1, c2, board_of_card, n_valid, deal, opp_row, own_row, slot, matched
     cdef public long long[:, ::1] strength, order, ranked, ordered_c1, ordered_c2
-    cdef public double[:, ::1] ranges, regret, avg, opp_reach, own_reach, values, gadget_regret
+    cdef public double[:, ::1] ranges, regret, avg, current, opp_reach, own_reach, values, gadget_regret
     cdef public double[:, :, ::1] strat
     cdef public double[::1] card_sum, scratch, gadget_values, gadget_weight, gadget_follow
-    cdef public Py_ssize_t n_nodes, n_hold, width
+    cdef public Py_ssize_t n_nodes, n_hold, width, n_rows
     cdef public long long gadget_player
     cdef public double pos_disc, neg_disc, avg_disc, deal_scale
 
@@ -33,13 +33,13 @@ cdef class SubgameCore:
                    opp0="double[::1]", opp1="double[::1]", val0="double[::1]", val1="double[::1]",
                    c1="long long[::1]", c2="long long[::1]", w=cython.double)
     cdef void _chance(self, Py_ssize_t node, long long trav, Py_ssize_t d, long long mode)
-    @cython.locals(n=Py_ssize_t, h=Py_ssize_t, a=Py_ssize_t, na=Py_ssize_t, r0=Py_ssize_t, zeros=Py_ssize_t,
-                   total=cython.double, x=cython.double, u=cython.double, src="double[:, ::1]",
-                   st="double[:, ::1]", tot="double[::1]")
-    cdef void _strategy(self, Py_ssize_t node, Py_ssize_t d, long long average) noexcept
+    @cython.locals(n=Py_ssize_t, h=Py_ssize_t, a=Py_ssize_t, zeros=Py_ssize_t,
+                   total=cython.double, x=cython.double, u=cython.double, tot="double[::1]")
+    cdef void _match(self, double[:, ::1] src, Py_ssize_t r0, Py_ssize_t na, double[:, ::1] st, Py_ssize_t s0) noexcept
     @cython.locals(n=Py_ssize_t, h=Py_ssize_t, a=Py_ssize_t, na=Py_ssize_t, r0=Py_ssize_t, first=Py_ssize_t,
                    base=Py_ssize_t, q=cython.longlong, live=cython.double, v=cython.double, x=cython.double, pos=cython.double,
                    neg=cython.double, keep=cython.double, own0="double[::1]", own1="double[::1]", opp0="double[::1]",
                    val0="double[::1]", val1="double[::1]", st="double[::1]", cv="double[::1]",
-                   reg="double[::1]", av="double[::1]", opp1="double[::1]")
+                   reg="double[::1]", av="double[::1]", opp1="double[::1]",
+                   sts="double[:, ::1]", s0=Py_ssize_t)
     cdef void _decision(self, Py_ssize_t node, long long trav, Py_ssize_t d, long long mode)

@@ -16,6 +16,8 @@ algorithm, slowly.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 __all__ = ["SubgameCore", "KIND_DECISION", "KIND_FOLD", "KIND_SHOWDOWN", "KIND_CHANCE"]
@@ -28,6 +30,42 @@ KIND_CHANCE = 3
 MODE_CFR = 0  # regret update for the traverser, current strategies
 MODE_BEST = 1  # the traverser's best response to the other's average strategy
 MODE_AVERAGE = 2  # both average strategies
+
+
+_SPARE_KEPT = 2  # freed table buffers kept for the next solves
+_buffers: list[list] = []  # [buffer, tables of it still alive]: those of the live cores and a few spare
+
+
+def _release(entry: list) -> None:
+    entry[1] -= 1
+    spare = [id(e) for e in _buffers if e[1] == 0]
+    drop = set(spare[: max(len(spare) - _SPARE_KEPT, 0)])  # the oldest spare ones
+    if drop:
+        _buffers[:] = [e for e in _buffers if id(e) not in drop]
+
+
+def zeroed_tables(rows: int, n: int, count: int = 2) -> tuple[np.ndarray, ...]:
+    """``count`` zero tables ``(rows, n)`` (a core's regrets, strategy sums, current strategies). A turn
+    tree's are tens of megabytes each, and fresh memory costs a page fault and the kernel's clearing of
+    each page on first touch (about a fifth of a turn solve): the buffer of tables no longer alive is
+    zeroed and reused instead (the same zeros). A buffer is in use while any of its tables, or an array
+    made from one, lives."""
+    size = rows * n
+    want = count * size
+    best = None
+    for entry in _buffers:
+        if entry[1] == 0 and want <= entry[0].size <= 2 * want and (best is None or entry[0].size < best[0].size):
+            best = entry
+    if best is None:
+        best = [np.zeros(want, dtype=np.float64), 0]
+        _buffers.append(best)
+    else:
+        best[0][:want] = 0.0
+    tables = tuple(best[0][k * size : (k + 1) * size].reshape(rows, n) for k in range(count))
+    for t in tables:
+        best[1] += 1
+        weakref.finalize(t, _release, best)
+    return tables
 
 
 class SubgameCore:
@@ -80,8 +118,13 @@ class SubgameCore:
         self.ordered_c2 = np.ascontiguousarray(holdings[:, 1][order])
         self.n_valid = n_valid
         self.ranges = np.ascontiguousarray(ranges, dtype=np.float64)
-        self.regret = np.zeros((n_rows, self.n_hold), dtype=np.float64)
-        self.avg = np.zeros((n_rows, self.n_hold), dtype=np.float64)
+        (self.avg,) = zeroed_tables(n_rows, self.n_hold, 1)
+        # The regrets and each node's current strategy (regret-matched when its regrets last changed;
+        # `matched` 0: not yet) are made at the first CFR iteration: evaluating a given strategy needs none.
+        self.regret = np.zeros((0, self.n_hold), dtype=np.float64)
+        self.current = self.regret
+        self.matched = np.zeros(self.n_nodes, dtype=np.int64)
+        self.n_rows = n_rows
         depth = self._depth(0) + 2
         width = int(counts.max()) if len(counts) else 1
         width = max(width, 2)
@@ -139,6 +182,8 @@ class SubgameCore:
         self.pos_disc = pos_disc
         self.neg_disc = neg_disc
         self.avg_disc = avg_disc
+        if self.regret.shape[0] < self.n_rows:
+            self.regret, self.current = zeroed_tables(self.n_rows, self.n_hold, 2)
         self._root(trav, MODE_CFR)
 
     def root_values(self, trav: int, mode: int) -> np.ndarray:
@@ -304,7 +349,6 @@ class SubgameCore:
             card = self.river[child]
             if mode == MODE_CFR and self.deal[card] == 0:
                 continue
-            live = 0.0
             for h in range(n):
                 if c1[h] == card or c2[h] == card:
                     opp1[h] = 0.0
@@ -312,21 +356,21 @@ class SubgameCore:
                 else:
                     opp1[h] = opp0[h]
                     own1[h] = own0[h]
-                    live += opp0[h]
-            if live == 0.0 and mode == MODE_AVERAGE:
-                continue
+            if mode == MODE_AVERAGE:  # (a serial sum: only this mode reads it)
+                live = 0.0
+                for h in range(n):
+                    live += opp1[h]
+                if live == 0.0:
+                    continue
             self._walk(child, trav, d + 1, mode)
             for h in range(n):
                 if c1[h] != card and c2[h] != card:
                     val0[h] += val1[h] * w
 
-    def _strategy(self, node: int, d: int, average: int) -> None:
-        """The node's strategy (current from regrets, or the average) into strat[d, a, h]."""
+    def _match(self, src: np.ndarray, r0: int, na: int, st: np.ndarray, s0: int) -> None:
+        """Regret matching: rows ``r0..r0+na-1`` of ``src`` (regrets, or strategy sums for the average)
+        made a strategy in rows ``s0..s0+na-1`` of ``st``; uniform where no action has positive weight."""
         n = self.n_hold
-        na = self.n_children[node]
-        r0 = self.row[node]
-        src = self.avg if average else self.regret
-        st = self.strat[d]
         tot = self.scratch
         for h in range(n):
             tot[h] = 0.0
@@ -335,7 +379,7 @@ class SubgameCore:
                 x = src[r0 + a, h]
                 if x < 0.0:
                     x = 0.0
-                st[a, h] = x
+                st[s0 + a, h] = x
                 tot[h] += x
         zeros = 0
         for h in range(n):  # a holding with no positive weight plays uniformly: mark it with -1
@@ -344,13 +388,13 @@ class SubgameCore:
                 zeros += 1
         for a in range(na):  # no branch in this loop: the divisions run as vector instructions
             for h in range(n):
-                st[a, h] = st[a, h] / tot[h]
+                st[s0 + a, h] = st[s0 + a, h] / tot[h]
         if zeros:
             u = 1.0 / na
             for h in range(n):
                 if tot[h] < 0:
                     for a in range(na):
-                        st[a, h] = u
+                        st[s0 + a, h] = u
 
     def _decision(self, node: int, trav: int, d: int, mode: int) -> None:
         n = self.n_hold
@@ -358,10 +402,16 @@ class SubgameCore:
         r0 = self.row[node]
         first = self.first_child[node]
         q = self.player[node]
-        if mode == MODE_CFR:
-            self._strategy(node, d, 0)
+        if mode == MODE_CFR:  # the current strategy, matched when the regrets last changed
+            sts = self.current
+            s0 = r0
+            if self.matched[node] == 0:
+                self._match(self.regret, r0, na, sts, s0)
+                self.matched[node] = 1
         else:
-            self._strategy(node, d, 1)
+            sts = self.strat[d]
+            s0 = 0
+            self._match(self.avg, r0, na, sts, 0)
         own0, own1 = self.own_reach[self.own_row[d]], self.own_reach[d + 1]  # this node's vectors and the child's
         opp0, opp1 = self.opp_reach[self.opp_row[d]], self.opp_reach[d + 1]
         if q == trav:  # the opponent's reach goes down unchanged, the traverser's through its strategy
@@ -376,7 +426,7 @@ class SubgameCore:
         for h in range(n):
             val0[h] = x
         for a in range(na):
-            st = self.strat[d, a]
+            st = sts[s0 + a]
             val1 = self.values[base + a]
             self.slot[d + 1] = base + a
             live = 1.0
@@ -384,11 +434,12 @@ class SubgameCore:
                 for h in range(n):
                     own1[h] = own0[h] * st[h]
             else:
-                live = 0.0
                 for h in range(n):
-                    x = opp0[h] * st[h]
-                    opp1[h] = x
-                    live += x
+                    opp1[h] = opp0[h] * st[h]
+                if mode != MODE_CFR:  # (a serial sum, which CFR does not read: it walks on regardless)
+                    live = 0.0
+                    for h in range(n):
+                        live += opp1[h]
             if live > 0.0 or mode == MODE_CFR:
                 self._walk(self.children[first + a], trav, d + 1, mode)
             else:  # nobody the traverser could meet gets here: every value is 0
@@ -411,7 +462,7 @@ class SubgameCore:
         neg = self.neg_disc
         keep = self.avg_disc
         for a in range(na):
-            st = self.strat[d, a]
+            st = sts[s0 + a]
             cv = self.values[base + a]
             reg = self.regret[r0 + a]
             av = self.avg[r0 + a]
@@ -419,3 +470,4 @@ class SubgameCore:
                 x = reg[h]
                 reg[h] = x * (pos if x > 0 else neg) + cv[h] - val0[h]
                 av[h] = av[h] * keep + own0[h] * st[h]
+        self._match(self.regret, r0, na, sts, s0)  # the next visit's strategy, while the rows are in cache

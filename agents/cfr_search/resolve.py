@@ -138,6 +138,7 @@ class Subgame:
         )
         self.ranges = r
         self.iterations = 0
+        self._avg = np.asarray(self.core.avg)  # the strategy sums, as an array (made once: strategy, set_strategy)
 
     # --- solving -------------------------------------------------------------------------------
     def solve(
@@ -191,7 +192,7 @@ class Subgame:
         if self.tree.kind[n] != DECISION:
             raise SubgameError(f"node {n} is not a decision (its labels: {self.tree.labels[n]!r})")
         na = len(self.tree.children[n])
-        sums = np.asarray(self.core.avg)[self.tree.row[n] : self.tree.row[n] + na]
+        sums = self._avg[self.tree.row[n] : self.tree.row[n] + na]
         total = sums.sum(axis=0)
         probs = np.where(total > 0, sums / np.where(total > 0, total, 1.0), 1.0 / na)
         out = np.full((na, NUM_HOLDINGS), 1.0 / na)
@@ -206,8 +207,7 @@ class Subgame:
         p = np.asarray(probs, dtype=np.float64)
         if self.tree.kind[n] != DECISION or p.shape != (na, NUM_HOLDINGS) or np.any(p < 0):
             raise SubgameError(f"a strategy at node {n} is ({na}, {NUM_HOLDINGS}) probabilities >= 0")
-        avg = np.asarray(self.core.avg)
-        avg[self.tree.row[n] : self.tree.row[n] + na] = p[:, self.holdings]
+        self._avg[self.tree.row[n] : self.tree.row[n] + na] = p[:, self.holdings]
 
     def values(self, player: int, best_response: bool = False) -> np.ndarray:
         """Counterfactual values ``(1326,)`` of ``player``'s holdings at the root against the other's reach

@@ -126,27 +126,21 @@ def map_blueprint(
     stack = int(bp.game["stack"])
     done = 0
     street_of_root = len(sub.spec.board) - 2
+    cap = min(sub.spec.contrib[0] + sub.spec.stacks[0], sub.spec.contrib[1] + sub.spec.stacks[1])
+    plans: dict[tuple[Any, ...], tuple[list[int], list[int], list[str]]] = {}
 
-    def visit(n: int, b: int, bc: tuple[int, int], buckets: np.ndarray = buckets) -> None:
-        nonlocal done
-        if tree.kind[n] == CHANCE and river_buckets is not None and b >= 0 and int(bp.street[b]) == 3:
-            for kid in tree.children[n]:
-                visit(kid, b, bc, river_buckets(tree.river[kid]))
-            return
-        if tree.kind[n] != DECISION:
-            return
-        labels, kids, player = tree.labels[n], tree.children[n], tree.player[n]
-        street = 3 if tree.river[n] >= 0 else street_of_root
-        on = b >= 0 and int(bp.actor[b]) == player and int(bp.street[b]) == street
-        if not on:
-            for kid in kids:
-                visit(kid, -1, bc, buckets)
-            return
+    def plan(n: int, b: int, bc: tuple[int, int]) -> tuple[list[int], list[int], list[str]]:
+        """The tree action of each blueprint action at ``n`` and the blueprint action (-1: none) of
+        each tree action; the same for every river's copy of a node, so worked out once for them all."""
+        labels, player = tree.labels[n], tree.player[n]
+        key = (b, labels, tree.contrib[n], player, bc)
+        got = plans.get(key)
+        if got is not None:
+            return got
         blabels = [label for label, _ in bp.children(b)]
         braises = raise_fractions(bp, b, bc, stack)
         sraises = [(_fraction(int(lb[1:]), tree.contrib[n], player), j) for j, lb in enumerate(labels) if lb.startswith("b")]
         passive = labels.index("k") if "k" in labels else labels.index("c")
-        cap = min(sub.spec.contrib[0] + sub.spec.stacks[0], sub.spec.contrib[1] + sub.spec.stacks[1])
 
         def sub_of(i: int) -> int:
             label = blabels[i]
@@ -169,15 +163,35 @@ def map_blueprint(
                 return blabels.index("a")
             return int(_nearest(_fraction(int(label[1:]), tree.contrib[n], player), braises)) if braises else -1
 
+        got = ([sub_of(i) for i in range(len(blabels))], [bp_of(j) for j in range(len(labels))], blabels)
+        plans[key] = got
+        return got
+
+    def visit(n: int, b: int, bc: tuple[int, int], buckets: np.ndarray = buckets) -> None:
+        nonlocal done
+        if tree.kind[n] == CHANCE and river_buckets is not None and b >= 0 and int(bp.street[b]) == 3:
+            for kid in tree.children[n]:
+                visit(kid, b, bc, river_buckets(tree.river[kid]))
+            return
+        if tree.kind[n] != DECISION:
+            return
+        labels, kids, player = tree.labels[n], tree.children[n], tree.player[n]
+        street = 3 if tree.river[n] >= 0 else street_of_root
+        on = b >= 0 and int(bp.actor[b]) == player and int(bp.street[b]) == street
+        if not on:
+            for kid in kids:
+                visit(kid, -1, bc, buckets)
+            return
+        sub_index, bp_index, blabels = plan(n, b, bc)
         if player == me:
             probs = np.zeros((len(labels), NUM_HOLDINGS))
             table = blueprint_matrix(bp, b, buckets)
             for i in range(len(blabels)):
-                probs[sub_of(i)] += table[i]
+                probs[sub_index[i]] += table[i]
             sub.set_strategy(n, probs)
             done += 1
         for j, kid in enumerate(kids):
-            i = bp_of(j)
+            i = bp_index[j]
             if i < 0:
                 visit(kid, -1, bc, buckets)
                 continue
