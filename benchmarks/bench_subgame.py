@@ -35,6 +35,8 @@ from holdem_env.engine.ranges import uniform_range
 
 TURN_SMALL = {"sizes": (1.0, "allin"), "max_raises": 1, "river_sizes": (1.0,), "river_max_raises": 1}
 TURN_LARGE = {"sizes": (0.5, 1.0, "allin"), "max_raises": 1, "river_sizes": (0.5, 1.0), "river_max_raises": 1}
+# cfr-search's turn trees: its default, and 0.5 and 1 pot, all-in with two raises (issue 26, h-solve)
+TURN_TWO_RAISES = {"sizes": (0.5, 1.0, "allin"), "max_raises": 2, "river_sizes": (1.0,), "river_max_raises": 1}
 # (street, tree options, iterations, river cards walked per iteration: 48 = all, fewer = sampled)
 CONFIGS = [
     ("river", {"sizes": (0.5, 1.0, "allin"), "max_raises": 2}, 100, 48),
@@ -44,6 +46,8 @@ CONFIGS = [
     ("turn", TURN_SMALL, 50, 48),
     ("turn", TURN_SMALL, 80, 12),
     ("turn", TURN_LARGE, 50, 48),
+    ("turn", TURN_SMALL, 40, 12),
+    ("turn", TURN_TWO_RAISES, 40, 12),
 ]
 
 

@@ -8,7 +8,7 @@ cdef class SubgameCore:
     cdef public long long[:, ::1] strength, order, ranked, ordered_c1, ordered_c2
     cdef public double[:, ::1] ranges, regret, avg, current, opp_reach, own_reach, values, gadget_regret
     cdef public double[:, :, ::1] strat
-    cdef public double[::1] card_sum, scratch, gadget_values, gadget_weight, gadget_follow
+    cdef public double[::1] card_sum, card_sum2, scratch, gadget_values, gadget_weight, gadget_follow
     cdef public Py_ssize_t n_nodes, n_hold, width, n_rows
     cdef public long long gadget_player
     cdef public double pos_disc, neg_disc, avg_disc, deal_scale
@@ -25,8 +25,9 @@ cdef class SubgameCore:
     @cython.locals(n=Py_ssize_t, h=Py_ssize_t, c=Py_ssize_t, i=Py_ssize_t, j=Py_ssize_t, m=Py_ssize_t,
                    b=Py_ssize_t, nv=Py_ssize_t, rv=cython.longlong, s=cython.longlong,
                    total=cython.double, r=cython.double, pay=cython.double, opp="double[::1]", val="double[::1]",
-                   cs="double[::1]", c1="long long[::1]", c2="long long[::1]", order="long long[::1]",
-                   ranked="long long[::1]", reach="double[::1]", win="double[::1]")
+                   c1="long long[::1]", c2="long long[::1]", order="long long[::1]",
+                   ranked="long long[::1]", reach="double[::1]", win="double[::1]",
+                   lose="double[::1]", up="double[::1]", down="double[::1]", above=cython.double)
     cdef void _showdown(self, Py_ssize_t node, Py_ssize_t d) noexcept
     @cython.locals(n=Py_ssize_t, h=Py_ssize_t, a=Py_ssize_t, first=Py_ssize_t, child=Py_ssize_t,
                    card=cython.longlong, live=cython.double, own0="double[::1]", own1="double[::1]",

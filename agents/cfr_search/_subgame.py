@@ -142,6 +142,7 @@ class SubgameCore:
         self.strat = np.zeros((depth, width, self.n_hold), dtype=np.float64)
         self.scratch = np.zeros(self.n_hold, dtype=np.float64)
         self.card_sum = np.zeros(52, dtype=np.float64)
+        self.card_sum2 = np.zeros(52, dtype=np.float64)
         self.gadget_player = -1
         self.gadget_values = np.zeros(self.n_hold, dtype=np.float64)
         self.gadget_weight = np.zeros(self.n_hold, dtype=np.float64)
@@ -279,49 +280,55 @@ class SubgameCore:
         pay = float(self.amount[node])
         opp = self.opp_reach[self.opp_row[d]]
         val = self.values[self.slot[d]]
-        cs = self.card_sum
         c1 = self.ordered_c1[b]  # everything below runs in the board's order of strength
         c2 = self.ordered_c2[b]
         order = self.order[b]
         ranked = self.ranked[b]
         reach = self.strat[d, 0]  # scratch: the opponent's reach in that order
-        win = self.scratch  # and each holding's value in that order
+        lose = self.strat[d, 1]  # and what each holding loses, in that order
+        win = self.scratch  # and what it wins
+        up = self.card_sum
+        down = self.card_sum2
         for j in range(nv):
             reach[j] = opp[order[j]]
         for c in range(52):
-            cs[c] = 0.0
+            up[c] = 0.0
+            down[c] = 0.0
         total = 0.0
+        above = 0.0
         i = 0
-        while i < nv:  # weakest first: each holding wins against the reach below its strength
+        k = nv - 1
+        # Two sweeps at once, one group of equal strength from each end per step (the same number of
+        # groups): weakest first, each holding wins against the reach below its strength; strongest
+        # first, it loses against the reach above it. Two independent chains of sums, in the same order
+        # as one sweep after the other.
+        while i < nv:
             s = ranked[i]
             j = i
             while j < nv and ranked[j] == s:
-                win[j] = total - cs[c1[j]] - cs[c2[j]]
+                win[j] = total - up[c1[j]] - up[c2[j]]
                 j += 1
             for m in range(i, j):
                 r = reach[m]
                 total += r
-                cs[c1[m]] += r
-                cs[c2[m]] += r
+                up[c1[m]] += r
+                up[c2[m]] += r
             i = j
-        for c in range(52):
-            cs[c] = 0.0
-        total = 0.0
-        i = nv - 1
-        while i >= 0:  # strongest first: and loses against the reach above it
-            s = ranked[i]
-            j = i
+            s = ranked[k]
+            j = k
             while j >= 0 and ranked[j] == s:
-                win[j] = pay * (win[j] - (total - cs[c1[j]] - cs[c2[j]]))
+                lose[j] = above - down[c1[j]] - down[c2[j]]
                 j -= 1
-            m = i
+            m = k
             while m > j:
                 r = reach[m]
-                total += r
-                cs[c1[m]] += r
-                cs[c2[m]] += r
+                above += r
+                down[c1[m]] += r
+                down[c2[m]] += r
                 m -= 1
-            i = j
+            k = j
+        for j in range(nv):
+            win[j] = pay * (win[j] - lose[j])
         if nv < n:  # holdings the board blocks are worth 0
             for h in range(n):
                 val[h] = 0.0
