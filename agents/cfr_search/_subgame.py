@@ -169,6 +169,14 @@ class SubgameCore:
         self.gadget_weight = np.ascontiguousarray(weight, dtype=np.float64)
         self.gadget_regret = np.zeros((2, self.n_hold), dtype=np.float64)
 
+    def drop_regrets(self) -> None:
+        """Let go of the regrets and current strategies (their buffer serves the next core's solve);
+        the strategy sums stay, so average strategies and values can still be asked. The next CFR
+        iteration would start from zero regrets: :meth:`Subgame.finish` forbids it."""
+        self.regret = np.zeros((0, self.n_hold), dtype=np.float64)
+        self.current = self.regret
+        self.matched = np.zeros(self.n_nodes, dtype=np.int64)
+
     def set_deal(self, cards: np.ndarray) -> None:
         """Walk only the river ``cards`` at chance nodes in the next CFR iterations (each weighed by 48 /
         their number: an unbiased sample of the 48); every card when ``cards`` holds all of them."""

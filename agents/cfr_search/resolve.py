@@ -139,6 +139,14 @@ class Subgame:
         self.ranges = r
         self.iterations = 0
         self._avg = np.asarray(self.core.avg)  # the strategy sums, as an array (made once: strategy, set_strategy)
+        self.finished = False
+
+    def finish(self) -> None:
+        """Let go of the solver's regrets (tens of megabytes in a turn subgame, whose memory the next
+        solve then reuses); strategies, values and exploitability stay as they are, but :meth:`solve`
+        refuses from now on."""
+        self.core.drop_regrets()
+        self.finished = True
 
     # --- solving -------------------------------------------------------------------------------
     def solve(
@@ -156,6 +164,8 @@ class Subgame:
         (t/(t+1))^gamma; ``"cfr+"`` floors regrets at 0 and weighs iteration t by t. In a turn subgame,
         ``rivers`` below 48 walks only that many river cards per iteration, drawn by ``rng`` (public chance
         sampling: each iteration costs about rivers / 48 as much, and its values are unbiased)."""
+        if self.finished:
+            raise SubgameError("this subgame is finished (Subgame.finish let go of its regrets): it cannot be solved further")
         if scheme not in SCHEMES:
             raise SubgameError(f"scheme is one of {SCHEMES}, got {scheme!r}")
         if iterations < 0:

@@ -336,4 +336,5 @@ def resolve_street(
         spec, me, my_range, their_values, iterations, rivers=rivers if sampled else 48,
         rng=_seeded(spec, extra) if sampled else None, **options,
     )
+    sub.finish()  # only its strategies are asked from now on: the regrets' memory goes to the next solve
     return sub, path
