@@ -42,5 +42,10 @@ cdef class SubgameCore:
                    neg=cython.double, keep=cython.double, own0="double[::1]", own1="double[::1]", opp0="double[::1]",
                    val0="double[::1]", val1="double[::1]", st="double[::1]", cv="double[::1]",
                    reg="double[::1]", av="double[::1]", opp1="double[::1]",
-                   sts="double[:, ::1]", s0=Py_ssize_t)
+                   sts="double[:, ::1]", s0=Py_ssize_t, child=Py_ssize_t)
     cdef void _decision(self, Py_ssize_t node, long long trav, Py_ssize_t d, long long mode)
+    @cython.locals(n=Py_ssize_t, h=Py_ssize_t, st0="double[::1]", st1="double[::1]", cv0="double[::1]",
+                   cv1="double[::1]", val0="double[::1]", reg0="double[::1]", reg1="double[::1]", av0="double[::1]",
+                   av1="double[::1]", pos=cython.double, neg=cython.double, keep=cython.double, p0=cython.double,
+                   p1=cython.double, v=cython.double, x=cython.double, y=cython.double, w=cython.double, t=cython.double)
+    cdef void _update2(self, Py_ssize_t r0, Py_ssize_t base, Py_ssize_t d, double[::1] own0) noexcept

@@ -437,6 +437,29 @@ class SubgameCore:
             self.own_row[d + 1] = self.own_row[d]
         base = 1 + d * self.width
         val0 = self.values[self.slot[d]]
+        if mode == MODE_CFR and na == 2:  # every river node of cfr-search's trees: one fused pass after the walk
+            for a in range(2):
+                child = self.children[first + a]
+                self.slot[d + 1] = base + a
+                st = sts[s0 + a]
+                if q != trav:
+                    for h in range(n):
+                        opp1[h] = opp0[h] * st[h]
+                elif self.kind[child] == KIND_DECISION or self.kind[child] == KIND_CHANCE:
+                    for h in range(n):  # (a fold or a showdown does not read the traverser's reach)
+                        own1[h] = own0[h] * st[h]
+                self._walk(child, trav, d + 1, mode)
+            if q == trav:
+                self._update2(r0, base, d, own0)
+            else:
+                val1 = self.values[base]
+                cv = self.values[base + 1]
+                for h in range(n):
+                    x = 0.0
+                    x += val1[h]
+                    x += cv[h]
+                    val0[h] = x
+            return
         x = -1e300 if (q == trav and mode == MODE_BEST) else 0.0
         for h in range(n):
             val0[h] = x
@@ -486,3 +509,50 @@ class SubgameCore:
                 reg[h] = x * (pos if x > 0 else neg) + cv[h] - val0[h]
                 av[h] = av[h] * keep + own0[h] * st[h]
         self._match(self.regret, r0, na, sts, s0)  # the next visit's strategy, while the rows are in cache
+
+    def _update2(self, r0: int, base: int, d: int, own0: np.ndarray) -> None:
+        """A two-action node of the traverser after its children's walk (CFR): its value, the regret and
+        strategy-sum updates and the next strategy's regret matching, in one pass over the holdings with
+        each element's arithmetic in the order of the general path (the same numbers, bit for bit)."""
+        n = self.n_hold
+        st0 = self.current[r0]
+        st1 = self.current[r0 + 1]
+        cv0 = self.values[base]
+        cv1 = self.values[base + 1]
+        val0 = self.values[self.slot[d]]
+        reg0 = self.regret[r0]
+        reg1 = self.regret[r0 + 1]
+        av0 = self.avg[r0]
+        av1 = self.avg[r0 + 1]
+        pos = self.pos_disc
+        neg = self.neg_disc
+        keep = self.avg_disc
+        for h in range(n):
+            p0 = st0[h]
+            p1 = st1[h]
+            v = 0.0
+            v += p0 * cv0[h]
+            v += p1 * cv1[h]
+            val0[h] = v
+            x = reg0[h]
+            x = x * (pos if x > 0 else neg) + cv0[h] - v
+            reg0[h] = x
+            y = reg1[h]
+            y = y * (pos if y > 0 else neg) + cv1[h] - v
+            reg1[h] = y
+            w = own0[h]
+            av0[h] = av0[h] * keep + w * p0
+            av1[h] = av1[h] * keep + w * p1
+            if x < 0.0:
+                x = 0.0
+            if y < 0.0:
+                y = 0.0
+            t = 0.0
+            t += x
+            t += y
+            if t > 0:
+                st0[h] = x / t
+                st1[h] = y / t
+            else:
+                st0[h] = 0.5
+                st1[h] = 0.5
