@@ -32,7 +32,7 @@ MODE_BEST = 1  # the traverser's best response to the other's average strategy
 MODE_AVERAGE = 2  # both average strategies
 
 
-_SPARE_KEPT = 2  # freed table buffers kept for the next solves
+_SPARE_KEPT = 4  # freed table buffers kept for the next solves (a turn re-solve frees about three)
 _buffers: list[list] = []  # [buffer, tables of it still alive]: those of the live cores and a few spare
 
 
@@ -54,7 +54,7 @@ def zeroed_tables(rows: int, n: int, count: int = 2) -> tuple[np.ndarray, ...]:
     want = count * size
     best = None
     for entry in _buffers:
-        if entry[1] == 0 and want <= entry[0].size <= 2 * want and (best is None or entry[0].size < best[0].size):
+        if entry[1] == 0 and want <= entry[0].size <= want * 3 // 2 and (best is None or entry[0].size < best[0].size):
             best = entry
     if best is None:
         best = [np.zeros(want, dtype=np.float64), 0]
