@@ -111,6 +111,7 @@ class SubgameCore:
             valid = np.flatnonzero(strengths[b] > 0)
             ranked = valid[np.argsort(strengths[b][valid], kind="stable")]
             order[b, : len(ranked)] = ranked
+            order[b, len(ranked) :] = np.flatnonzero(strengths[b] <= 0)  # then the holdings the board blocks
             n_valid[b] = len(ranked)
         self.order = order
         self.ranked = np.ascontiguousarray(np.take_along_axis(strengths, order, axis=1))  # strengths in that order
@@ -336,12 +337,9 @@ class SubgameCore:
                 m -= 1
             k = j
         for j in range(nv):
-            win[j] = pay * (win[j] - lose[j])
-        if nv < n:  # holdings the board blocks are worth 0
-            for h in range(n):
-                val[h] = 0.0
-        for j in range(nv):
-            val[order[j]] = win[j]
+            val[order[j]] = pay * (win[j] - lose[j])
+        for j in range(nv, n):  # holdings the board blocks are worth 0
+            val[order[j]] = 0.0
 
     def _chance(self, node: int, trav: int, d: int, mode: int) -> None:
         n = self.n_hold
