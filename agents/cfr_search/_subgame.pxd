@@ -4,8 +4,8 @@ cimport cython
 
 cdef class SubgameCore:
     cdef public long long[::1] kind, player, amount, first_child, n_children, children, river, row
-    cdef public long long[::1] c1, c2, board_of_card, n_valid, deal, opp_row, own_row, slot, matched
-    cdef public long long[:, ::1] strength, order, ranked, ordered_c1, ordered_c2
+    cdef public long long[::1] c1, c2, board_of_card, card_count, n_valid, deal, opp_row, own_row, slot, matched
+    cdef public long long[:, ::1] strength, order, ranked, ordered_c1, ordered_c2, card_holdings
     cdef public double[:, ::1] ranges, regret, avg, current, opp_reach, own_reach, values, gadget_regret
     cdef public double[:, :, ::1] strat
     cdef public double[::1] card_sum, card_sum2, scratch, gadget_values, gadget_weight, gadget_follow
@@ -32,7 +32,7 @@ cdef class SubgameCore:
     @cython.locals(n=Py_ssize_t, h=Py_ssize_t, a=Py_ssize_t, first=Py_ssize_t, child=Py_ssize_t,
                    card=cython.longlong, live=cython.double, own0="double[::1]", own1="double[::1]",
                    opp0="double[::1]", opp1="double[::1]", val0="double[::1]", val1="double[::1]",
-                   c1="long long[::1]", c2="long long[::1]", w=cython.double)
+                   w=cython.double, blocked="long long[::1]", nb=Py_ssize_t, k=Py_ssize_t)
     cdef void _chance(self, Py_ssize_t node, long long trav, Py_ssize_t d, long long mode)
     @cython.locals(n=Py_ssize_t, h=Py_ssize_t, a=Py_ssize_t, zeros=Py_ssize_t,
                    total=cython.double, x=cython.double, u=cython.double, tot="double[::1]")

@@ -103,6 +103,13 @@ class SubgameCore:
         self.n_hold = len(holdings)
         self.c1 = np.ascontiguousarray(holdings[:, 0])
         self.c2 = np.ascontiguousarray(holdings[:, 1])
+        holding_of_card = [np.flatnonzero((holdings[:, 0] == c) | (holdings[:, 1] == c)) for c in range(52)]
+        card_count = np.array([len(x) for x in holding_of_card], dtype=np.int64)  # the holdings with each card
+        card_holdings = np.zeros((52, max(int(card_count.max()), 1)), dtype=np.int64)
+        for c in range(52):
+            card_holdings[c, : card_count[c]] = holding_of_card[c]
+        self.card_count = card_count
+        self.card_holdings = card_holdings
         self.board_of_card = np.ascontiguousarray(board_of_card, dtype=np.int64)  # river card -> strength row; 52: none
         self.strength = strengths
         order = np.zeros(strengths.shape, dtype=np.int64)
@@ -349,8 +356,6 @@ class SubgameCore:
         self.opp_row[d + 1] = d + 1
         self.slot[d + 1] = 1 + d * self.width
         val0, val1 = self.values[self.slot[d]], self.values[1 + d * self.width]
-        c1 = self.c1
-        c2 = self.c2
         w = 1.0 / 44.0
         if mode == MODE_CFR:
             w = self.deal_scale / 44.0
@@ -362,13 +367,14 @@ class SubgameCore:
             card = self.river[child]
             if mode == MODE_CFR and self.deal[card] == 0:
                 continue
+            blocked = self.card_holdings[card]  # the holdings with the river card: out of both vectors
+            nb = self.card_count[card]
             for h in range(n):
-                if c1[h] == card or c2[h] == card:
-                    opp1[h] = 0.0
-                    own1[h] = 0.0
-                else:
-                    opp1[h] = opp0[h]
-                    own1[h] = own0[h]
+                opp1[h] = opp0[h]
+                own1[h] = own0[h]
+            for k in range(nb):
+                opp1[blocked[k]] = 0.0
+                own1[blocked[k]] = 0.0
             if mode == MODE_AVERAGE:  # (a serial sum: only this mode reads it)
                 live = 0.0
                 for h in range(n):
@@ -376,9 +382,10 @@ class SubgameCore:
                 if live == 0.0:
                     continue
             self._walk(child, trav, d + 1, mode)
+            for k in range(nb):  # (adding their 0 leaves a sum unchanged: it is never -0)
+                val1[blocked[k]] = 0.0
             for h in range(n):
-                if c1[h] != card and c2[h] != card:
-                    val0[h] += val1[h] * w
+                val0[h] += val1[h] * w
 
     def _match(self, src: np.ndarray, r0: int, na: int, st: np.ndarray, s0: int) -> None:
         """Regret matching: rows ``r0..r0+na-1`` of ``src`` (regrets, or strategy sums for the average)
