@@ -120,3 +120,32 @@ def test_bad_sizes_are_refused() -> None:
     with WorkerPool(1) as pool:
         with pytest.raises(ConfigError, match="window=0 is invalid"):
             list(pool.imap(_sleep, [(0.0,)], window=0))
+
+
+def test_a_worker_killed_with_work_still_unread_is_a_worker_death_not_a_connection_error() -> None:
+    """A worker that dies holding a task it never read closes its pipe with data unread: Linux then
+    fails the parent's read with ECONNRESET instead of an end of file. That is the same death and
+    must be raised as :class:`WorkerDiedError` (it was a bare ``ConnectionResetError``)."""
+    import threading
+
+    with WorkerPool(1) as pool:
+        (pid,) = pool.pids
+        results = pool.imap(_sleep, [(60.0,), (0.0,)], window=2)  # both sent; the second stays unread
+        timer = threading.Timer(0.5, os.kill, (pid, signal.SIGKILL))
+        timer.start()
+        try:
+            with pytest.raises(WorkerDiedError, match=f"exit code {-signal.SIGKILL}"):
+                next(results)
+        finally:
+            timer.cancel()
+        pool.kill()
+
+
+def test_a_ctrl_c_while_the_workers_are_still_starting_does_not_kill_them() -> None:
+    """SIGINT is blocked from the fork until a worker ignores it: a Ctrl-C that lands during the new
+    process's start-up (before ``_serve`` runs) is dropped, not a KeyboardInterrupt that kills it."""
+    for _ in range(10):
+        with WorkerPool(2) as pool:
+            for pid in pool.pids:  # at once: the workers are still in multiprocessing's bootstrap
+                os.kill(pid, signal.SIGINT)
+            assert list(pool.imap(_sleep, [(0.05,), (0.05,)], window=2)) == [0.05, 0.05]

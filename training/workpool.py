@@ -40,6 +40,7 @@ __all__ = ["WorkerPool", "WorkerDiedError", "RemoteTracebackError"]
 
 #: Chunks a worker holds at once: the one it plays and the next, so it never waits for the parent.
 _DEPTH = 2
+_MASKS = hasattr(signal, "pthread_sigmask")  # POSIX; elsewhere a worker starts without the mask
 
 
 class WorkerDiedError(RuntimeError):
@@ -57,6 +58,8 @@ def _serve(conn: Connection, initializer: Callable[[], None] | None, inherited: 
     """A worker's loop: ``(fn, args)`` in, ``("ok", result)`` or ``("err", exc, traceback)`` out."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to answer
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's SystemExit handler: terminate() ends it
+    if _MASKS:  # blocked by the parent while it started this process; a Ctrl-C pending since is dropped
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     for other in inherited:  # the parent's ends, copied by fork: the pipes see EOF when the parent dies
         other.close()
     if initializer is not None:
@@ -87,7 +90,14 @@ class _Worker:
         self.process = ctx.Process(
             target=_serve, args=(child, initializer, [*inherited, self.conn] if forked else []), name="holdem-worker"
         )
-        self.process.start()
+        # SIGINT stays blocked from the fork until the worker ignores it (_serve): a Ctrl-C that lands
+        # while the new process is still starting would otherwise kill it with KeyboardInterrupt.
+        masked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if _MASKS else None
+        try:
+            self.process.start()
+        finally:
+            if masked is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, masked)
         child.close()  # only the worker holds its end: a dead worker's pipe reads as EOF
         self.pending: deque[int] = deque()  # the indices of the chunks it holds, in order
 
@@ -160,7 +170,7 @@ class WorkerPool:
             if w.conn in ready:
                 try:
                     reply = w.conn.recv()
-                except EOFError:
+                except (EOFError, OSError):  # its end closed; with a task it never read: ECONNRESET
                     reply = None
                 if reply is not None:
                     index = w.pending.popleft()
