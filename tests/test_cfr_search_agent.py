@@ -15,7 +15,7 @@ from holdem_env.agents import make_agent
 from holdem_env.agents.base import AgentSpecError
 from holdem_env.agents.cfr_search.abstraction import AbstractionConfig
 from holdem_env.agents.cfr_search.agent import CfrSearchAgent, preflop_percentiles, preflop_share
-from holdem_env.agents.cfr_search.follow import bet_uniform, public_state, purify, walk
+from holdem_env.agents.cfr_search.follow import bet_uniform, public_state, walk
 from holdem_env.agents.cfr_search.search import resolve_street, river_start
 from holdem_env.agents.preflop import hand_class
 from holdem_env.engine.cards import parse_cards
@@ -280,11 +280,11 @@ def test_the_river_plays_the_resolved_strategy(blueprint: str) -> None:
     public = public_state(info["view"], (50, 100))
     sub, path = resolve_street(
         solving.blueprint, public, walk(solving.blueprint, public, solving._key), solving.tables,
-        sizes=solving.sizes, max_raises=solving.max_raises, iterations=solving.iterations, threshold=solving.threshold,
+        sizes=solving.sizes, max_raises=solving.max_raises, iterations=solving.iterations,
     )
     ids, rows = solving._decision(obs, info)
     assert len(ids) == len(sub.tree.labels[sub.tree.find(path)])  # no two tree actions share an env id here
-    assert np.allclose(rows[:, live], purify(sub.strategy(path), solving.threshold)[:, live])
+    assert np.allclose(rows[:, live], sub.strategy(path)[:, live])
     assert np.allclose(solved[:, ids], rows[:, live].T)
     # the blueprint plays every holding of a bucket alike; the re-solve tells them apart
     buckets = solving.tables.buckets(public.board)[live]
@@ -299,7 +299,7 @@ def _turn_solve_by_hand(agent: CfrSearchAgent, public: Any) -> Any:
     return resolve_street(
         agent.blueprint, public, walk(agent.blueprint, public, agent._key), agent.tables, sizes=agent.turn_sizes,
         max_raises=agent.turn_max_raises, iterations=agent.turn_iterations, river_sizes=agent.turn_river_sizes,
-        river_max_raises=1, rivers=agent.turn_rivers, threshold=agent.threshold,
+        river_max_raises=1, rivers=agent.turn_rivers,
     )
 
 
@@ -325,7 +325,7 @@ def test_the_turn_plays_the_resolved_strategy_and_act_samples_it(blueprint: str)
     assert len(board) == 4 and sub.tree.kind.count(3) > 0  # a turn subgame, with its river chance nodes
     ids, rows = solving._decision(obs, info)
     assert len(ids) == len(sub.tree.labels[sub.tree.find(path)])
-    assert np.array_equal(rows[:, live], purify(sub.strategy(path), solving.threshold)[:, live])  # seeded by the subgame
+    assert np.array_equal(rows[:, live], sub.strategy(path)[:, live])  # the same solve: seeded by the subgame
     solved = solving.action_probabilities(obs, info, HOLDINGS[live])
     assert np.allclose(solved[:, ids], rows[:, live].T)
     # act draws one uniform and inverts its holding's row
@@ -357,15 +357,13 @@ def test_the_river_starts_from_the_turn_resolve(blueprint: str) -> None:
         street_start=public.street_start[:3], contrib=(c, c),
     )
     turn, turn_path = _turn_solve_by_hand(turn_agent, at_turn)
-    start = river_start(
-        turn, turn_path, public, river_sizes=turn_agent.turn_river_sizes, river_max_raises=1, threshold=turn_agent.threshold
-    )
+    start = river_start(turn, turn_path, public, river_sizes=turn_agent.turn_river_sizes, river_max_raises=1)
     sub, path = resolve_street(
         turn_agent.blueprint, public, walk(turn_agent.blueprint, public, turn_agent._key), turn_agent.tables,
         sizes=turn_agent.sizes, max_raises=turn_agent.max_raises, iterations=turn_agent.iterations, start=start,
     )
     live = np.flatnonzero(~np.isin(HOLDINGS, public.board).any(axis=1))
-    assert np.allclose(rows[:, live], purify(sub.strategy(path), turn_agent.threshold)[:, live])
+    assert np.allclose(rows[:, live], sub.strategy(path)[:, live])
     # my river range is the turn re-solve's, not the blueprint's: another strategy than the river-only bot's
     _, river_rows = river_agent._decision(obs, info)
     assert river_rows.shape == rows.shape and np.abs(river_rows - rows)[:, live].max() > 0.05
@@ -386,31 +384,3 @@ def test_turn_resolving_plays_legally_and_deterministically(blueprint: str) -> N
     assert first == play(5, "tag", 8)[0]
     assert agent.counts["resolved"] > 0
     play(6, "random", 8)
-
-
-# ------------------------------------------------------------------------------ thresholding
-def test_purify_drops_rare_actions_and_keeps_the_likeliest() -> None:
-    probs = np.array([[0.05, 0.50, 0.25, 0.30], [0.90, 0.45, 0.25, 0.35], [0.05, 0.05, 0.50, 0.35]])
-    out = purify(probs, 0.1)
-    # by hand: column 0 keeps 0.9 alone; column 1 drops 0.05 and renormalises 0.5 / 0.45; 2 and 3 unchanged
-    assert np.allclose(out[:, 0], [0.0, 1.0, 0.0])
-    assert np.allclose(out[:, 1], [0.50 / 0.95, 0.45 / 0.95, 0.0])
-    assert np.allclose(out[:, 2:], probs[:, 2:])
-    # a threshold above every action keeps the likeliest one (ties kept together); 0 changes nothing
-    assert np.allclose(purify(probs, 0.49)[:, 0], [0.0, 1.0, 0.0])
-    assert np.allclose(purify(probs, 0.49)[:, 3], [0.0, 0.5, 0.5])
-    assert purify(probs, 0.0) is probs
-
-
-def test_the_agent_never_plays_an_action_below_its_threshold(blueprint: str) -> None:
-    env = _env()
-    env.reset(seed=3, options={"button": 0})
-    obs, _, _, _, info = env.last()
-    raw = CfrSearchAgent(blueprint=blueprint, seed=0, threshold=0.0).action_probabilities(obs, info, HOLDINGS)
-    played = CfrSearchAgent(blueprint=blueprint, seed=0).action_probabilities(obs, info, HOLDINGS)
-    rare = (raw > 0) & (raw < 0.1)
-    assert rare.any()  # the tiny blueprint's sampled strategy takes some actions rarely at the first decision
-    assert not ((played > 0) & (played < 0.1)).any() and np.allclose(played.sum(axis=1), 1.0)
-    assert np.array_equal(played > 0, raw >= 0.1)  # every other action stays: none of them is below 0.1 here
-    with pytest.raises(ConfigError, match="threshold"):
-        CfrSearchAgent(blueprint=blueprint, threshold=0.7)

@@ -29,13 +29,6 @@ with a key the agent draws from its seeded generator at the start of each hand).
   the price allows, :func:`preflop_share`: 10% facing a shove for the stacks, never fewer than TT+ and
   AK), fold the rest.
 
-**Thresholding** (``threshold``, default 0.1): every decision's strategy, blueprint or re-solved, drops
-each holding's actions below 10% of its probability and renormalises the rest
-(:func:`~holdem_env.agents.cfr_search.follow.purify`; Ganzfried, Sandholm and Waugh 2012): the rare
-actions of a sampled, abstracted strategy are mostly its noise (a fold of a strong bucket, a shove of a
-weak one). The agent's own range and the opponent's values in a re-solve are taken from the strategy as
-played.
-
 Every decision's strategy is computed for all 1,326 holdings at once and cached by public state,
 so :meth:`CfrSearchAgent.action_probabilities` (range queries: LBR, AIVAT) and ``act`` read the same
 matrix, and ``act`` samples its own holding's row with one uniform from the generator. A table of
@@ -68,7 +61,6 @@ from holdem_env.agents.cfr_search.follow import (
     Walk,
     blueprint_matrix,
     public_state,
-    purify,
     raise_fractions,
     walk,
 )
@@ -182,8 +174,7 @@ class CfrSearchAgent:
     ``sizes``, ``max_raises``: the river solve's DCFR iterations, bet sizes (pot fractions and
     ``"allin"``) and raises per round. ``turn_iterations``, ``turn_rivers`` (river cards sampled per
     iteration, 48: all), ``turn_sizes``, ``turn_max_raises``, ``turn_river_sizes``: the turn solve's
-    (one bet on the river inside it). ``threshold``: each holding's actions below this probability are
-    dropped (0: the strategies as computed; see the module docstring).
+    (one bet on the river inside it).
     """
 
     #: Uniform draws per decision.
@@ -205,7 +196,6 @@ class CfrSearchAgent:
         turn_sizes: Sequence[float | str] = (1.0, "allin"),
         turn_max_raises: int = 1,
         turn_river_sizes: Sequence[float | str] = (1.0,),
-        threshold: float = 0.1,
     ) -> None:
         if action_mode not in ("auto", "exact", "discrete"):
             raise ConfigError("action_mode", action_mode, "must be 'auto', 'exact' or 'discrete'")
@@ -226,7 +216,6 @@ class CfrSearchAgent:
         )
         self.turn_sizes = check_sizes("turn_sizes", turn_sizes)
         self.turn_river_sizes = check_sizes("turn_river_sizes", turn_river_sizes)
-        self.threshold = float(check_number("threshold", threshold, 0.0, 0.5, allowed="must be a probability in 0..0.5"))
         self._turns: OrderedDict[tuple[Any, ...], tuple[Subgame, tuple[str, ...]]] = OrderedDict()
         self.rng = agent_rng(rng, seed)
         self.action_mode = action_mode
@@ -352,7 +341,7 @@ class CfrSearchAgent:
                 if sub.tree.kind[node] == DECISION and sub.tree.player[node] == public.me:
                     labels = sub.tree.labels[node]
                     moves = [("f", 0) if lb == "f" else ("c", 0) if lb in ("k", "c") else ("r", int(lb[1:]) - start) for lb in labels]
-                    return moves, purify(sub.strategy(node), self.threshold), "resolved"
+                    return moves, sub.strategy(node), "resolved"
             except SubgameError:  # a history the subgame cannot hold: played as off the tree
                 pass
             return self._off_tree(public, legal)
@@ -371,7 +360,7 @@ class CfrSearchAgent:
             else:
                 total = public.contrib[opp] + fractions[i] * 2.0 * public.contrib[opp]
                 moves.append(("r", int(round(total)) - start))
-        probs = purify(blueprint_matrix(bp, node, self.tables.buckets(public.board)), self.threshold)
+        probs = blueprint_matrix(bp, node, self.tables.buckets(public.board))
         return moves, probs, "blueprint"
 
     def _turn_solve(self, public: Public, walked: Walk) -> tuple[Subgame, tuple[str, ...]]:
@@ -385,7 +374,7 @@ class CfrSearchAgent:
             sub, path = resolve_street(
                 self.blueprint, public, walked, self.tables, sizes=self.turn_sizes, max_raises=self.turn_max_raises,
                 iterations=self.turn_iterations, river_sizes=self.turn_river_sizes, river_max_raises=1,
-                rivers=self.turn_rivers, threshold=self.threshold,
+                rivers=self.turn_rivers,
             )
             if len(self._turns) >= _TURNS_KEPT:
                 self._turns.popitem(last=False)
@@ -406,14 +395,12 @@ class CfrSearchAgent:
             )
             try:
                 turn, turn_path = self._turn_solve(turn_public, walked)
-                start = river_start(
-                    turn, turn_path, public, river_sizes=self.turn_river_sizes, river_max_raises=1, threshold=self.threshold
-                )
+                start = river_start(turn, turn_path, public, river_sizes=self.turn_river_sizes, river_max_raises=1)
             except SubgameError:  # no turn re-solve holds this hand: the blueprint's ranges and values
                 start = None
         return resolve_street(
             self.blueprint, public, walked, self.tables, sizes=self.sizes, max_raises=self.max_raises,
-            iterations=self.iterations, start=start, threshold=self.threshold,
+            iterations=self.iterations, start=start,
         )
 
     def _off_tree(self, public: Public, legal: Mapping[str, Any]) -> tuple[list[tuple[str, int]], np.ndarray, str]:

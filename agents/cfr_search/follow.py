@@ -41,7 +41,7 @@ from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.ranges import HOLDINGS
 
-__all__ = ["Public", "Step", "Walk", "public_state", "walk", "bet_uniform", "BucketTables", "STREETS", "purify"]
+__all__ = ["Public", "Step", "Walk", "public_state", "walk", "bet_uniform", "BucketTables", "STREETS"]
 
 STREETS = ("preflop", "flop", "turn", "river")
 
@@ -321,22 +321,6 @@ def blueprint_matrix(bp: Blueprint, node: int, buckets: np.ndarray) -> np.ndarra
     """``(children, 1326)``: the blueprint's probabilities at ``node`` for every holding's bucket
     (uniform for blocked holdings)."""
     return _node_table(bp, node)[:, buckets]  # bucket -1 (blocked) reads the last, uniform, column
-
-
-def purify(probs: np.ndarray, threshold: float) -> np.ndarray:
-    """``(actions, holdings)`` probabilities with each holding's actions below ``threshold`` of its column
-    set to 0 and the rest renormalised (thresholding: Ganzfried, Sandholm and Waugh 2012; the rarely
-    taken actions of an abstract, sampled strategy are mostly its noise). A holding's likeliest action
-    always stays; ``threshold`` 0 returns ``probs`` itself."""
-    if threshold <= 0.0:
-        return probs
-    p = np.asarray(probs, dtype=np.float64)
-    total = p.sum(axis=0, keepdims=True)
-    share = p / np.where(total > 0, total, 1.0)
-    keep = (share >= threshold) | (share >= share.max(axis=0, keepdims=True))
-    out = np.where(keep, p, 0.0)
-    kept = out.sum(axis=0, keepdims=True)
-    return np.where(kept > 0, out / np.where(kept > 0, kept, 1.0), p)
 
 
 def _node_table(bp: Blueprint, node: int) -> np.ndarray:

@@ -25,7 +25,7 @@ import numpy as np
 
 from holdem_env.agents.cfr_search.beliefs import range_after
 from holdem_env.agents.cfr_search.blueprint import Blueprint
-from holdem_env.agents.cfr_search.follow import BucketTables, Public, Walk, blueprint_matrix, purify, raise_fractions
+from holdem_env.agents.cfr_search.follow import BucketTables, Public, Walk, blueprint_matrix, raise_fractions
 from holdem_env.agents.cfr_search.resolve import Subgame, resolve, subgame_tree
 from holdem_env.agents.cfr_search.tree import CHANCE, DECISION, SubgameError, SubgameSpec, Tree
 from holdem_env.engine.ranges import NUM_HOLDINGS, blocked_by
@@ -90,19 +90,17 @@ def street_subgame(
         extra.setdefault(missing[0], []).append(missing[1])
 
 
-def blueprint_ranges(bp: Blueprint, public: Public, walked: Walk, tables: BucketTables, threshold: float = 0.0) -> np.ndarray:
+def blueprint_ranges(bp: Blueprint, public: Public, walked: Walk, tables: BucketTables) -> np.ndarray:
     """``(2, 1326)``: each player's range at the start of the current street, by Bayes' rule along
     the blueprint steps of the earlier streets (uniform over the holdings the board leaves when the
-    blueprint never takes that line); the viewing player's own steps with the strategy it plays,
-    :func:`~holdem_env.agents.cfr_search.follow.purify` at ``threshold``."""
+    blueprint never takes that line)."""
     out = np.zeros((2, NUM_HOLDINGS))
     for p in (0, 1):
         probs = []
         for step in walked.steps:
             if step.player == p and step.street < public.street:
                 buckets = tables.buckets(public.board[: _BOARD[step.street]])
-                table = blueprint_matrix(bp, step.node, buckets)
-                probs.append((purify(table, threshold) if p == public.me else table)[step.child])
+                probs.append(blueprint_matrix(bp, step.node, buckets)[step.child])
         try:
             out[p] = range_after(np.ones(NUM_HOLDINGS), probs, dead=public.board)
         except Exception:  # the blueprint never takes this line: nothing to learn from it
@@ -118,13 +116,12 @@ def map_blueprint(
     me: int,
     buckets: np.ndarray,
     river_buckets: Callable[[int], np.ndarray] | None = None,
-    threshold: float = 0.0,
 ) -> int:
     """Set ``me``'s strategy in ``sub`` to the blueprint's below blueprint node ``root`` (the tree's
     contributions ``contrib`` there); returns the number of nodes set (see the module docstring).
     In a turn subgame, ``river_buckets(card)`` gives every holding's river bucket when ``card`` is the
     river, and the blueprint's river strategy is mapped below each river card too (without it, the
-    river nodes stay uniform). ``threshold``: ``me``'s blueprint probabilities as played (:func:`purify`)."""
+    river nodes stay uniform)."""
     tree: Tree = sub.tree
     stack = int(bp.game["stack"])
     done = 0
@@ -174,7 +171,7 @@ def map_blueprint(
 
         if player == me:
             probs = np.zeros((len(labels), NUM_HOLDINGS))
-            table = purify(blueprint_matrix(bp, b, buckets), threshold)
+            table = blueprint_matrix(bp, b, buckets)
             for i in range(len(blabels)):
                 probs[sub_of(i)] += table[i]
             sub.set_strategy(n, probs)
@@ -240,14 +237,12 @@ def river_start(
     *,
     river_sizes: Sequence[float | str],
     river_max_raises: int,
-    threshold: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(my range, the opponent's gadget values)`` at the start of the river, consistent with the turn's
     re-solve ``turn`` (its tree's path of the turn's actions ``turn_path``): my range is the turn's by
     Bayes' rule along the re-solved strategy's probabilities of my turn actions; the values are the
     opponent's best-response counterfactual values against the re-solve's river strategy below the
-    river card dealt, carried onto the table's river pot (:func:`copy_strategy`); ``threshold``: the
-    re-solved turn strategy as played (:func:`purify`). Raises
+    river card dealt, carried onto the table's river pot (:func:`copy_strategy`). Raises
     :class:`SubgameError` when the path does not end the turn in that tree or no holding is left."""
     me = public.me
     tree = turn.tree
@@ -258,7 +253,7 @@ def river_start(
             raise SubgameError(f"the turn's path {tuple(turn_path)!r} is not in its re-solved tree")
         j = tree.labels[node].index(label)
         if tree.player[node] == me:
-            steps.append(purify(turn.strategy(node), threshold)[j])
+            steps.append(turn.strategy(node)[j])
         node = tree.children[node][j]
     if tree.kind[node] != CHANCE or len(public.board) != 5:
         raise SubgameError(f"the turn's path {tuple(turn_path)!r} does not end the turn before a river")
@@ -296,15 +291,13 @@ def resolve_street(
     river_max_raises: int | None = None,
     rivers: int = 48,
     start: tuple[np.ndarray, np.ndarray] | None = None,
-    threshold: float = 0.0,
 ) -> tuple[Subgame, tuple[str, ...]]:
     """The safely re-solved subgame of the current street (turn or river) and the path of its actions
     so far. ``start``: ``(my range, the opponent's gadget values)`` at the street's start (e.g. from
     :func:`river_start`); default from the blueprint (:func:`blueprint_ranges`, :func:`map_blueprint`).
     On the turn, ``river_sizes`` and ``river_max_raises`` shape the river inside the subgame and
     ``rivers`` below 48 samples that many river cards per iteration, from a generator seeded by the
-    subgame (:func:`_seeded`), so the same public state gives the same solve. ``threshold``: the agent's
-    own blueprint strategy as played (:func:`purify`), for its range and the opponent's values."""
+    subgame (:func:`_seeded`), so the same public state gives the same solve."""
     turn = public.street == 2
     spec, extra, path = street_subgame(
         public, sizes, max_raises, river_sizes if turn else None, river_max_raises if turn else None
@@ -314,15 +307,12 @@ def resolve_street(
     if turn:
         options.update(river_sizes=river_sizes, river_max_raises=river_max_raises)
     if start is None:
-        ranges = blueprint_ranges(bp, public, walked, tables, threshold)
+        ranges = blueprint_ranges(bp, public, walked, tables)
         given = Subgame(spec, ranges, **options)
         entered = walked.entered.get(public.street)
         if entered is not None:
             rivers_of = tables.river_buckets(public.board) if turn else {}
-            map_blueprint(
-                given, bp, entered[0], entered[1], me, tables.buckets(public.board), rivers_of.__getitem__ if turn else None,
-                threshold,
-            )
+            map_blueprint(given, bp, entered[0], entered[1], me, tables.buckets(public.board), rivers_of.__getitem__ if turn else None)
         my_range, their_values = ranges[me], given.values(opp, best_response=True)
     else:
         my_range, their_values = start[0], np.array(start[1], dtype=np.float64)
