@@ -15,7 +15,7 @@ from holdem_env.agents import make_agent
 from holdem_env.agents.base import AgentSpecError
 from holdem_env.agents.cfr_search.abstraction import AbstractionConfig
 from holdem_env.agents.cfr_search.agent import CfrSearchAgent, preflop_percentiles, preflop_share
-from holdem_env.agents.cfr_search.follow import bet_uniform, public_state, walk
+from holdem_env.agents.cfr_search.follow import bet_uniform, blueprint_matrix, public_state, walk
 from holdem_env.agents.cfr_search.search import resolve_street, river_start
 from holdem_env.agents.preflop import hand_class
 from holdem_env.engine.cards import parse_cards
@@ -384,3 +384,34 @@ def test_turn_resolving_plays_legally_and_deterministically(blueprint: str) -> N
     assert first == play(5, "tag", 8)[0]
     assert agent.counts["resolved"] > 0
     play(6, "random", 8)
+
+
+# ------------------------------------------------------------------------------ bets below the smallest size
+def _flop_bet(bet_to: int) -> tuple[Any, dict[str, Any], dict[str, Any]]:
+    """The big blind facing the button's flop bet to ``bet_to`` (exact mode) in a pot raised to 300 a side."""
+    env = _env("exact")
+    env.reset(seed=0, options={"button": 0})
+    for action in (301, 1, 1, bet_to + 1):  # raise to 300, call; on the flop check, bet
+        env.step(action)
+    obs, _, _, _, info = env.last()
+    assert info["view"]["street"] == "flop" and info["legal"]["call"] == bet_to
+    return env, obs, info
+
+
+def test_a_bet_below_the_smallest_size_moves_the_pseudo_harmonic_share_of_folds_to_calls(blueprint: str) -> None:
+    env, obs, info = _flop_bet(150)  # a quarter of the 600 pot, below the tree's smallest bet (half the pot)
+    agent = CfrSearchAgent(blueprint=blueprint, seed=0, action_mode="exact")
+    public = public_state(info["view"], (50, 100))
+    walked = walk(agent.blueprint, public, agent._key)
+    w = (0.5 - 0.25) / (0.5 * 1.25)  # the pseudo-harmonic weight of no bet between 0 and 0.5
+    assert not walked.lost and walked.under == pytest.approx(w) and walked.steps[-1].under == pytest.approx(w)
+    probs = agent.action_probabilities(obs, info, HOLDINGS)
+    blue = blueprint_matrix(agent.blueprint, walked.node, agent.tables.buckets(public.board))
+    live = np.flatnonzero(~np.isin(HOLDINGS, public.board).any(axis=1))
+    assert blue[0, live].max() > 0.1  # some holding folds in the blueprint, so the test can fail
+    # by hand: the fold keeps (1 - w) of the blueprint's, the call gains the rest
+    assert np.allclose(probs[live, 0], (1 - w) * blue[0, live])
+    assert np.allclose(probs[live, 1], blue[1, live] + w * blue[0, live])
+    # a bet of the smallest size itself is read as it, with no mix
+    _, obs, info = _flop_bet(300)
+    assert walk(agent.blueprint, public_state(info["view"], (50, 100)), agent._key).under == 0.0

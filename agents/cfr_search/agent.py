@@ -23,6 +23,13 @@ with a key the agent draws from its seeded generator at the start of each hand).
   Bayes' rule along the re-solved turn strategy, the opponent's values against the re-solve's river
   strategy), so that the river's re-solve is safe with respect to the turn's; with ``resolve="river"``
   (or when no turn re-solve holds the hand) from the blueprint's ranges and values.
+- **A bet below the tree's smallest size** (a third of the pot where the tree's smallest bet is half
+  the pot) is read as that size, and the blueprint's answer to it is mixed with the answer to no bet at
+  all (a check: nothing to fold) by the pseudo-harmonic weight of no bet, ``f(x) = (B - x) / (B (1 + x))``
+  between 0 and the smallest size ``B``: that share of each holding's fold becomes a call
+  (:func:`~holdem_env.agents.cfr_search.follow.under_size`; the agent's range in a later re-solve
+  follows the same mix). Read as the smallest size alone, a bet of any size below it drew the fold
+  rate of that size, more than a smaller bet with any two cards needs to win at once.
 - **Off the tree** (a raise beyond the tree's raises per street, or a street the tree ended with an
   all-in that the table did not): check when free; otherwise call with the holdings whose strength
   against a random hand beats the pot odds by 0.1 (preflop: the strongest share of the holdings that
@@ -62,6 +69,7 @@ from holdem_env.agents.cfr_search.follow import (
     blueprint_matrix,
     public_state,
     raise_fractions,
+    under_size,
     walk,
 )
 from holdem_env.agents.cfr_search.resolve import Subgame
@@ -75,7 +83,9 @@ from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, holding_index, hold
 from holdem_env.engine.validate import check_number
 from holdem_env.env.nlhe_v1 import DEFAULT_BET_SIZES
 
-__all__ = ["CfrSearchAgent", "SHIPPED_BLUEPRINT", "SHIPPED_BLUEPRINTS", "BUILD_COMMAND", "load_blueprint", "nearest_shipped"]
+__all__ = [
+    "CfrSearchAgent", "SHIPPED_BLUEPRINT", "SHIPPED_BLUEPRINTS", "BUILD_COMMAND", "load_blueprint", "nearest_shipped",
+]
 
 _DATA = Path(__file__).resolve().parent.parent / "data"
 #: The shipped heads-up blueprints by their stacks in big blinds (blinds 50/100): the bare spec plays
@@ -361,6 +371,9 @@ class CfrSearchAgent:
                 total = public.contrib[opp] + fractions[i] * 2.0 * public.contrib[opp]
                 moves.append(("r", int(round(total)) - start))
         probs = blueprint_matrix(bp, node, self.tables.buckets(public.board))
+        kinds = [label for label, _ in bp.children(node)]
+        if walked.under > 0.0 and "f" in kinds and "c" in kinds:  # a bet below the smallest size: the mix
+            probs = under_size(probs, kinds.index("f"), kinds.index("c"), walked.under)
         return moves, probs, "blueprint"
 
     def _turn_solve(self, public: Public, walked: Walk) -> tuple[Subgame, tuple[str, ...]]:

@@ -41,7 +41,7 @@ from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.errors import ConfigError
 from holdem_env.engine.ranges import HOLDINGS
 
-__all__ = ["Public", "Step", "Walk", "public_state", "walk", "bet_uniform", "BucketTables", "STREETS"]
+__all__ = ["Public", "Step", "Walk", "public_state", "walk", "bet_uniform", "BucketTables", "STREETS", "under_size"]
 
 STREETS = ("preflop", "flop", "turn", "river")
 
@@ -139,12 +139,14 @@ def bet_uniform(key: int, public: Public, index: int) -> float:
 
 @dataclass
 class Step:
-    """One action followed on the tree: the node it was taken at, the child index, the actor."""
+    """One action followed on the tree: the node it was taken at, the child index, the actor; ``under``:
+    for a bet below the node's smallest size, the pseudo-harmonic weight of reading it as no bet."""
 
     node: int
     child: int
     player: int
     street: int
+    under: float = 0.0
 
 
 @dataclass
@@ -158,6 +160,9 @@ class Walk:
     lost: bool = False
     #: street -> (node, contributions) where the walk first stood on that street
     entered: dict[int, tuple[int, tuple[int, int]]] = field(default_factory=dict)
+    #: when the last action is the opponent's bet or raise below the node's smallest size (read as that
+    #: size): the pseudo-harmonic weight of reading it as no bet at all (a check or call; 0 otherwise)
+    under: float = 0.0
 
 
 def raise_fractions(bp: Blueprint, node: int, contrib: tuple[int, int], stack: int) -> list[tuple[float, int]]:
@@ -195,6 +200,7 @@ def walk(bp: Blueprint, public: Public, key: int) -> Walk:
     real = [public.small_blind, public.big_blind]
     out = Walk(node, contrib)
     for i, (p, s, kind, total) in enumerate(public.actions):
+        under = 0.0
         if bp.actor[node] >= 0:
             out.entered.setdefault(int(bp.street[node]), (node, contrib))
         if bp.actor[node] != p or bp.street[node] != s:
@@ -222,6 +228,8 @@ def walk(bp: Blueprint, public: Public, key: int) -> Walk:
                 fr = [f for f, _ in sizes]
                 if x <= fr[0]:
                     j = 0
+                    if p != public.me and 0.0 <= x < fr[0]:
+                        under = pseudo_harmonic(x, 0.0, fr[0])
                 elif x >= fr[-1]:
                     j = len(fr) - 1
                 else:
@@ -232,7 +240,8 @@ def walk(bp: Blueprint, public: Public, key: int) -> Walk:
                     else:
                         j = lo if bet_uniform(key, public, i) < pseudo_harmonic(x, fr[lo], fr[hi]) else hi
                 child = sizes[j][1]
-        out.steps.append(Step(node, child, p, s))
+        out.steps.append(Step(node, child, p, s, under))
+        out.under = under
         label = labels[child]
         contrib = _after(label, p, contrib, stack)
         real[p] = total if kind != "c" else max(real)
@@ -315,6 +324,16 @@ class BucketTables:
             row[blocked | (HOLDINGS == r).any(axis=1)] = -1
             out[int(r)] = row
         return out
+
+
+def under_size(probs: np.ndarray, fold: int, call: int, weight: float) -> np.ndarray:
+    """The answer to a bet below the tree's smallest size read as that size: ``weight`` (the
+    pseudo-harmonic weight of no bet, :attr:`Step.under`) of each holding's fold moved to the call."""
+    out = np.array(probs, dtype=np.float64)
+    moved = weight * out[fold]
+    out[fold] -= moved
+    out[call] += moved
+    return out
 
 
 def blueprint_matrix(bp: Blueprint, node: int, buckets: np.ndarray) -> np.ndarray:
