@@ -69,7 +69,6 @@ from holdem_env.agents.cfr_search.follow import (
     blueprint_matrix,
     public_state,
     raise_fractions,
-    under_size,
     walk,
 )
 from holdem_env.agents.cfr_search.resolve import Subgame
@@ -370,10 +369,7 @@ class CfrSearchAgent:
             else:
                 total = public.contrib[opp] + fractions[i] * 2.0 * public.contrib[opp]
                 moves.append(("r", int(round(total)) - start))
-        probs = blueprint_matrix(bp, node, self.tables.buckets(public.board))
-        kinds = [label for label, _ in bp.children(node)]
-        if walked.under > 0.0 and "f" in kinds and "c" in kinds:  # a bet below the smallest size: the mix
-            probs = under_size(probs, kinds.index("f"), kinds.index("c"), walked.under)
+        probs = blueprint_matrix(bp, node, self.tables.buckets(public.board), walked.under)
         return moves, probs, "blueprint"
 
     def _turn_solve(self, public: Public, walked: Walk) -> tuple[Subgame, tuple[str, ...]]:

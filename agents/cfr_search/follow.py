@@ -160,9 +160,12 @@ class Walk:
     lost: bool = False
     #: street -> (node, contributions) where the walk first stood on that street
     entered: dict[int, tuple[int, tuple[int, int]]] = field(default_factory=dict)
-    #: when the last action is the opponent's bet or raise below the node's smallest size (read as that
-    #: size): the pseudo-harmonic weight of reading it as no bet at all (a check or call; 0 otherwise)
-    under: float = 0.0
+
+    @property
+    def under(self) -> float:
+        """When the last action is the opponent's bet or raise below the node's smallest size (read as
+        that size): the pseudo-harmonic weight of reading it as no bet at all (0 otherwise)."""
+        return self.steps[-1].under if self.steps else 0.0
 
 
 def raise_fractions(bp: Blueprint, node: int, contrib: tuple[int, int], stack: int) -> list[tuple[float, int]]:
@@ -241,7 +244,6 @@ def walk(bp: Blueprint, public: Public, key: int) -> Walk:
                         j = lo if bet_uniform(key, public, i) < pseudo_harmonic(x, fr[lo], fr[hi]) else hi
                 child = sizes[j][1]
         out.steps.append(Step(node, child, p, s, under))
-        out.under = under
         label = labels[child]
         contrib = _after(label, p, contrib, stack)
         real[p] = total if kind != "c" else max(real)
@@ -336,10 +338,16 @@ def under_size(probs: np.ndarray, fold: int, call: int, weight: float) -> np.nda
     return out
 
 
-def blueprint_matrix(bp: Blueprint, node: int, buckets: np.ndarray) -> np.ndarray:
+def blueprint_matrix(bp: Blueprint, node: int, buckets: np.ndarray, under: float = 0.0) -> np.ndarray:
     """``(children, 1326)``: the blueprint's probabilities at ``node`` for every holding's bucket
-    (uniform for blocked holdings)."""
-    return _node_table(bp, node)[:, buckets]  # bucket -1 (blocked) reads the last, uniform, column
+    (uniform for blocked holdings). ``under`` > 0 (:attr:`Step.under` of the bet this node answers):
+    the bet was below the smallest size, and :func:`under_size` mixes in the answer to no bet."""
+    probs = _node_table(bp, node)[:, buckets]  # bucket -1 (blocked) reads the last, uniform, column
+    if under > 0.0:
+        labels = [label for label, _ in bp.children(node)]
+        if "f" in labels and "c" in labels:
+            probs = under_size(probs, labels.index("f"), labels.index("c"), under)
+    return probs
 
 
 def _node_table(bp: Blueprint, node: int) -> np.ndarray:

@@ -25,14 +25,7 @@ import numpy as np
 
 from holdem_env.agents.cfr_search.beliefs import range_after
 from holdem_env.agents.cfr_search.blueprint import Blueprint
-from holdem_env.agents.cfr_search.follow import (
-    BucketTables,
-    Public,
-    Walk,
-    blueprint_matrix,
-    raise_fractions,
-    under_size,
-)
+from holdem_env.agents.cfr_search.follow import BucketTables, Public, Walk, blueprint_matrix, raise_fractions
 from holdem_env.agents.cfr_search.resolve import Subgame, resolve, subgame_tree
 from holdem_env.agents.cfr_search.tree import CHANCE, DECISION, SubgameError, SubgameSpec, Tree
 from holdem_env.engine.ranges import NUM_HOLDINGS, blocked_by
@@ -108,12 +101,8 @@ def blueprint_ranges(bp: Blueprint, public: Public, walked: Walk, tables: Bucket
         for k, step in enumerate(walked.steps):
             if step.player == p and step.street < public.street:
                 buckets = tables.buckets(public.board[: _BOARD[step.street]])
-                table = blueprint_matrix(bp, step.node, buckets)
-                before = walked.steps[k - 1] if k else None
-                labels = [label for label, _ in bp.children(step.node)]
-                if before is not None and before.under > 0.0 and "f" in labels and "c" in labels:
-                    table = under_size(table, labels.index("f"), labels.index("c"), before.under)
-                probs.append(table[step.child])
+                under = walked.steps[k - 1].under if k else 0.0  # the bet this step answers
+                probs.append(blueprint_matrix(bp, step.node, buckets, under)[step.child])
         try:
             out[p] = range_after(np.ones(NUM_HOLDINGS), probs, dead=public.board)
         except Exception:  # the blueprint never takes this line: nothing to learn from it
