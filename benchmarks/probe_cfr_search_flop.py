@@ -50,7 +50,8 @@ def defence(flop: tuple[int, ...], bet: int, key: int, open_to: int = 25) -> tup
     labels = [label for label, _ in bp.children(walked.node)]
     raises = [i for i, label in enumerate(labels) if label not in ("f", "c")]
     fold = float(np.average(probs[labels.index("f")], weights=reach))
-    return fold, float(np.average(probs[raises].sum(axis=0), weights=reach)), fold * (1.0 - walked.under)
+    played = blueprint_matrix(bp, walked.node, buckets, walked.under)  # what the bot plays: the mix below the smallest size
+    return fold, float(np.average(probs[raises].sum(axis=0), weights=reach)), float(np.average(played[labels.index("f")], weights=reach))
 
 
 def main() -> int:
