@@ -1,6 +1,7 @@
 """How the cfr-search blueprint's big blind defends the flop against a continuation bet of each size.
 
     nice -n 5 .venv/bin/python benchmarks/probe_cfr_search_flop.py --flops 40 --sizes 0.25 0.33 0.5 0.75 1.0
+    nice -n 5 .venv/bin/python benchmarks/probe_cfr_search_flop.py --blueprint other.npz   # another file
 
 The hand: heads-up 5/10 with 1,000 chips (``holdem eval``'s table, played on the 100 bb blueprint),
 the button opens to 25, the big blind calls, checks a random flop, and the button bets each size (a
@@ -11,7 +12,8 @@ and weighs each holding's fold and raise probabilities at the big blind's node b
 the blueprint at the node the bet is read as, the fold rate the agent plays (the blueprint's, less the
 share :func:`~holdem_env.agents.cfr_search.follow.under_size` moves to the call for a bet below the
 smallest size) and the fold rate above which a bet with any two cards wins at once (``size / (1 +
-size)``). No game is played: a few CPU seconds per flop.
+size)``). No game is played: a few CPU seconds per flop. ``--blueprint`` probes another file (default:
+the shipped 100 bb one) on the same table.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -26,10 +29,12 @@ from holdem_env.agents.cfr_search.agent import SHIPPED_BLUEPRINTS, _loaded
 from holdem_env.agents.cfr_search.follow import Public, blueprint_matrix, walk
 
 
-def defence(flop: tuple[int, ...], bet: int, key: int, open_to: int = 25) -> tuple[float, float, float] | None:
+def defence(
+    flop: tuple[int, ...], bet: int, key: int, open_to: int = 25, blueprint: Path = SHIPPED_BLUEPRINTS[100]
+) -> tuple[float, float, float] | None:
     """The big blind's reach-weighted (blueprint fold, raise, played fold) rates facing ``bet`` chips on
-    ``flop``; None if off the tree."""
-    bp, tables = _loaded(SHIPPED_BLUEPRINTS[100])
+    ``flop`` (on ``blueprint``); None if off the tree."""
+    bp, tables = _loaded(blueprint)
     actions = ((0, 0, "r", open_to), (1, 0, "c", open_to), (1, 1, "c", open_to), (0, 1, "r", open_to + bet))
     public = Public(
         me=1, seat_of=(0, 1), small_blind=5, big_blind=10, start=(1000, 1000), actions=actions,
@@ -60,11 +65,12 @@ def main() -> int:
     parser.add_argument("--keys", type=int, default=4, help="translation keys per flop")
     parser.add_argument("--sizes", type=float, nargs="+", default=[0.25, 0.33, 0.5, 0.75, 1.0])
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--blueprint", type=Path, default=SHIPPED_BLUEPRINTS[100], help="blueprint file (default: shipped 100 bb)")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     flops = [tuple(int(c) for c in rng.choice(52, 3, replace=False)) for _ in range(args.flops)]
     for size in args.sizes:
-        got = [d for f in flops for k in range(args.keys) if (d := defence(f, int(round(50 * size)), k)) is not None]
+        got = [d for f in flops for k in range(args.keys) if (d := defence(f, int(round(50 * size)), k, blueprint=args.blueprint)) is not None]
         folds = np.array([g[0] for g in got])
         print(json.dumps({
             "bet_pot_fraction": size, "walks": len(got), "fold": round(float(folds.mean()), 3),
