@@ -72,13 +72,18 @@ def ci95(x: np.ndarray) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("a")
-    parser.add_argument("b")
+    parser.add_argument("a", help="history directory (or several, joined by commas)")
+    parser.add_argument("b", help="the same deals' directory (or as many, in the same order)")
     parser.add_argument("--bot", default="cfr-search")
     parser.add_argument("--big-blind", type=float, default=10.0)
     parser.add_argument("--min-share", type=float, default=20.0, help="print lines worth at least this many mbb/hand")
     args = parser.parse_args()
-    a, b = read(args.a, args.bot), read(args.b, args.bot)
+    dirs_a, dirs_b = args.a.split(","), args.b.split(",")
+    if len(dirs_a) != len(dirs_b):
+        print(f"{len(dirs_a)} directories for a but {len(dirs_b)} for b", file=sys.stderr)
+        return 1
+    a = {f"{i}/{k}": v for i, d in enumerate(dirs_a) for k, v in read(d, args.bot).items()}
+    b = {f"{i}/{k}": v for i, d in enumerate(dirs_b) for k, v in read(d, args.bot).items()}
     keys = sorted(set(a) & set(b))
     if not keys:
         print("no hand in common", file=sys.stderr)
