@@ -14,7 +14,9 @@ version or another env id, and the agent refuses a table whose observation or ac
 count does not match.
 
 ``ppo`` with no argument plays the shipped heads-up policy (``agents/data/ppo_hu.pt``);
-``ppo(policy="path.pt")`` plays another; ``ppo(greedy=True)`` plays the most likely action.
+``ppo(policy="path.pt")`` plays another; ``ppo(greedy=True)`` plays the most likely action;
+``ppo(temperature=T)`` samples from the sharpened (T < 1) or flattened (T > 1) policy
+``softmax(logits / T)`` over the legal actions (:func:`temper`).
 ``ppo-6max`` (:class:`Ppo6MaxAgent`) plays the shipped 6-max policy (``agents/data/ppo_6max.pt``).
 :meth:`PpoAgent.act_batch` decides for many tables in one network call (the vector env uses
 it); each row draws from its own generator, so a row's action does not depend on the batch.
@@ -60,6 +62,7 @@ __all__ = [
     "masked_logits",
     "sample_actions",
     "sample_with_uniforms",
+    "temper",
 ]
 
 #: Version of the ``.pt`` layout; a file of another version is refused.
@@ -286,6 +289,26 @@ def _inverse_cdf(cdf: np.ndarray, legal: np.ndarray, counts: np.ndarray, u: np.n
     return np.argmax(legal & (rank == (k + 1)[:, None]), axis=1).astype(np.int64)
 
 
+def temper(probs: np.ndarray, masks: np.ndarray, temperature: float) -> np.ndarray:
+    """Rows of ``probs`` (``(B, A)`` or ``(A,)``, a masked softmax) at ``temperature``: each row
+    ``softmax(logits / T)`` over its legal ids (mask > 0), computed from the probabilities as
+    ``p ** (1 / T)`` renormalised (in logs, so no legal id underflows that would not anyway).
+    Masked ids and ids of probability 0 stay exactly 0; ``T = 1`` returns ``probs`` unchanged.
+
+    >>> temper(np.array([0.2, 0.8, 0.0]), np.array([1, 1, 1]), 0.5).round(4).tolist()
+    [0.0588, 0.9412, 0.0]
+    """
+    p = np.asarray(probs, dtype=np.float64)
+    if temperature == 1.0:
+        return p
+    live = (np.asarray(masks) > 0) & (p > 0)
+    logp = np.where(live, np.log(np.where(live, p, 1.0)), -np.inf)
+    top = logp.max(axis=-1, keepdims=True)
+    out = np.where(live, np.exp((logp - np.where(np.isfinite(top), top, 0.0)) / temperature), 0.0)
+    total = out.sum(axis=-1, keepdims=True)
+    return np.divide(out, total, out=np.zeros_like(out), where=total > 0)
+
+
 class PpoPolicy:
     """A network plus what it was trained on; saves and loads ``.pt`` policy files."""
 
@@ -413,8 +436,11 @@ class PpoAgent:
     """Plays a :class:`PpoPolicy` (spec ``ppo``; see the module docstring).
 
     ``policy``: a ``.pt`` path, a :class:`PpoPolicy`, or ``None`` for the shipped heads-up
-    policy. ``greedy``: play the most likely legal action instead of sampling. ``rng`` /
-    ``seed``: the generator for sampling (the arena resets it via ``set_rng``).
+    policy. ``greedy``: play the most likely legal action instead of sampling.
+    ``temperature``: sample from ``softmax(logits / temperature)`` over the legal actions
+    (:func:`temper`; a positive finite number, default 1: the policy as trained; it cannot be
+    combined with ``greedy``, the limit T -> 0). ``rng`` / ``seed``: the generator for sampling
+    (the arena resets it via ``set_rng``).
     """
 
     def __init__(
@@ -423,8 +449,13 @@ class PpoAgent:
         greedy: bool = False,
         rng: np.random.Generator | None = None,
         seed: int | None = None,
+        temperature: float = 1.0,
     ) -> None:
         self.greedy = check_bool("greedy", greedy)
+        self.temperature = check_number("temperature", temperature, 0.0, lo_open=True,
+                                        allowed="must be a finite number > 0 (1: the policy as trained)")
+        if self.greedy and self.temperature != 1.0:
+            raise ConfigError("temperature", temperature, "cannot be combined with greedy=True (greedy is the limit T -> 0)")
         self.rng = agent_rng(rng, seed)
         if isinstance(policy, PpoPolicy):
             self.policy = policy
@@ -453,7 +484,7 @@ class PpoAgent:
         probs = probabilities_one(self.policy, observation["observation"], mask)
         if self.greedy:
             return int(np.where(mask > 0, probs + 1.0, -1.0).argmax())
-        return sample_row(probs, mask, self.rng)
+        return sample_row(temper(probs, mask, self.temperature), mask, self.rng)
 
     def action_probabilities(
         self, observation: Mapping[str, Any], info: Mapping[str, Any], holdings: np.ndarray
@@ -462,7 +493,8 @@ class PpoAgent:
         action probabilities had the seat held those two cards -- the observation with its
         hole-card one-hot replaced, the engineered features recomputed, all rows in one
         network call. The row of the seat's own holding is exactly what :meth:`act` samples
-        from (a greedy agent: probability 1 on the action it plays).
+        from (a greedy agent: probability 1 on the action it plays; with a ``temperature``, the
+        tempered probabilities).
 
         The equity feature comes from :func:`~holdem_env.agents.features.equity_table`
         (the same numbers ``act`` computes) when one opponent is live; otherwise the
@@ -485,7 +517,7 @@ class PpoAgent:
             best = np.where(masks > 0, probs + 1.0, -1.0).argmax(axis=1)
             probs = np.zeros_like(probs)
             probs[np.arange(len(hold)), best] = 1.0
-        return probs
+        return temper(probs, masks, self.temperature)
 
     #: :meth:`decide` reads one uniform per row (the draw :meth:`act` takes from its generator).
     uniforms_per_decision = 1
@@ -498,6 +530,7 @@ class PpoAgent:
         probs = self.policy.probabilities(observations, masks)
         if self.greedy:
             return np.where(masks > 0, probs + 1.0, -1.0).argmax(axis=1).astype(np.int64)
+        probs = temper(probs, masks, self.temperature)
         u = np.asarray(uniforms, dtype=np.float64)
         if u.shape[0] != len(probs) or u.size != len(probs):
             raise HoldemError(f"uniforms must have one entry per row ({len(probs)}), got shape {u.shape}")
@@ -533,13 +566,13 @@ class PpoAgent:
             return np.where(masks > 0, probs + 1.0, -1.0).argmax(axis=1).astype(np.int64)
         if rngs is None:
             rngs = [self.rng] * len(probs)
-        return sample_actions(probs, masks, rngs)
+        return sample_actions(temper(probs, masks, self.temperature), masks, rngs)
 
 
 class Ppo6MaxAgent(PpoAgent):
     """Spec ``ppo-6max``: :class:`PpoAgent` playing the shipped 6-max policy by default
     (``agents/data/ppo_6max.pt``, trained by population training at six seats; see
-    ``docs/population.md``). It plays 6-seat tables only; ``policy``, ``greedy``, ``rng`` and
-    ``seed`` as for ``ppo``."""
+    ``docs/population.md``). It plays 6-seat tables only; ``policy``, ``greedy``, ``temperature``,
+    ``rng`` and ``seed`` as for ``ppo``."""
 
     shipped_policy = SHIPPED_6MAX_POLICY

@@ -21,6 +21,7 @@ from holdem_env.agents.ppo import (
     PpoPolicy,
     masked_logits,
     sample_actions,
+    temper,
 )
 from holdem_env.engine.cards import card_str, parse_cards
 from holdem_env.engine.equity import equity, exact_equity
@@ -155,6 +156,98 @@ def test_greedy_plays_the_most_likely_legal_action() -> None:
     o = env.observe(env.agent_selection)
     probs = policy.probabilities(o["observation"][None, :], o["action_mask"][None, :])[0]
     assert PpoAgent(policy, greedy=True).act(o, {}) == int(np.argmax(probs))
+
+
+# -- temperature ---------------------------------------------------------------------------------
+def _decision(seed: int, num_players: int = 2) -> dict:
+    env = nlhe_v1.raw_env(num_players=num_players)
+    env.reset(seed=seed)
+    return env.observe(env.agent_selection)
+
+
+def test_temper_is_the_softmax_of_the_logits_over_t() -> None:
+    policy = _policy(5)
+    with torch.no_grad():
+        policy.model.actor[-1].weight.mul_(20.0)  # logits far apart: tempering matters
+    for seed in range(6):
+        o = _decision(seed)
+        obs, mask = o["observation"][None, :], o["action_mask"][None, :]
+        probs = policy.probabilities(obs, mask)
+        logits = policy.model.actor(torch.from_numpy(policy.encode(obs))).detach().double()
+        for t in (0.5, 0.7, 2.0):
+            direct = masked_logits(logits / t, torch.from_numpy(mask.astype(np.int64))).softmax(-1).numpy()
+            tempered = temper(probs, mask, t)
+            assert np.allclose(tempered, direct, rtol=0, atol=1e-9)
+            assert (tempered[mask == 0] == 0.0).all() and tempered.sum() == pytest.approx(1.0)
+        assert np.array_equal(temper(probs, mask, 1.0), probs)
+    # sharper below 1: the most likely action gains, a flat row stays flat
+    p = np.array([[0.1, 0.3, 0.6, 0.0]])
+    m = np.array([[1, 1, 1, 0]])
+    assert temper(p, m, 0.5)[0, 2] > 0.6 > temper(p, m, 2.0)[0, 2]
+    assert np.allclose(temper(np.array([[0.5, 0.5]]), np.ones((1, 2)), 0.3), 0.5)
+
+
+def test_temperature_act_samples_what_action_probabilities_reports() -> None:
+    from holdem_env.agents.ppo import sample_with_uniforms
+    from holdem_env.agents.ppo_fast import sample_row
+
+    policy = _policy(6)
+    with torch.no_grad():
+        policy.model.actor[-1].weight.mul_(3.0)
+    u = np.linspace(0.005, 0.995, 100)
+    differs = 0
+    for seed in range(8):
+        o = _decision(seed)
+        mask = o["action_mask"]
+        agent = PpoAgent(policy, temperature=0.5)
+        own = np.flatnonzero(o["observation"][:52] > 0.5)
+        row = agent.action_probabilities(o, {}, own[None, :])[0]
+        plain = policy.probabilities(o["observation"][None, :], mask[None, :])[0]
+        assert np.allclose(row, temper(plain, mask, 0.5), rtol=0, atol=1e-6)
+        # act draws from that row; act_batch and decide_rows draw the same with the same numbers
+        drawn = []
+        for k in range(len(u)):
+            agent.set_rng(np.random.default_rng(k))
+            drawn.append(agent.act(o, {}))
+            assert drawn[-1] == sample_row(row, mask, np.random.default_rng(k))
+        rows = np.repeat(o["observation"][None, :], len(u), axis=0)
+        masks = np.repeat(mask[None, :], len(u), axis=0)
+        batch = agent.act_batch(rows, masks, [np.random.default_rng(k) for k in range(len(u))])
+        assert batch.tolist() == drawn
+        ids = agent.decide_rows(rows, masks, u)
+        assert np.array_equal(ids, sample_with_uniforms(np.repeat(row[None, :], len(u), axis=0), masks, u))
+        differs += int(not np.array_equal(ids, sample_with_uniforms(np.repeat(plain[None, :], len(u), axis=0), masks, u)))
+    assert differs >= 4  # tempering changes what is played
+
+
+def test_low_temperature_plays_the_most_likely_action_more_often() -> None:
+    policy = _policy(7)
+    o = _decision(1)
+    probs = policy.probabilities(o["observation"][None, :], o["action_mask"][None, :])[0]
+    best = int(np.argmax(probs))
+    rng = np.random.default_rng(0)
+    cold = PpoAgent(policy, temperature=0.25, rng=rng)
+    plain = PpoAgent(policy, rng=np.random.default_rng(0))
+    cold_share = np.mean([cold.act(o, {}) == best for _ in range(400)])
+    plain_share = np.mean([plain.act(o, {}) == best for _ in range(400)])
+    assert cold_share == pytest.approx(temper(probs, o["action_mask"], 0.25)[best], abs=0.08)
+    assert cold_share > plain_share
+
+
+@pytest.mark.parametrize("bad", [0, -0.5, float("nan"), float("inf"), "hot", True])
+def test_bad_temperature_is_a_config_error(bad: object) -> None:
+    with pytest.raises(ConfigError, match="temperature"):
+        PpoAgent(_policy(), temperature=bad)  # type: ignore[arg-type]
+
+
+def test_temperature_with_greedy_is_refused_and_the_spec_takes_it() -> None:
+    with pytest.raises(ConfigError, match="cannot be combined with greedy"):
+        PpoAgent(_policy(), greedy=True, temperature=0.5)
+    assert PpoAgent(_policy(), greedy=True, temperature=1.0).greedy
+    agent = make_agent("ppo-6max(temperature=0.7)")
+    assert isinstance(agent, PpoAgent) and agent.temperature == 0.7
+    with pytest.raises(AgentSpecError, match="temperature"):
+        make_agent("ppo(temperature=0)")
 
 
 # -- policy files -------------------------------------------------------------------------------
