@@ -298,9 +298,9 @@ def temper(probs: np.ndarray, masks: np.ndarray, temperature: float) -> np.ndarr
     >>> temper(np.array([0.2, 0.8, 0.0]), np.array([1, 1, 1]), 0.5).round(4).tolist()
     [0.0588, 0.9412, 0.0]
     """
-    p = np.asarray(probs, dtype=np.float64)
     if temperature == 1.0:
-        return p
+        return probs  # untouched, dtype included: T = 1 samples exactly as before the option existed
+    p = np.asarray(probs, dtype=np.float64)
     live = (np.asarray(masks) > 0) & (p > 0)
     logp = np.where(live, np.log(np.where(live, p, 1.0)), -np.inf)
     top = logp.max(axis=-1, keepdims=True)
