@@ -414,7 +414,7 @@ def _check_builds(key: str, spec: str, *, isolated: bool) -> None:
 
 #: Top-level keys of a stand-alone PPO run config (``holdem_env.training.ppo.PpoRunConfig``, e.g.
 #: configs/ppo_hu.yaml) that a league config never has at its top level.
-PPO_RUN_KEYS = frozenset({"rounds", "iterations_per_round", "runs_dir", "policy_out"})
+PPO_RUN_KEYS = frozenset({"rounds", "iterations_per_round", "runs_dir", "policy_out", "average_from", "average_every"})
 
 
 def config_kind(data: Mapping[str, Any]) -> str:

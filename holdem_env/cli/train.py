@@ -115,5 +115,6 @@ def _run_ppo(config: PpoRunConfig, args: argparse.Namespace) -> int:
     if args.overwrite and run_dir.exists():
         shutil.rmtree(run_dir)
     run_ppo(config, resume=args.resume, log=print)
-    print(f"ppo run {config.name}: policy in {run_dir / 'policy.pt'}" + (f" and {config.policy_out}" if config.policy_out else ""))
+    policy = run_dir / ("policy_avg.pt" if config.average_from else "policy.pt")  # the weight average, when set
+    print(f"ppo run {config.name}: policy in {policy}" + (f" and {config.policy_out}" if config.policy_out else ""))
     return 0

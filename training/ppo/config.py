@@ -159,7 +159,12 @@ class PpoSettings:
 
 @dataclass(frozen=True)
 class PpoRunConfig:
-    """A stand-alone training run (the YAML file of ``configs/ppo_hu.yaml``)."""
+    """A stand-alone training run (the YAML file of ``configs/ppo_hu.yaml``).
+
+    ``average_from`` (0: off): the run's policy is the equal-weight mean of the networks after
+    rounds ``average_from``, ``average_from + average_every``, ... up to ``rounds``
+    (:mod:`.averaging`); ``<run>/policy.pt`` stays the live network.
+    """
 
     name: str
     seed: int = 0
@@ -169,6 +174,8 @@ class PpoRunConfig:
     iterations_per_round: int = 10
     runs_dir: str = "runs"
     policy_out: str | None = None
+    average_from: int = 0
+    average_every: int = 10
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip() or "/" in self.name:
@@ -176,6 +183,8 @@ class PpoRunConfig:
         _num("seed", self.seed, 0, 2**63 - 1, integer=True)
         _num("rounds", self.rounds, 1, 10**9, integer=True)
         _num("iterations_per_round", self.iterations_per_round, 1, 10**9, integer=True)
+        _num("average_from", self.average_from, 0, self.rounds, integer=True)
+        _num("average_every", self.average_every, 1, 10**9, integer=True)
         if self.table.betting.value != "no-limit":
             raise ConfigError("table.betting", self.table.betting.value, "must be no-limit for the ppo learner")
 
@@ -185,6 +194,7 @@ class PpoRunConfig:
             "name": self.name, "seed": self.seed, "table": self.table.to_dict(), "ppo": self.ppo.to_dict(),
             "rounds": self.rounds, "iterations_per_round": self.iterations_per_round,
             "runs_dir": self.runs_dir, "policy_out": self.policy_out,
+            **({"average_from": self.average_from, "average_every": self.average_every} if self.average_from else {}),
         }
 
 
