@@ -573,6 +573,10 @@ class Ppo6MaxAgent(PpoAgent):
     """Spec ``ppo-6max``: :class:`PpoAgent` playing the shipped 6-max policy by default
     (``agents/data/ppo_6max.pt``, trained by population training at six seats; see
     ``docs/population.md``). It plays 6-seat tables only; ``policy``, ``greedy``, ``temperature``,
-    ``rng`` and ``seed`` as for ``ppo``."""
+    ``rng`` and ``seed`` as for ``ppo``.
+
+    Shipped policies: round 100 of ``configs/ppo_6max.yaml``'s run (kept as
+    ``benchmarks/policies/ppo_6max_r100.pt``), then (2026-12-04) the weight average of that run's
+    rounds 100, 110, ..., 250 (the config's ``average_from``)."""
 
     shipped_policy = SHIPPED_6MAX_POLICY

@@ -25,6 +25,8 @@ def test_the_spec_plays_the_shipped_6max_policy_trained_by_its_config() -> None:
     run = yaml.safe_load((ROOT / "configs" / "ppo_6max.yaml").read_text())
     assert meta["run"] == run["name"] and meta["round"] == run["rounds"] and meta["seed"] == run["seed"]
     assert meta["iteration"] == run["rounds"] * run["iterations_per_round"]
+    # the weight average of the rounds the config names (training/ppo/averaging.py)
+    assert meta["averaged_rounds"] == list(range(run["average_from"], run["rounds"] + 1, run["average_every"]))
     assert config.num_players == run["table"]["num_players"] == 6
     assert list(config.hidden) == run["ppo"]["hidden"] and config.features == run["ppo"]["features"]
     assert config.bet_sizes == DEFAULT_BET_SIZES
