@@ -47,12 +47,18 @@ def test_a_tiny_build_through_the_cli_writes_the_blueprint_and_shows_progress(tm
         ("--pool-flops", "0", "argument --pool-flops: 0 is invalid: expected an integer >= 1"),
         ("--checkpoint-every", "15000", "argument --checkpoint-every: 15000 is invalid: expected a multiple of 10,000"),
         ("--bins", "0", "argument --bins: 0 is invalid: expected an integer >= 1"),
+        ("--reraise-sizes", "1 0.5,x 1 1", "argument --reraise-sizes: '0.5,x' is invalid: expected pot fractions "
+         "separated by commas, e.g. 0.5,1"),
+        ("--reraise-sizes", "1 0 1 1", "argument --reraise-sizes: '0' is invalid: expected pot fractions in (0, 100], "
+         "e.g. 0.5,1"),
+        ("--reraise-sizes", "1 nan 1 1", "argument --reraise-sizes: 'nan' is invalid: expected pot fractions in "
+         "(0, 100], e.g. 0.5,1"),
     ],
 )
 def test_a_bad_option_is_one_clear_line_and_status_2(tmp_path, capsys, option: str, value: str, expected: str) -> None:
     out = tmp_path / "bp.npz"
     with pytest.raises(SystemExit) as exit_:
-        holdem(["cfr-search", "build", "--out", str(out), option, value, "--quiet"])
+        holdem(["cfr-search", "build", "--out", str(out), option, *value.split(), "--quiet"])
     assert exit_.value.code == 2
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert last == f"holdem cfr-search build: error: {expected}"
@@ -73,6 +79,31 @@ def test_a_bad_setting_is_refused_before_any_work(tmp_path, capsys, args: list[s
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and expected in err[0]
     assert not out.exists()
+
+
+def test_reraise_sizes_reach_the_tree_and_the_header(tmp_path, capsys) -> None:
+    """``--reraise-sizes 1 0.5,1 1 1``: facing a flop bet, a raise to 3x the bet besides the pot raise (5x)."""
+    out = tmp_path / "bp.npz"
+    args = ["cfr-search", "build", "--out", str(out), "--iterations", "10000", "--quiet", *TINY_ARGS]
+    assert holdem([*args, "--reraise-sizes", "1", "0.5,1", "1", "1"]) == 0
+    bp = Blueprint(out)
+    assert bp.game["reraise_sizes"] == [[1.0], [0.5, 1.0], [1.0], [1.0]]
+    # 10 bb stacks: the button limps and the big blind checks (100 each, pot 200); on the flop the big
+    # blind checks and the button bets half the pot, to 200. Facing it, the raises are to 200 + f * 400
+    # (the pot after the call): r400 (f = 0.5: 3x the street's bet of 100) only with the option, r600
+    # (f = 1: 5x) always, and the all-in.
+    def flop_raises(blueprint: Blueprint) -> set[str]:
+        node = 0
+        for label in ("c", "c", "c", "r200"):
+            node = blueprint.child(node, label)
+        return {label for label, _ in blueprint.children(node)}
+
+    assert flop_raises(bp) == {"f", "c", "r400", "r600", "a"}
+    plain = tmp_path / "plain.npz"
+    capsys.readouterr()
+    assert holdem([*args[:3], str(plain), *args[4:]]) == 0
+    assert flop_raises(Blueprint(plain)) == {"f", "c", "r600", "a"}
+    assert Blueprint(plain).game["reraise_sizes"] == [[1.0]] * 4 and len(Blueprint(plain).labels) < len(bp.labels)
 
 
 def test_a_missing_action_is_refused(capsys) -> None:

@@ -157,6 +157,17 @@ def _int_at_least(minimum: int, multiple: int = 1) -> Callable[[str], int]:
     return parse
 
 
+def _fractions(text: str) -> tuple[float, ...]:
+    """One street's pot fractions, ``"0.5,1"``: each a number in (0, 100], at least one."""
+    try:
+        out = tuple(float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is invalid: expected pot fractions separated by commas, e.g. 0.5,1") from None
+    if not out or any(not 0 < f <= 100 for f in out):
+        raise argparse.ArgumentTypeError(f"{text!r} is invalid: expected pot fractions in (0, 100], e.g. 0.5,1")
+    return out
+
+
 def add_build_arguments(b: argparse.ArgumentParser) -> None:
     """The build options (shared by ``python -m holdem_env.training.cfr_search build`` and ``holdem cfr-search build``)."""
     b.add_argument("--out", required=True, help="blueprint file to write (.npz)")
@@ -168,6 +179,12 @@ def add_build_arguments(b: argparse.ArgumentParser) -> None:
     b.add_argument(
         "--buckets", type=_int_at_least(1), nargs=3, default=(50, 50, 50), metavar=("FLOP", "TURN", "RIVER"),
         help="buckets per postflop street (default 50 50 50)",
+    )  # fmt: skip
+    b.add_argument(
+        "--reraise-sizes", type=_fractions, nargs=4, default=((1.0,),) * 4,
+        metavar=("PREFLOP", "FLOP", "TURN", "RIVER"),
+        help="pot fractions of the raises after a street's first bet, per street, comma-separated "
+        "(default 1 1 1 1; e.g. 1 0.5,1 1 1 adds a 3x raise on the flop)",
     )  # fmt: skip
     b.add_argument("--bins", type=_int_at_least(1), default=20, help="equity histogram bins (flop and turn)")
     b.add_argument("--abstraction-flops", type=_int_at_least(1), default=40, help="random flops the clustering sees")
@@ -196,7 +213,7 @@ def run_build(args: argparse.Namespace, command: str = "cfr-search build") -> in
         print(f"{command}: --out {args.out!r}: the folder {folder!r} does not exist", file=sys.stderr)
         return 2
     try:
-        game = NoLimitConfig(stack=100 * args.stack_bb)
+        game = NoLimitConfig(stack=100 * args.stack_bb, reraise_sizes=tuple(args.reraise_sizes))
         cards = AbstractionConfig(
             flop_buckets=args.buckets[0],
             turn_buckets=args.buckets[1],
