@@ -47,12 +47,21 @@ def test_a_tiny_build_through_the_cli_writes_the_blueprint_and_shows_progress(tm
         ("--pool-flops", "0", "argument --pool-flops: 0 is invalid: expected an integer >= 1"),
         ("--checkpoint-every", "15000", "argument --checkpoint-every: 15000 is invalid: expected a multiple of 10,000"),
         ("--bins", "0", "argument --bins: 0 is invalid: expected an integer >= 1"),
-        ("--reraise-sizes", "1 0.5,x 1 1", "argument --reraise-sizes: '0.5,x' is invalid: expected pot fractions "
-         "separated by commas, e.g. 0.5,1"),
-        ("--reraise-sizes", "1 0 1 1", "argument --reraise-sizes: '0' is invalid: expected pot fractions in (0, 100], "
-         "e.g. 0.5,1"),
-        ("--reraise-sizes", "1 nan 1 1", "argument --reraise-sizes: 'nan' is invalid: expected pot fractions in "
-         "(0, 100], e.g. 0.5,1"),
+        (
+            "--reraise-sizes",
+            "1 0.5,x 1 1",
+            "argument --reraise-sizes: '0.5,x' is invalid: expected pot fractions separated by commas, e.g. 0.5,1",
+        ),
+        (
+            "--reraise-sizes",
+            "1 0 1 1",
+            "argument --reraise-sizes: '0' is invalid: expected pot fractions in (0, 100], e.g. 0.5,1",
+        ),
+        (
+            "--reraise-sizes",
+            "1 nan 1 1",
+            "argument --reraise-sizes: 'nan' is invalid: expected pot fractions in (0, 100], e.g. 0.5,1",
+        ),
     ],
 )
 def test_a_bad_option_is_one_clear_line_and_status_2(tmp_path, capsys, option: str, value: str, expected: str) -> None:
@@ -88,6 +97,7 @@ def test_reraise_sizes_reach_the_tree_and_the_header(tmp_path, capsys) -> None:
     assert holdem([*args, "--reraise-sizes", "1", "0.5,1", "1", "1"]) == 0
     bp = Blueprint(out)
     assert bp.game["reraise_sizes"] == [[1.0], [0.5, 1.0], [1.0], [1.0]]
+
     # 10 bb stacks: the button limps and the big blind checks (100 each, pot 200); on the flop the big
     # blind checks and the button bets half the pot, to 200. Facing it, the raises are to 200 + f * 400
     # (the pot after the call): r400 (f = 0.5: 3x the street's bet of 100) only with the option, r600

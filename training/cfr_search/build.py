@@ -162,7 +162,9 @@ def _fractions(text: str) -> tuple[float, ...]:
     try:
         out = tuple(float(part) for part in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is invalid: expected pot fractions separated by commas, e.g. 0.5,1") from None
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is invalid: expected pot fractions separated by commas, e.g. 0.5,1"
+        ) from None
     if not out or any(not 0 < f <= 100 for f in out):
         raise argparse.ArgumentTypeError(f"{text!r} is invalid: expected pot fractions in (0, 100], e.g. 0.5,1")
     return out
