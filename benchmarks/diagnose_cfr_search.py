@@ -6,7 +6,10 @@ hand ended on, by who decided (blueprint, re-solve, off-tree rule), and by the t
 One process (duplicate groups through the arena, one worker). Every figure is mbb per hand of the
 whole match (the bot's payoff), so the rows of a breakdown add up to the total. ``--spec`` plays
 another configuration of the bot (keyword arguments of ``CfrSearchAgent``, e.g. ``"resolve='river'"``).
-Prints one JSON object. A development tool: use seeds other than the issue's 90210.
+It also splits the match by the number of preflop bets and raises, by whether a whole stack changed
+hands, and by each decision the off-tree rule made (street, answer, price); ``--history DIR`` writes the
+hands as ``holdem eval --history`` does (the same deals as ``holdem eval`` with the same seed), for
+``compare_cfr_search_histories.py``. Prints one JSON object. A development tool: use seeds other than the issue's 90210.
 """
 
 from __future__ import annotations
@@ -57,10 +60,14 @@ class DiagnosedCfrSearch(CfrSearchAgent):
                 to_allin += 1
         street = str(view["street"])
         raises = sum(1 for h in view["history"] if h[1] == street and h[2] in ("bet", "raise"))
+        pre_raises = sum(1 for h in view["history"] if h[1] == "preflop" and h[2] in ("bet", "raise"))
+        legal = info["legal"]
+        to_call = int(legal.get("call", 0) or 0)
         kind = "fold" if action == 0 else ("raise" if action >= 2 else ("check" if info["legal"]["check"] else "call"))
         self._notes.append({
             "street": street, "source": self._last_source, "kind": kind, "facing": raises,
-            "lost": walked.lost, "bet_to_allin": to_allin, "me": public.me,
+            "lost": walked.lost, "bet_to_allin": to_allin, "me": public.me, "pre_raises": pre_raises,
+            "price": round(to_call / max(1, sum(public.contrib) + to_call), 3),
         })
         return action
 
@@ -76,9 +83,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--opponent", default="tag")
     parser.add_argument("--spec", default="", help="keyword arguments of CfrSearchAgent, e.g. \"resolve='river'\"")
+    parser.add_argument("--stack", type=int, default=1000, help="the buy-in (chips): a payoff this large is a whole stack")
+    parser.add_argument("--history", default=None, help="also write every hand to this directory (PHH, as holdem eval --history)")
     args = parser.parse_args()
     spec = f"diagnose_cfr_search:DiagnosedCfrSearch({args.spec})"
-    res = run_match(ArenaConfig(agents=(spec, args.opponent), players=2, hands=args.hands, seed=args.seed, workers=1))
+    res = run_match(ArenaConfig(agents=(spec, args.opponent), players=2, hands=args.hands, seed=args.seed, workers=1,
+                                    history_dir=args.history))
     row = next(r for r in res.rows if r["agent"] == spec)
     import importlib
 
@@ -102,6 +112,20 @@ def main() -> int:
         pre = [n for n in h["notes"] if n["street"] == "preflop"]
         return " / ".join(f"{n['kind']}@{n['facing']}" for n in pre) or "no preflop decision"
 
+    def preflop_raises(h: dict[str, Any]) -> str:
+        if not h["notes"]:
+            return "no decision"
+        last = h["notes"][-1]
+        n = last["pre_raises"] + (1 if last["street"] == "preflop" and last["kind"] == "raise" else 0)
+        return f"{min(n, 5)}{'+' if n >= 5 else ''} preflop bets/raises"
+
+    def stacked(h: dict[str, Any]) -> str:
+        return "a whole stack won or lost" if abs(h["payoff"]) >= args.stack else "less"
+
+    def off_tree_kind(h: dict[str, Any]) -> str:
+        off = [n for n in h["notes"] if n["source"] == "off_tree"]
+        return " / ".join(f"{n['street']} {n['kind']} at price {n['price']:.2f}" for n in off) or "never off the tree"
+
     report = {
         "hands": hands,
         "seed": args.seed,
@@ -114,6 +138,10 @@ def main() -> int:
         "by_off_tree": breakdown(first_off_tree),
         "by_translation_to_allin": breakdown(lambda h: "a bet taken as all-in" if any(n["bet_to_allin"] for n in h["notes"]) else "none"),
         "by_preflop_line": breakdown(preflop_line),
+        "by_preflop_raises": breakdown(preflop_raises),
+        "by_stack": breakdown(stacked),
+        "by_preflop_raises_and_stack": breakdown(lambda h: preflop_raises(h) + ", " + stacked(h)),
+        "by_off_tree_decisions": breakdown(off_tree_kind),
         "decisions": {f"{s} {src} {k}": c for (s, src, k), c in sorted(Counter((n["street"], n["source"], n["kind"]) for h in recorded for n in h["notes"]).items())},
     }
     print(json.dumps(report, indent=1))
