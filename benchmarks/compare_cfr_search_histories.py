@@ -9,8 +9,9 @@ The paired difference (A - B, mbb/hand of the match, ± 95%) is therefore much n
 run's own interval when few hands differ. It prints, for A and B, the results split by the street
 each hand of A ended on, by the bot's position and preflop line, and by the bot's flop, turn and river lines (``B`` the
 bot, ``T`` the opponent; ``x`` check, ``c`` call, ``f`` fold, ``r0.50`` a bet or raise of that fraction
-of the pot after a call). The bot is the player whose name starts with ``--bot`` (default
-``cfr-search``). A development tool: use seeds other than the issue's 90210 to choose anything.
+of the pot after a call). The bot is the player whose name starts with one of ``--bot`` (default
+``cfr-search`` and ``diagnose_cfr_search``, so ``diagnose_cfr_search.py --history`` runs pair with
+``holdem eval`` ones). A development tool: use seeds other than the issue's 90210 to choose anything.
 """
 
 from __future__ import annotations
@@ -30,12 +31,14 @@ from holdem_env.engine.equity import exact_equity
 STREETS = ("preflop", "flop", "turn", "river")
 
 
-def read(directory: str, bot: str) -> dict[str, dict[str, Any]]:
+def read(directory: str, bot: tuple[str, ...]) -> dict[str, dict[str, Any]]:
     """Each hand of ``directory`` by file name: the bot's payoff (chips), its position, its lines."""
     out = {}
     for path in sorted(Path(directory).glob("*.phh")):
         hand = phh.load_file(path)[0]
-        me = next(i for i, name in enumerate(hand.players) if str(name).startswith(bot))
+        me = next((i for i, name in enumerate(hand.players) if str(name).startswith(bot)), None)
+        if me is None:
+            raise SystemExit(f"{path}: no player's name starts with {' or '.join(bot)} (players {list(hand.players)}); pass --bot")
         payoff = float(hand.finishing_stacks[me] - hand.starting_stacks[me])
         street, lines, sizes = 0, [[], [], [], []], []
         cap = int(min(hand.starting_stacks))
@@ -87,7 +90,7 @@ def read(directory: str, bot: str) -> dict[str, dict[str, Any]]:
                           "river": " ".join(lines[3]) if street >= 3 else None,
                           "raises": f"{min(len(sizes), 5)}{'+' if len(sizes) >= 5 else ''} preflop bets/raises",
                           "sizes": " ".join(sizes),
-                          "stack": "a whole stack" if abs(payoff) >= min(hand.starting_stacks) else "less"}
+                          "stack": "a whole stack" if abs(payoff) >= cap else "less"}
     return out
 
 
@@ -99,7 +102,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("a", help="history directory (or several, joined by commas)")
     parser.add_argument("b", help="the same deals' directory (or as many, in the same order)")
-    parser.add_argument("--bot", default="cfr-search")
+    parser.add_argument(
+        "--bot", nargs="+", default=["cfr-search", "diagnose_cfr_search"],
+        help="name prefixes of the bot's seat (default: holdem eval's and diagnose_cfr_search.py's names)",
+    )
     parser.add_argument("--big-blind", type=float, default=10.0)
     parser.add_argument("--min-share", type=float, default=20.0, help="print lines worth at least this many mbb/hand")
     args = parser.parse_args()
@@ -107,8 +113,8 @@ def main() -> int:
     if len(dirs_a) != len(dirs_b):
         print(f"{len(dirs_a)} directories for a but {len(dirs_b)} for b", file=sys.stderr)
         return 1
-    a = {f"{i}/{k}": v for i, d in enumerate(dirs_a) for k, v in read(d, args.bot).items()}
-    b = {f"{i}/{k}": v for i, d in enumerate(dirs_b) for k, v in read(d, args.bot).items()}
+    a = {f"{i}/{k}": v for i, d in enumerate(dirs_a) for k, v in read(d, tuple(args.bot)).items()}
+    b = {f"{i}/{k}": v for i, d in enumerate(dirs_b) for k, v in read(d, tuple(args.bot)).items()}
     keys = sorted(set(a) & set(b))
     if not keys:
         print("no hand in common", file=sys.stderr)

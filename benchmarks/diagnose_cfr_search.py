@@ -63,7 +63,7 @@ class DiagnosedCfrSearch(CfrSearchAgent):
         pre_raises = sum(1 for h in view["history"] if h[1] == "preflop" and h[2] in ("bet", "raise"))
         legal = info["legal"]
         to_call = int(legal.get("call", 0) or 0)
-        kind = "fold" if action == 0 else ("raise" if action >= 2 else ("check" if info["legal"]["check"] else "call"))
+        kind = "fold" if action == 0 else ("raise" if action >= 2 else ("check" if legal["check"] else "call"))
         self._notes.append({
             "street": street, "source": self._last_source, "kind": kind, "facing": raises,
             "lost": walked.lost, "bet_to_allin": to_allin, "me": public.me, "pre_raises": pre_raises,
