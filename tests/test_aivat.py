@@ -642,3 +642,28 @@ def test_the_public_terms_keep_the_estimate_unbiased_on_a_seeded_match() -> None
     assert np.array_equal(without["showdown"], terms["showdown"]) and np.array_equal(without["action"], terms["action"])
     with pytest.raises(ConfigError, match="public_weight"):
         luck_adjusted(result, terms=terms, public_weight=-0.5)
+
+
+def test_the_replay_on_worker_processes_gives_the_same_terms_to_the_bit(capsys: pytest.CaptureFixture[str]) -> None:
+    """``luck_terms(workers=2)`` replays fixed tasks of REPLAY_CHUNK groups on two processes:
+    every part equals the one-process replay exactly (40 groups: three tasks, the last one
+    short), the progress bar counts every hand, and a bad ``workers`` is refused before
+    anything is replayed."""
+    from holdem_env.training.aivat.match import REPLAY_CHUNK
+
+    cfg = ArenaConfig(agents=("cfr-lite", "tag"), players=2, hands=80, seed=9, workers=1)
+    result = run_match(cfg, keep_records=True)
+    assert result.group_net.shape[0] == 40 and 40 % REPLAY_CHUNK != 0
+    serial = luck_terms(result)
+    parallel = luck_terms(result, workers=2, progress=True)
+    assert serial["used"] == parallel["used"] == {"public", "showdown", "chance", "action"}
+    for key in ("payoffs", "showdown", "chance", "action", "public_chance", "public_action"):
+        assert np.array_equal(serial[key], parallel[key]), key
+    assert np.count_nonzero(serial["public_action"]) > 10
+    err = capsys.readouterr().err
+    assert "AIVAT replay" in err and "80/80" in err
+    again = luck_adjusted(result, workers=2)
+    assert again["rows"] == luck_adjusted(result, terms=serial)["rows"]
+    for bad in (0, -1, 1.5, "2", True):
+        with pytest.raises(ConfigError, match="workers"):
+            luck_terms(result, workers=bad)

@@ -77,7 +77,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         "and river, plus action terms at the decisions of agents that answer range queries, the hands replayed; "
         "when both answer range queries, also the showdown over the ranges and public chance and action terms "
         "computed on the ranges; each term has mean zero, so the estimate stays unbiased) and how much it "
-        "narrows the interval",
+        "narrows the interval; the hands are replayed on --workers processes after the match",
     )
 
 
@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     print(format_table(result))
     data = result.to_json_dict()
     if args.aivat:
-        adjusted = luck_adjusted(result)
+        adjusted = luck_adjusted(result, workers=cfg.workers, progress=not args.no_progress)
         print(format_luck_adjusted(adjusted))
         data["aivat"] = adjusted
     if args.json:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 from typing import Any
 
 import numpy as np
@@ -10,8 +12,10 @@ import numpy as np
 from holdem_env.agents.base import make_agent
 from holdem_env.agents.ranges import supports_range_queries
 from holdem_env.engine.errors import ConfigError
+from holdem_env.engine.validate import check_int
 from holdem_env.training.arena import _group_seed, lineup_of, match_env
 from holdem_env.training.stats import mean_ci95
+from holdem_env.training.workpool import WorkerPool
 
 from .private import DealOdds, chance_corrections
 from .public import range_showdown_value, showdown_stake
@@ -38,28 +42,21 @@ def _public_seed(seed: int, group: int, rotation: int) -> np.random.SeedSequence
     return np.random.SeedSequence(seed, spawn_key=(group, 1001, rotation))
 
 
-def luck_terms(
-    result: Any, *, actions: bool = True, chance: bool = True, showdown: bool = True, public: bool = True
-) -> dict[str, Any]:
-    """The parts of every hand's luck-adjusted result of a heads-up match kept with its
-    records, summed per duplicate group and contestant (chips, ``(groups, players)``
-    arrays): ``"payoffs"`` the realised results; ``"showdown"`` the same with each showdown
-    result replaced by its expectation over the players' ranges (:func:`range_showdown_value`;
-    equal to ``"payoffs"`` where a hand ended in a fold, or where ``showdown`` is false or a
-    contestant does not answer range queries); ``"chance"`` and ``"action"`` the corrections
-    (zeros where not asked for); ``"public_chance"`` and ``"public_action"`` the public
-    terms (:func:`public_chance_term`, :func:`public_action_term`; with ``public`` and
-    ``showdown`` when both contestants answer range queries, zeros otherwise). ``"used"``:
-    the set of the parts that took effect (``"public"`` for the two public ones). See
-    :func:`luck_adjusted` for how they combine.
-    """
-    cfg = result.config
+#: Duplicate groups replayed per task of :func:`luck_terms`: fixed, so that the agents a task
+#: makes see the same groups in the same order for any number of workers (the terms are the
+#: same to the bit whatever ``workers`` is, even for an agent that keeps state across hands).
+REPLAY_CHUNK = 16
+
+_KEYS = ("payoffs", "showdown", "chance", "action", "public_chance", "public_action")
+
+
+def _terms_chunk(cfg: Any, first: int, records: list[Any], flags: tuple[bool, bool, bool, bool]) -> tuple[dict[str, np.ndarray], set[str]]:
+    """:func:`luck_terms`' parts of the duplicate groups ``first, first + 1, ...`` whose hands
+    are ``records`` (every seat order of each, in order): ``(parts, used)``, the parts shaped
+    ``(groups, players)``. Makes its own contestants and replay table (a worker's task)."""
+    actions, chance, showdown, public = flags
     n = int(cfg.players)
-    if n != 2:
-        raise ConfigError("players", n, "--aivat needs a heads-up match (2 players)")
-    groups = result.group_net.shape[0]
-    if len(result.records) != groups * n:
-        raise ConfigError("records", len(result.records), f"must hold every hand ({groups * n}): keep_records=True")
+    groups = len(records) // n
     lineup = lineup_of(cfg.agents, n)
     replay: Any = None
     contestants = [make_agent(spec) for spec in lineup] if (actions or showdown) else []
@@ -68,13 +65,13 @@ def luck_terms(
     if (actions and any(supports_range_queries(a) for a in contestants)) or (showdown and ranged):
         replay = match_env(cfg)
     used: set[str] = set()
-    keys = ("payoffs", "showdown", "chance", "action", "public_chance", "public_action")
-    parts = {key: np.zeros((groups, n)) for key in keys}
-    for g in range(groups):
+    parts = {key: np.zeros((groups, n)) for key in _KEYS}
+    for i in range(groups):
+        g = first + i
         children = _group_seed(cfg.seed, g).spawn(1 + n)
         odds_of: dict[tuple[tuple[int, ...], ...], DealOdds] = {}  # a duplicate group's seat orders share one
         for rotation in range(n):
-            record = result.records[g * n + rotation]
+            record = records[i * n + rotation]
             holes = tuple(tuple(int(c) for c in h) for h in record.hole_cards)
             if holes not in odds_of:
                 odds_of[holes] = DealOdds(holes, np.random.default_rng(_odds_seed(cfg.seed, g, rotation)))
@@ -106,21 +103,87 @@ def luck_terms(
                 else:
                     terms = np.zeros(n)
                 if stake is not None and reach is not None:
-                    first = range_showdown_value(record.board, reach[0], reach[1], stake)
-                    expected = np.array([first, -first])
+                    first_seat = range_showdown_value(record.board, reach[0], reach[1], stake)
+                    expected = np.array([first_seat, -first_seat])
                     used.add("showdown")
             for seat in range(n):
                 contestant = (seat + rotation) % n
-                parts["payoffs"][g, contestant] += payoffs[seat]
-                parts["showdown"][g, contestant] += expected[seat]
-                parts["chance"][g, contestant] += luck[seat]
-                parts["action"][g, contestant] += terms[seat]
-                parts["public_chance"][g, contestant] += public_chance[seat]
-                parts["public_action"][g, contestant] += public_action[seat]
+                parts["payoffs"][i, contestant] += payoffs[seat]
+                parts["showdown"][i, contestant] += expected[seat]
+                parts["chance"][i, contestant] += luck[seat]
+                parts["action"][i, contestant] += terms[seat]
+                parts["public_chance"][i, contestant] += public_chance[seat]
+                parts["public_action"][i, contestant] += public_action[seat]
     if public:
         used.add("public")
     if showdown and ranged:
         used.add("showdown")  # asked for and answerable, even if no hand reached a showdown
+    if replay is not None:
+        replay.close()
+    return parts, used
+
+
+def luck_terms(
+    result: Any,
+    *,
+    actions: bool = True,
+    chance: bool = True,
+    showdown: bool = True,
+    public: bool = True,
+    workers: int | None = 1,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """The parts of every hand's luck-adjusted result of a heads-up match kept with its
+    records, summed per duplicate group and contestant (chips, ``(groups, players)``
+    arrays): ``"payoffs"`` the realised results; ``"showdown"`` the same with each showdown
+    result replaced by its expectation over the players' ranges (:func:`range_showdown_value`;
+    equal to ``"payoffs"`` where a hand ended in a fold, or where ``showdown`` is false or a
+    contestant does not answer range queries); ``"chance"`` and ``"action"`` the corrections
+    (zeros where not asked for); ``"public_chance"`` and ``"public_action"`` the public
+    terms (:func:`public_chance_term`, :func:`public_action_term`; with ``public`` and
+    ``showdown`` when both contestants answer range queries, zeros otherwise). ``"used"``:
+    the set of the parts that took effect (``"public"`` for the two public ones). See
+    :func:`luck_adjusted` for how they combine.
+
+    The hands are replayed in tasks of :data:`REPLAY_CHUNK` groups, on ``workers`` processes
+    (``None``: every CPU core; the result is the same for any number); ``progress``: a tqdm
+    bar of the hands replayed on stderr.
+    """
+    cfg = result.config
+    n = int(cfg.players)
+    if n != 2:
+        raise ConfigError("players", n, "--aivat needs a heads-up match (2 players)")
+    check_int("workers", workers, 1, none_ok=True)
+    groups = result.group_net.shape[0]
+    if len(result.records) != groups * n:
+        raise ConfigError("records", len(result.records), f"must hold every hand ({groups * n}): keep_records=True")
+    flags = (bool(actions), bool(chance), bool(showdown), bool(public))
+    starts = range(0, groups, REPLAY_CHUNK)
+    tasks = ((cfg, g, result.records[g * n : min(g + REPLAY_CHUNK, groups) * n], flags) for g in starts)
+    parts = {key: np.zeros((groups, n)) for key in _KEYS}
+    used: set[str] = set()
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=groups * n, unit="hand", desc="AIVAT replay", dynamic_ncols=True)
+    workers = min(workers or os.cpu_count() or 1, max(1, len(starts)))
+    with contextlib.ExitStack() as stack:
+        if bar is not None:
+            stack.callback(bar.close)
+        if workers <= 1:
+            done: Any = (_terms_chunk(*task) for task in tasks)
+        else:
+            done = stack.enter_context(WorkerPool(workers)).imap(_terms_chunk, tasks, window=4 * workers)
+        for g, (chunk, chunk_used) in zip(starts, done, strict=True):
+            rows = chunk["payoffs"].shape[0]
+            for key in _KEYS:
+                parts[key][g : g + rows] = chunk[key]
+            used |= chunk_used
+            if bar is not None:
+                bar.update(rows * n)
+    if not groups:  # no task ran: what would have been used
+        _, used = _terms_chunk(cfg, 0, [], flags)
     return {**parts, "used": used}
 
 
@@ -135,6 +198,8 @@ def luck_adjusted(
     public_weight: float = PUBLIC_WEIGHT,
     per_group: bool = False,
     terms: dict[str, Any] | None = None,
+    workers: int | None = 1,
+    progress: bool = False,
 ) -> dict[str, Any]:
     """Plain and luck-adjusted results of a heads-up match kept with its records.
 
@@ -160,14 +225,17 @@ def luck_adjusted(
     deterministic for a seed. ``per_group``: also return ``"adjusted_groups"``, each
     group's luck-adjusted mbb per hand for each contestant (the samples behind the adjusted
     intervals). ``terms``: :func:`luck_terms` of ``result`` computed with every part
-    asked for here, to combine parts without replaying again. Raises :class:`ConfigError`
+    asked for here, to combine parts without replaying again. ``workers``, ``progress``: as
+    :func:`luck_terms` (the replay's processes and progress bar). Raises :class:`ConfigError`
     unless the match is heads-up and has its records (``run_match(..., keep_records=True)``).
     """
     for name, value in (("showdown_weight", showdown_weight), ("public_weight", public_weight)):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
             raise ConfigError(name, value, "must be a number in [0, 1]")
     if terms is None:
-        terms = luck_terms(result, actions=actions, chance=chance, showdown=showdown, public=public)
+        terms = luck_terms(
+            result, actions=actions, chance=chance, showdown=showdown, public=public, workers=workers, progress=progress
+        )
     cfg = result.config
     n = int(cfg.players)
     lineup = lineup_of(cfg.agents, n)
