@@ -100,7 +100,7 @@ def test_legal_actions_on_every_street_against_random_and_tag(blueprint: str, mo
     streets: set[str] = set()
     for spec in ("random", "tag"):
         opponent = make_agent(spec, rng=np.random.default_rng(1))
-        for _, obs, info, action in seat0_decisions(env, agent, opponent, 8 if spec == "random" else 5, alternate_button=True):
+        for _, obs, info, action in seat0_decisions(env, agent, opponent, 30 if spec == "random" else 20, alternate_button=True):
             assert obs["action_mask"][action], (action, info["legal"])
             streets.add(info["view"]["street"])
     assert streets == {"preflop", "flop", "turn", "river"}

@@ -94,7 +94,8 @@ def test_an_evaluation_only_subgame_makes_no_regret_tables() -> None:
 )
 def test_a_turn_resolve_gives_the_numbers_of_main() -> None:
     """The shipped blueprint's turn re-solve (blueprint ranges and mapping, gadget values, 40 DCFR
-    iterations over 12 sampled rivers), bit for bit as before the solver's and the mapping's speed-ups."""
+    iterations over 12 sampled rivers) on the one-bet turn tree (``turn_max_raises=1``, the default
+    until the turn tree took a raise), bit for bit as before the solver's and the mapping's speed-ups."""
     env = nlhe_v1.env(num_players=2, action_mode="discrete", reward_unit="chips", small_blind=50, big_blind=100, buy_in=20000)
     env.reset(seed=3, options={"button": 0})
     env.step(5)  # the button raises half a pot; everything after is checked or called
@@ -107,7 +108,7 @@ def test_a_turn_resolve_gives_the_numbers_of_main() -> None:
     public = public_state(info["view"], (50, 100))
     sub, path = resolve_street(
         agent.blueprint, public, walk(agent.blueprint, public, agent._key), agent.tables, sizes=agent.turn_sizes,
-        max_raises=agent.turn_max_raises, iterations=agent.turn_iterations, river_sizes=agent.turn_river_sizes,
+        max_raises=1, iterations=agent.turn_iterations, river_sizes=agent.turn_river_sizes,
         river_max_raises=1, rivers=agent.turn_rivers,
     )
     assert path == ("k",) and len(sub.tree) == 1407

@@ -13,7 +13,7 @@ with a key the agent draws from its seeded generator at the start of each hand).
   log scale.
 - **Turn** (``resolve="turn"``): safe re-solving
   (:func:`~holdem_env.agents.cfr_search.search.resolve_street`) of a small turn subgame (1 pot and
-  all-in, one raise; the river inside it 1 pot, one bet) from the start of the turn, with ranges from
+  all-in, a bet and one raise of it; the river inside it 1 pot, one bet) from the start of the turn, with ranges from
   the blueprint by Bayes' rule, the opponent's gadget values from the blueprint's strategy mapped onto
   the subgame through every river card, the opponent's actual bets inserted, and public chance
   sampling of the rivers seeded by the subgame (the same public state gives the same solve).
@@ -203,7 +203,7 @@ class CfrSearchAgent:
         turn_iterations: int = 40,
         turn_rivers: int = 12,
         turn_sizes: Sequence[float | str] = (1.0, "allin"),
-        turn_max_raises: int = 1,
+        turn_max_raises: int = 2,
         turn_river_sizes: Sequence[float | str] = (1.0,),
     ) -> None:
         if action_mode not in ("auto", "exact", "discrete"):
