@@ -182,8 +182,6 @@ def luck_terms(
             used |= chunk_used
             if bar is not None:
                 bar.update(rows * n)
-    if not groups:  # no task ran: what would have been used
-        _, used = _terms_chunk(cfg, 0, [], flags)
     return {**parts, "used": used}
 
 
