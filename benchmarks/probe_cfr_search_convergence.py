@@ -72,9 +72,14 @@ def probe(path: Path, flops: list[tuple[int, ...]]) -> dict[str, Any]:
         "open": open_label,
         "sb": (sb, sb_labels),
         "bb": (bb_answer, bb_labels),
-        "cbet": (cbets, [label for label, _ in bp.children(button_node)]),
-        "defend": (defends, [label for label, _ in bp.children(defend_node)]),
+        "cbet": (*_joined(cbets), [label for label, _ in bp.children(button_node)]),
+        "defend": (*_joined(defends), [label for label, _ in bp.children(defend_node)]),
     }
+
+
+def _joined(per_flop: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> tuple[np.ndarray, ...]:
+    """The flops' ``(strategies, weights, buckets)`` side by side: one column per (flop, holding)."""
+    return tuple(np.concatenate(parts, axis=-1) for parts in zip(*per_flop, strict=True))
 
 
 def _tv(a: np.ndarray, b: np.ndarray, w: np.ndarray) -> float:
@@ -98,20 +103,10 @@ def main() -> int:
         sb, sb_labels = p["sb"]
         bb_probs, bb_labels = p["bb"]
         uniform = np.ones(sb.shape[1])
-        cb_rate, cb_weak, cb_tv, w_all, w_weak = 0.0, 0.0, 0.0, 0.0, 0.0
-        for (probs, w, b), (lprobs, _, _) in zip(p["cbet"][0], last["cbet"][0], strict=True):
-            bet = 1.0 - probs[p["cbet"][1].index("c")]
-            weak = (b >= 0) & (b < p["bp"].abstraction.num_buckets[1] // 5)
-            cb_rate += float((bet * w).sum())
-            cb_weak += float((bet * w)[weak].sum())
-            w_all += float(w.sum())
-            w_weak += float(w[weak].sum())
-            cb_tv += _tv(probs, lprobs, w) * float(w.sum())
-        fold, d_tv, d_w = 0.0, 0.0, 0.0
-        for (probs, w, _), (lprobs, _, _) in zip(p["defend"][0], last["defend"][0], strict=True):
-            fold += float((probs[p["defend"][1].index("f")] * w).sum())
-            d_tv += _tv(probs, lprobs, w) * float(w.sum())
-            d_w += float(w.sum())
+        cb_probs, cb_w, cb_b, cb_labels = p["cbet"]
+        bet = 1.0 - cb_probs[cb_labels.index("c")]
+        weak = (cb_b >= 0) & (cb_b < p["bp"].abstraction.num_buckets[1] // 5)
+        d_probs, d_w, _, d_labels = p["defend"]
         iterations = p["bp"].info.get("iterations")
         print(
             json.dumps(
@@ -122,14 +117,14 @@ def main() -> int:
                     "bb_vs_open": {
                         label: round(float(x), 3) for label, x in zip(bb_labels, bb_probs.mean(axis=1), strict=True)
                     },
-                    "cbet_rate": round(cb_rate / w_all, 3),
-                    "cbet_rate_weakest_fifth": round(cb_weak / w_weak, 3),
-                    "fold_to_half_pot": round(fold / d_w, 3),
+                    "cbet_rate": round(float(np.average(bet, weights=cb_w)), 3),
+                    "cbet_rate_weakest_fifth": round(float(np.average(bet[weak], weights=cb_w[weak])), 3),
+                    "fold_to_half_pot": round(float(np.average(d_probs[d_labels.index("f")], weights=d_w)), 3),
                     "tv_to_last": {
                         "sb": round(_tv(sb, last["sb"][0], uniform), 4),
                         "bb": round(_tv(bb_probs, last["bb"][0], uniform), 4),
-                        "cbet": round(cb_tv / w_all, 4),
-                        "defend": round(d_tv / d_w, 4),
+                        "cbet": round(_tv(cb_probs, last["cbet"][0], cb_w), 4),
+                        "defend": round(_tv(d_probs, last["defend"][0], d_w), 4),
                     },
                 }
             )
