@@ -35,9 +35,14 @@ from holdem_env.agents.cfr_search.blueprint import Blueprint
 from holdem_env.agents.cfr_search.follow import blueprint_matrix
 
 
+def _labels(bp: Blueprint, node: int) -> list[str]:
+    """The action labels at ``node``, in the order of its strategy's rows."""
+    return [label for label, _ in bp.children(node)]
+
+
 def _raise_label(bp: Blueprint, node: int, to: int) -> str:
     """The tree's raise at ``node`` whose total is nearest ``to`` chips (the labels read ``r<total>``)."""
-    raises = [label for label, _ in bp.children(node) if label.startswith("r")]
+    raises = [label for label in _labels(bp, node) if label.startswith("r")]
     return min(raises, key=lambda label: abs(int(label[1:]) - to))
 
 
@@ -52,8 +57,8 @@ def probe(path: Path, flops: list[tuple[int, ...]]) -> dict[str, Any]:
     after_open = bp.child(root, open_label)
     sb = blueprint_matrix(bp, root, pre)
     bb_answer = blueprint_matrix(bp, after_open, pre)
-    sb_labels = [label for label, _ in bp.children(root)]
-    bb_labels = [label for label, _ in bp.children(after_open)]
+    sb_labels = _labels(bp, root)
+    bb_labels = _labels(bp, after_open)
     open_reach = sb[sb_labels.index(open_label)]
     call_reach = bb_answer[bb_labels.index("c")]
     flop_node = bp.child(after_open, "c")
@@ -64,7 +69,7 @@ def probe(path: Path, flops: list[tuple[int, ...]]) -> dict[str, Any]:
     for flop in flops:
         b = tables.buckets(flop)
         live = (b >= 0).astype(float)
-        check = blueprint_matrix(bp, flop_node, b)[[label for label, _ in bp.children(flop_node)].index("c")]
+        check = blueprint_matrix(bp, flop_node, b)[_labels(bp, flop_node).index("c")]
         cbets.append((blueprint_matrix(bp, button_node, b), open_reach * live, b))
         defends.append((blueprint_matrix(bp, defend_node, b), call_reach * check * live, b))
     return {
@@ -72,8 +77,8 @@ def probe(path: Path, flops: list[tuple[int, ...]]) -> dict[str, Any]:
         "open": open_label,
         "sb": (sb, sb_labels),
         "bb": (bb_answer, bb_labels),
-        "cbet": (*_joined(cbets), [label for label, _ in bp.children(button_node)]),
-        "defend": (*_joined(defends), [label for label, _ in bp.children(defend_node)]),
+        "cbet": (*_joined(cbets), _labels(bp, button_node)),
+        "defend": (*_joined(defends), _labels(bp, defend_node)),
     }
 
 
