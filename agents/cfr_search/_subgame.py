@@ -6,8 +6,8 @@ once per player per iteration, with one vector per node over a list of holdings 
 board leaves), as DeepStack and Libratus do. Terminals cost O(holdings): a fold sums the opponent's
 reach over the holdings that share no card with each holding (the total less the two cards' sums,
 inclusion-exclusion), a showdown walks the holdings in order of strength with the same per-card sums.
-A chance node deals each river card with probability 1/44 (52 cards less the board's four and the two
-holdings'). Regrets and average strategy are discounted per iteration by factors the caller gives
+A chance node deals each card left with probability 1/44 after a turn (52 cards less the board's four and
+the two holdings'), 1/45 after a flop. Regrets and average strategy are discounted per iteration by factors the caller gives
 (DCFR; CFR+ is one choice of them). A re-solving gadget (Burch, Johanson and Bowling 2014) can sit
 above the root: there one player chooses, per holding, between a given value and playing the subgame.
 Compiled (``_subgame.pxd``, ``holdem_env/_build.py`` CANDIDATES) this is C; the ``.py`` is the same
@@ -79,11 +79,11 @@ class SubgameCore:
         first_child: np.ndarray,
         n_children: np.ndarray,
         children: np.ndarray,
-        river: np.ndarray,
+        dealt: np.ndarray,
         row: np.ndarray,
         n_rows: int,
         cards: np.ndarray,
-        board_of_card: np.ndarray,
+        board: np.ndarray,
         strength: np.ndarray,
         ranges: np.ndarray,
     ) -> None:
@@ -97,7 +97,7 @@ class SubgameCore:
         self.first_child = np.ascontiguousarray(first_child, dtype=np.int64)
         self.n_children = counts
         self.children = np.ascontiguousarray(children, dtype=np.int64)
-        self.river = np.ascontiguousarray(river, dtype=np.int64)
+        self.dealt = np.ascontiguousarray(dealt, dtype=np.int64)  # the card dealt into a chance node's child; -1
         self.row = np.ascontiguousarray(row, dtype=np.int64)
         self.n_nodes = len(kinds)
         self.n_hold = len(holdings)
@@ -110,7 +110,7 @@ class SubgameCore:
             card_holdings[c, : card_count[c]] = holding_of_card[c]
         self.card_count = card_count
         self.card_holdings = card_holdings
-        self.board_of_card = np.ascontiguousarray(board_of_card, dtype=np.int64)  # river card -> strength row; 52: none
+        self.board = np.ascontiguousarray(board, dtype=np.int64)  # a showdown's row of `strength` (its board)
         self.strength = strengths
         order = np.zeros(strengths.shape, dtype=np.int64)
         n_valid = np.zeros(len(strengths), dtype=np.int64)
@@ -156,8 +156,9 @@ class SubgameCore:
         self.gadget_weight = np.zeros(self.n_hold, dtype=np.float64)
         self.gadget_regret = np.zeros((2, self.n_hold), dtype=np.float64)
         self.gadget_follow = np.zeros(self.n_hold, dtype=np.float64)
-        self.deal = np.ones(52, dtype=np.int64)  # the river cards a CFR iteration walks (public chance sampling)
-        self.deal_scale = 1.0  # 48 / how many of them: each walked card stands for the rest
+        # The cards a CFR iteration walks at chance nodes (public chance sampling): row 0 the turn cards
+        # after a flop, row 1 the river cards after a turn.
+        self.deal = np.ones((2, 52), dtype=np.int64)
         self.pos_disc = 1.0
         self.neg_disc = 0.0
         self.avg_disc = 1.0
@@ -185,13 +186,17 @@ class SubgameCore:
         self.current = self.regret
         self.matched = np.zeros(self.n_nodes, dtype=np.int64)
 
-    def set_deal(self, cards: np.ndarray) -> None:
-        """Walk only the river ``cards`` at chance nodes in the next CFR iterations (each weighed by 48 /
-        their number: an unbiased sample of the 48); every card when ``cards`` holds all of them."""
-        deal = np.zeros(52, dtype=np.int64)
-        deal[np.asarray(cards, dtype=np.int64)] = 1
+    def set_deal(self, rivers: np.ndarray, turns: np.ndarray | None = None) -> None:
+        """Walk only the cards ``rivers`` at chance nodes that deal a river, and ``turns`` (default: every
+        one) at those that deal a turn, in the next CFR iterations: each walked card's subtree is weighed
+        by the node's cards over those walked there (an unbiased sample of them)."""
+        deal = np.zeros((2, 52), dtype=np.int64)
+        deal[1, np.asarray(rivers, dtype=np.int64)] = 1
+        deal[0, :] = 1
+        if turns is not None:
+            deal[0, :] = 0
+            deal[0, np.asarray(turns, dtype=np.int64)] = 1
         self.deal = deal
-        self.deal_scale = 48.0 / max(int(deal.sum()), 1) if int(deal.sum()) < 48 else 1.0
 
     def iterate(self, trav: int, pos_disc: float, neg_disc: float, avg_disc: float) -> None:
         """One update for player ``trav``: accumulated positive regrets are first multiplied by
@@ -290,8 +295,7 @@ class SubgameCore:
 
     def _showdown(self, node: int, d: int) -> None:
         n = self.n_hold
-        rv = self.river[node]
-        b = self.board_of_card[rv if rv >= 0 else 52]
+        b = self.board[node]
         nv = self.n_valid[b]
         pay = float(self.amount[node])
         opp = self.opp_reach[self.opp_row[d]]
@@ -356,16 +360,28 @@ class SubgameCore:
         self.opp_row[d + 1] = d + 1
         self.slot[d + 1] = 1 + d * self.width
         val0, val1 = self.values[self.slot[d]], self.values[1 + d * self.width]
-        w = 1.0 / 44.0
+        first = self.first_child[node]
+        nc = self.n_children[node]  # the cards left: 49 after a flop, 48 after a turn
+        level = 1 if nc == 48 else 0  # the row of `deal`: a river or a turn card
+        w = 1.0 / (nc - 4)  # less the two holdings' cards
         if mode == MODE_CFR:
-            w = self.deal_scale / 44.0
+            walked = 0.0  # (a double: the scale below divides in floating point, compiled or not)
+            for a in range(nc):
+                walked += self.deal[level, self.dealt[self.children[first + a]]]
+            if walked == 0.0:  # (a sample that leaves this node no card: nothing walked, values 0)
+                for h in range(n):
+                    val0[h] = 0.0
+                return
+            scale = 1.0
+            if walked < nc:
+                scale = nc / walked
+            w = scale / (nc - 4)
         for h in range(n):
             val0[h] = 0.0
-        first = self.first_child[node]
-        for a in range(self.n_children[node]):
+        for a in range(nc):
             child = self.children[first + a]
-            card = self.river[child]
-            if mode == MODE_CFR and self.deal[card] == 0:
+            card = self.dealt[child]
+            if mode == MODE_CFR and self.deal[level, card] == 0:
                 continue
             blocked = self.card_holdings[card]  # the holdings with the river card: out of both vectors
             nb = self.card_count[card]

@@ -1,4 +1,4 @@
-"""Solving and safely re-solving heads-up turn and river subgames over full ranges (1,326 holdings).
+"""Solving and safely re-solving heads-up flop, turn and river subgames over full ranges (1,326 holdings).
 
 :class:`Subgame` builds a subgame's public tree (:func:`~holdem_env.agents.cfr_search.tree.build_tree`),
 its showdown strengths from the evaluator (:func:`~holdem_env.engine.ranges.values_on_boards`) and the
@@ -21,12 +21,13 @@ divided by the opponent's range mass (:meth:`Subgame.game_value` is).
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 
 from holdem_env.agents.cfr_search._subgame import SubgameCore
-from holdem_env.agents.cfr_search.tree import DECISION, SubgameError, SubgameSpec, Tree, build_tree
+from holdem_env.agents.cfr_search.tree import DECISION, SHOWDOWN, SubgameError, SubgameSpec, Tree, build_tree
 from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, blocked_by, values_on_boards
 
 __all__ = ["Subgame", "resolve", "opponent_values", "subgame_tree"]
@@ -42,8 +43,19 @@ def _tree(
     extra: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...],
     river_sizes: tuple[float | str, ...] | None,
     river_max_raises: int | None,
+    turn_sizes: tuple[float | str, ...] | None = None,
+    turn_max_raises: int | None = None,
 ) -> Tree:
-    return build_tree(spec, sizes, max_raises, extra=dict(extra), river_sizes=river_sizes, river_max_raises=river_max_raises)
+    return build_tree(
+        spec,
+        sizes,
+        max_raises,
+        extra=dict(extra),
+        river_sizes=river_sizes,
+        river_max_raises=river_max_raises,
+        turn_sizes=turn_sizes,
+        turn_max_raises=turn_max_raises,
+    )
 
 
 def subgame_tree(
@@ -53,12 +65,21 @@ def subgame_tree(
     extra: Mapping[tuple[str, ...], Sequence[int]] | None = None,
     river_sizes: Sequence[float | str] | None = None,
     river_max_raises: int | None = None,
+    turn_sizes: Sequence[float | str] | None = None,
+    turn_max_raises: int | None = None,
 ) -> Tree:
     """:func:`build_tree`, built once for the same arguments (the last 64 kept; a tree is never changed
     after it is built, so solves of the same subgame share it)."""
     frozen = tuple(sorted((tuple(k), tuple(int(x) for x in v)) for k, v in (extra or {}).items()))
     return _tree(
-        spec, tuple(sizes), int(max_raises), frozen, None if river_sizes is None else tuple(river_sizes), river_max_raises
+        spec,
+        tuple(sizes),
+        int(max_raises),
+        frozen,
+        None if river_sizes is None else tuple(river_sizes),
+        river_max_raises,
+        None if turn_sizes is None else tuple(turn_sizes),
+        turn_max_raises,
     )
 
 
@@ -76,8 +97,9 @@ class Subgame:
     board blocks are ignored). ``holdings`` restricts the holdings the solver keeps (indices into
     :data:`~holdem_env.engine.ranges.HOLDINGS`; default every one the board leaves): small games for
     tests. ``sizes`` and ``max_raises`` shape the betting (:func:`build_tree`); ``river_sizes`` and
-    ``river_max_raises`` the river's betting inside a turn subgame (default the same); ``extra`` inserts
-    exact bets (the opponent's actual bet).
+    ``river_max_raises`` the river's betting inside a turn or flop subgame, ``turn_sizes`` and
+    ``turn_max_raises`` the turn's inside a flop subgame (default: as the round before); ``extra``
+    inserts exact bets (the opponent's actual bet).
     """
 
     def __init__(
@@ -89,6 +111,8 @@ class Subgame:
         max_raises: int = 2,
         river_sizes: Sequence[float | str] | None = None,
         river_max_raises: int | None = None,
+        turn_sizes: Sequence[float | str] | None = None,
+        turn_max_raises: int | None = None,
         extra: Mapping[tuple[str, ...], Sequence[int]] | None = None,
         holdings: Sequence[int] | np.ndarray | None = None,
     ) -> None:
@@ -97,7 +121,14 @@ class Subgame:
             raise SubgameError(f"ranges is (2, {NUM_HOLDINGS}) finite weights >= 0, got shape {r.shape}")
         self.spec = spec
         self.tree: Tree = subgame_tree(
-            spec, sizes, max_raises, extra=extra, river_sizes=river_sizes, river_max_raises=river_max_raises
+            spec,
+            sizes,
+            max_raises,
+            extra=extra,
+            river_sizes=river_sizes,
+            river_max_raises=river_max_raises,
+            turn_sizes=turn_sizes,
+            turn_max_raises=turn_max_raises,
         )
         board = list(spec.board)
         if holdings is None:
@@ -109,14 +140,17 @@ class Subgame:
             if blocked_by(board)[self.holdings].any():
                 raise SubgameError("holdings must share no card with the board")
         cards = HOLDINGS[self.holdings]
-        if len(board) == 5:
-            boards = np.array([board], dtype=np.int64)
-            board_of_card = np.full(53, 0, dtype=np.int64)
-        else:
-            rivers = [c for c in range(52) if c not in board]
-            boards = np.array([board + [c] for c in rivers], dtype=np.int64)
-            board_of_card = np.full(53, -1, dtype=np.int64)
-            board_of_card[rivers] = np.arange(len(rivers))
+        # every five-card board the subgame can reach (a showdown's row of strengths), in card order
+        boards = np.array(
+            [board + list(more) for more in itertools.combinations([c for c in range(52) if c not in board], 5 - len(board))],
+            dtype=np.int64,
+        )
+        row_of = {tuple(sorted(b[len(board) :])): i for i, b in enumerate(boards.tolist())}
+        t = self.tree
+        node_board = np.array(
+            [row_of[tuple(sorted(c for c in (t.turn[i], t.river[i]) if c >= 0))] if k == SHOWDOWN else 0 for i, k in enumerate(t.kind)],
+            dtype=np.int64,
+        )
         strength = values_on_boards(boards)[:, self.holdings].astype(np.int64)
         for b, full in enumerate(boards):
             strength[b, blocked_by(list(full))[self.holdings]] = 0
@@ -128,11 +162,11 @@ class Subgame:
             arrays["first_child"],
             arrays["n_children"],
             arrays["children"],
-            arrays["river"],
+            arrays["dealt"],
             arrays["row"],
             self.tree.n_rows,
             cards,
-            board_of_card,
+            node_board,
             strength,
             r[:, self.holdings],
         )
@@ -158,23 +192,41 @@ class Subgame:
         gamma: float = 2.0,
         rivers: int = 48,
         rng: np.random.Generator | None = None,
+        turns: int | None = None,
     ) -> None:
         """Run ``iterations`` more iterations (each updates player 0, then player 1). ``"dcfr"`` discounts
         positive regrets by t^alpha/(t^alpha+1), negative ones by t^beta/(t^beta+1) and the strategy sum by
-        (t/(t+1))^gamma; ``"cfr+"`` floors regrets at 0 and weighs iteration t by t. In a turn subgame,
-        ``rivers`` below 48 walks only that many river cards per iteration, drawn by ``rng`` (public chance
-        sampling: each iteration costs about rivers / 48 as much, and its values are unbiased)."""
+        (t/(t+1))^gamma; ``"cfr+"`` floors regrets at 0 and weighs iteration t by t.
+
+        Public chance sampling, with ``rng`` drawing the cards: in a turn subgame, ``rivers`` below 48 walks
+        only that many river cards per iteration (each iteration costs about rivers / 48 as much, and its
+        values are unbiased). In a flop subgame, ``turns`` (1..49, default every one) turn cards are walked
+        per iteration, and ``rivers`` (2..49; 48 or more: every one) cards are drawn from the 49 left after
+        the flop, of which each turn walks those that are not the turn card itself."""
         if self.finished:
             raise SubgameError("this subgame is finished (Subgame.finish let go of its regrets): it cannot be solved further")
         if scheme not in SCHEMES:
             raise SubgameError(f"scheme is one of {SCHEMES}, got {scheme!r}")
         if iterations < 0:
             raise SubgameError(f"iterations is >= 0, got {iterations!r}")
-        if not 1 <= rivers <= 48 or (rivers < 48 and rng is None):
-            raise SubgameError(f"rivers is 1..48, with an rng to draw them below 48, got {rivers!r}, rng={rng!r}")
         deck = np.array([c for c in range(52) if c not in self.spec.board], dtype=np.int64)
+        flop = len(self.spec.board) == 3
+        if flop:
+            turns = len(deck) if turns is None else turns
+            if not 1 <= turns <= 49 or not 2 <= rivers <= 49 or (min(turns, rivers) < 48 and rng is None):
+                raise SubgameError(
+                    f"in a flop subgame turns is 1..49 and rivers 2..49, with an rng to draw them below 48, got "
+                    f"turns={turns!r}, rivers={rivers!r}, rng={rng!r}"
+                )
+        elif turns is not None:
+            raise SubgameError(f"turns samples a flop subgame's turn cards; this board has {len(self.spec.board)} cards")
+        elif not 1 <= rivers <= 48 or (rivers < 48 and rng is None):
+            raise SubgameError(f"rivers is 1..48, with an rng to draw them below 48, got {rivers!r}, rng={rng!r}")
         for _ in range(iterations):
-            if rivers < 48 and len(self.spec.board) == 4 and rng is not None:
+            if flop and rng is not None and (turns is not None and turns < 49 or rivers < 48):
+                drawn_turns = rng.choice(deck, turns, replace=False) if turns is not None and turns < 49 else deck
+                self.core.set_deal(rng.choice(deck, rivers, replace=False) if rivers < 48 else deck, drawn_turns)
+            elif rivers < 48 and len(self.spec.board) == 4 and rng is not None:
                 self.core.set_deal(rng.choice(deck, rivers, replace=False))
             t = self.iterations  # the sums so far cover iterations 1..t
             if scheme == "cfr+":
@@ -266,6 +318,7 @@ def resolve(
     scheme: str = "dcfr",
     rivers: int = 48,
     rng: np.random.Generator | None = None,
+    turns: int | None = None,
     **tree_options: object,
 ) -> Subgame:
     """Safely re-solve a subgame for player ``me`` (0 or 1): ``my_range`` is ``me``'s reach at its root,
@@ -274,8 +327,8 @@ def resolve(
     every one with a finite value). ``tree_options`` go to :class:`Subgame`. The answer's strategy for
     ``me`` is the re-solved one; its ``ranges`` hold ``my_range`` and, for the opponent, weight 1 on
     each holding it may hold (the gadget's chance weights), so its values and exploitability are for
-    that uniform opponent range, not for the opponent's range in the game. ``rivers`` and ``rng``: river
-    cards sampled per iteration in a turn subgame (:meth:`Subgame.solve`)."""
+    that uniform opponent range, not for the opponent's range in the game. ``rivers``, ``turns`` and
+    ``rng``: the cards sampled per iteration in a turn or flop subgame (:meth:`Subgame.solve`)."""
     if me not in (0, 1):
         raise SubgameError(f"me is 0 or 1, got {me!r}")
     mine = _check_range(my_range, "my_range")
@@ -289,5 +342,5 @@ def resolve(
     sub = Subgame(spec, ranges, **tree_options)  # type: ignore[arg-type]
     weight = may[sub.holdings].astype(np.float64)
     sub.core.set_gadget(1 - me, np.where(may, np.nan_to_num(theirs), 0.0)[sub.holdings], weight)
-    sub.solve(iterations, scheme=scheme, rivers=rivers, rng=rng)
+    sub.solve(iterations, scheme=scheme, rivers=rivers, rng=rng, turns=turns)
     return sub
