@@ -103,8 +103,17 @@ def _random_strategies(sub: Subgame, seed: int) -> dict[int, np.ndarray]:
     return out
 
 
-def test_values_of_a_fixed_strategy_match_brute_force_over_every_turn_and_river() -> None:
-    sub = _small()
+#: the small game's flop, then the turn and the river checked down: no decision after the flop
+CHECKED_DOWN = {"turn_sizes": (), "river_sizes": ()}
+
+
+@pytest.mark.parametrize("later", [{}, CHECKED_DOWN], ids=["bets-later", "checked-down"])
+def test_values_of_a_fixed_strategy_match_brute_force_over_every_turn_and_river(later: dict[str, object]) -> None:
+    sub = _small(**later)
+    if later:  # the flop's decisions only; every turn and river card leads to the next card or a showdown
+        assert all(sub.tree.turn[n] < 0 for n in range(len(sub.tree)) if sub.tree.kind[n] == DECISION)
+        after = sub.tree.find(["k", "k", "d51"])
+        assert sub.tree.kind[after] == CHANCE and len(sub.tree.children[after]) == 48
     want = _brute_value(sub, _random_strategies(sub, 7))
     assert sub.game_value(0) == pytest.approx(want, rel=1e-9, abs=1e-9)
     assert sub.game_value(1) == pytest.approx(-want, rel=1e-9, abs=1e-9)

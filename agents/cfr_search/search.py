@@ -118,12 +118,14 @@ def map_blueprint(
     me: int,
     buckets: np.ndarray,
     river_buckets: Callable[[int], np.ndarray] | None = None,
+    board_buckets: Callable[[tuple[int, ...]], np.ndarray] | None = None,
 ) -> int:
     """Set ``me``'s strategy in ``sub`` to the blueprint's below blueprint node ``root`` (the tree's
     contributions ``contrib`` there); returns the number of nodes set (see the module docstring).
     In a turn subgame, ``river_buckets(card)`` gives every holding's river bucket when ``card`` is the
     river, and the blueprint's river strategy is mapped below each river card too (without it, the
-    river nodes stay uniform)."""
+    river nodes stay uniform). ``board_buckets(board)`` does the same for any board a card dealt in the
+    subgame leads to (a flop subgame's turns and rivers)."""
     tree: Tree = sub.tree
     stack = int(bp.game["stack"])
     done = 0
@@ -171,14 +173,17 @@ def map_blueprint(
 
     def visit(n: int, b: int, bc: tuple[int, int], buckets: np.ndarray = buckets) -> None:
         nonlocal done
-        if tree.kind[n] == CHANCE and river_buckets is not None and b >= 0 and int(bp.street[b]) == 3:
+        if tree.kind[n] == CHANCE and b >= 0:
             for kid in tree.children[n]:
-                visit(kid, b, bc, river_buckets(tree.river[kid]))
+                if river_buckets is not None and street_of_root == 2:
+                    visit(kid, b, bc, river_buckets(tree.river[kid]))
+                elif board_buckets is not None:
+                    visit(kid, b, bc, board_buckets(tree.board_of(kid)))
             return
         if tree.kind[n] != DECISION:
             return
         labels, kids, player = tree.labels[n], tree.children[n], tree.player[n]
-        street = 3 if tree.river[n] >= 0 else street_of_root
+        street = street_of_root + (tree.turn[n] >= 0) + (tree.river[n] >= 0)
         on = b >= 0 and int(bp.actor[b]) == player and int(bp.street[b]) == street
         if not on:
             for kid in kids:

@@ -166,7 +166,9 @@ def build_tree(
     ``to`` chips, ``'d<card>'`` a card dealt) to raise-to amounts added at that node, even past
     ``max_raises``. ``sizes`` and ``max_raises`` shape the first round; in a turn or flop subgame
     ``river_sizes`` and ``river_max_raises`` the river's, and in a flop subgame ``turn_sizes`` and
-    ``turn_max_raises`` the turn's (each default: as the round before it)."""
+    ``turn_max_raises`` the turn's (each default: as the round before it). A later round with no bet
+    (no sizes, or no raise allowed, and nothing inserted) has no decision: its card is dealt and the
+    hand goes on to the next card or the showdown, as if both players checked."""
     if len(spec.board) != 3 and (turn_sizes is not None or turn_max_raises is not None):
         raise SubgameError(f"turn_sizes and turn_max_raises shape a flop subgame's turn; the board has {len(spec.board)} cards")
     first_sizes = _check_sizes(sizes)
@@ -213,10 +215,13 @@ def build_tree(
             if card in board:
                 continue
             dealt = (card, -1) if len(board) == 3 else (cards[0], card)
-            if contrib[0] >= cap:  # all in: no more betting
-                kid = street_over(contrib, dealt, node, path + (f"d{card}",))
+            after = path + (f"d{card}",)
+            sizes_next, raises_next = rounds[sum(c >= 0 for c in dealt)]
+            checked = (not sizes_next or raises_next == 0) and not any(k[: len(after)] == after for k in extra)
+            if contrib[0] >= cap or checked:  # all in, or a round with no bet in the tree: no decision
+                kid = street_over(contrib, dealt, node, after)
             else:
-                kid = decision(spec.first, contrib, 0, spec.big_blind, False, dealt, node, path + (f"d{card}",))
+                kid = decision(spec.first, contrib, 0, spec.big_blind, False, dealt, node, after)
             tree.children[node].append(kid)
             labels.append(f"d{card}")
         tree.labels[node] = tuple(labels)
