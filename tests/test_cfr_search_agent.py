@@ -15,8 +15,11 @@ from holdem_env.agents import make_agent
 from holdem_env.agents.base import AgentSpecError
 from holdem_env.agents.cfr_search.abstraction import AbstractionConfig
 from holdem_env.agents.cfr_search.agent import CfrSearchAgent, preflop_percentiles, preflop_share
-from holdem_env.agents.cfr_search.follow import bet_uniform, blueprint_matrix, public_state, walk
-from holdem_env.agents.cfr_search.search import resolve_street, river_start
+from holdem_env.agents.cfr_search.blueprint import Blueprint
+from holdem_env.agents.cfr_search.follow import BucketTables, bet_uniform, blueprint_matrix, public_state, walk
+from holdem_env.agents.cfr_search.resolve import Subgame
+from holdem_env.agents.cfr_search.search import map_blueprint, resolve_street, river_start
+from holdem_env.agents.cfr_search.tree import SubgameSpec
 from holdem_env.agents.preflop import hand_class
 from holdem_env.engine.cards import parse_cards
 from holdem_env.engine.errors import ConfigError
@@ -415,3 +418,34 @@ def test_a_bet_below_the_smallest_size_moves_the_pseudo_harmonic_share_of_folds_
     # a bet of the smallest size itself is read as it, with no mix
     _, obs, info = _flop_bet(300)
     assert walk(agent.blueprint, public_state(info["view"], (50, 100)), agent._key).under == 0.0
+
+
+def test_the_blueprint_mapped_onto_a_flop_subgame_plays_each_turn_cards_buckets(blueprint: str) -> None:
+    """``map_blueprint`` on a flop subgame (the river checked down): at the big blind's first turn decision
+    below each turn card, the strategy is the blueprint's turn node at that turn board's buckets (the
+    subgame's sizes are the blueprint's first-bet sizes, so each action maps to one)."""
+    bp = Blueprint(blueprint)
+    tables = BucketTables(bp.abstraction)
+
+    def after(node: int, *labels: str) -> int:
+        for label in labels:
+            node = dict(bp.children(node))[label]
+        return node
+
+    flop_root = after(bp.root, "c", "c")  # the button limps, the big blind checks
+    flop = parse_cards("Ks 9h 5d")
+    spec = SubgameSpec(board=flop, contrib=(100, 100), stacks=(19_900, 19_900), first=1, big_blind=100)
+    sizes = (0.5, 1.0, 2.0, "allin")
+    sub = Subgame(spec, np.ones((2, 1326)), sizes=sizes, max_raises=1, turn_sizes=sizes, turn_max_raises=1, river_sizes=())
+    assert map_blueprint(sub, bp, flop_root, (100, 100), 1, tables.buckets(flop), board_buckets=tables.buckets) > 49
+    turn_root = after(flop_root, "c", "c")
+    got = []
+    for card in (parse_cards("2c")[0], parse_cards("Ah")[0]):
+        node = sub.tree.find(["k", "k", f"d{card}"])
+        buckets = tables.buckets((*flop, card))
+        live = buckets >= 0
+        want = blueprint_matrix(bp, turn_root, buckets)
+        assert [label for label, _ in bp.children(turn_root)][0] == "c" and len(want) == len(sub.tree.labels[node])
+        np.testing.assert_allclose(sub.strategy(node)[:, live], want[:, live])
+        got.append(sub.strategy(node)[:, live & (tables.buckets((*flop, parse_cards("2c")[0], parse_cards("Ah")[0])) >= 0)])
+    assert not np.allclose(got[0], got[1])  # each turn card's own buckets, not one table for all
