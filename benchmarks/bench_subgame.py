@@ -1,8 +1,9 @@
-"""Time per subgame solve (river and turn, full 1,326 x 1,326 ranges) and the exploitability it reaches.
+"""Time per subgame solve (river, turn and flop, full 1,326 x 1,326 ranges) and the exploitability it reaches.
 
 Usage::
 
     .venv/bin/python benchmarks/bench_subgame.py [--boards 5] [--seed 1]
+    .venv/bin/python benchmarks/bench_subgame.py --only flop --boards 3     # flop subgames (not played by the bot)
     .venv/bin/python benchmarks/bench_subgame.py --baseline OLD/_subgame.cpython-311-x86_64-linux-gnu.so
 
 ``--baseline`` loads another build of the solver core (e.g. the compiled core of an older commit) and
@@ -16,7 +17,9 @@ the solver's work), runs the iterations in this one process (one core), and prin
 the setup and of the solve (``time.process_time``), the wall time, and the exploitability of the
 average strategy (exact best responses) in percent of the pot. Heads-up, 1,000 chips each in the pot,
 19,000 behind (200 big blinds at 50/100, the pot of a raised and called flop and turn). Prints a
-markdown table for benchmarks/BENCHMARKS.md and the machine's load average.
+markdown table for benchmarks/BENCHMARKS.md and the machine's load average. A flop subgame's
+iterations walk a sample of turn and river cards (``(turns x rivers)``); with no sizes a later round is
+checked down.
 """
 
 from __future__ import annotations
@@ -37,7 +40,12 @@ TURN_SMALL = {"sizes": (1.0, "allin"), "max_raises": 1, "river_sizes": (1.0,), "
 TURN_LARGE = {"sizes": (0.5, 1.0, "allin"), "max_raises": 1, "river_sizes": (0.5, 1.0), "river_max_raises": 1}
 # cfr-search's turn trees: its default, and 0.5 and 1 pot, all-in with two raises (issue 26, h-solve)
 TURN_TWO_RAISES = {"sizes": (0.5, 1.0, "allin"), "max_raises": 2, "river_sizes": (1.0,), "river_max_raises": 1}
-# (street, tree options, iterations, river cards walked per iteration: 48 = all, fewer = sampled)
+# flop subgames: the turn betting of cfr-search's turn tree with the river checked down, and the turn and
+# the river both checked down (the smallest depth-limited flop games; issue 26, the flop probe)
+FLOP_RIVER_CHECKED = {"sizes": (0.5, 1.0, "allin"), "max_raises": 2, "turn_sizes": (1.0, "allin"), "turn_max_raises": 2, "river_sizes": ()}
+FLOP_CHECKED_DOWN = {"sizes": (0.5, 1.0, "allin"), "max_raises": 2, "turn_sizes": (), "river_sizes": ()}
+# (street, tree options, iterations, river cards walked per iteration: 48 = all, fewer = sampled; on
+# the flop (turn cards, river cards) walked per iteration)
 CONFIGS = [
     ("river", {"sizes": (0.5, 1.0, "allin"), "max_raises": 2}, 100, 48),
     ("river", {"sizes": (0.5, 1.0, "allin"), "max_raises": 2}, 250, 48),
@@ -48,6 +56,10 @@ CONFIGS = [
     ("turn", TURN_LARGE, 50, 48),
     ("turn", TURN_SMALL, 40, 12),
     ("turn", TURN_TWO_RAISES, 40, 12),
+    ("flop", FLOP_RIVER_CHECKED, 20, (8, 8)),
+    ("flop", FLOP_RIVER_CHECKED, 60, (8, 8)),
+    ("flop", FLOP_CHECKED_DOWN, 60, (8, 8)),
+    ("flop", FLOP_CHECKED_DOWN, 200, (8, 8)),
 ]
 
 
@@ -69,14 +81,17 @@ def load_core(path: str) -> type:
 
 
 def run_one(
-    core: type, spec: SubgameSpec, ranges: np.ndarray, options: dict, iterations: int, rivers: int, seed: int
+    core: type, spec: SubgameSpec, ranges: np.ndarray, options: dict, iterations: int, rivers: int | tuple[int, int], seed: int
 ) -> dict:
     """Set up and solve one subgame with the solver core ``core``: CPU and wall times, exploitability, strategy."""
     resolve.SubgameCore = core  # type: ignore[misc]
     c0 = time.process_time()
     sub = Subgame(spec, ranges, **options)
     c1, w1 = time.process_time(), time.perf_counter()
-    sub.solve(iterations, rivers=rivers, rng=np.random.default_rng(seed))
+    if isinstance(rivers, tuple):  # a flop subgame: (turns, rivers)
+        sub.solve(iterations, turns=rivers[0], rivers=rivers[1], rng=np.random.default_rng(seed))
+    else:
+        sub.solve(iterations, rivers=rivers, rng=np.random.default_rng(seed))
     c2, w2 = time.process_time(), time.perf_counter()
     return {
         "setup": c1 - c0,
@@ -92,17 +107,19 @@ def workloads(args: argparse.Namespace) -> Iterator[tuple[str, dict, int, int, l
     """Each configuration (filtered by ``--only``) with its ``--boards`` seeded boards and uniform ranges."""
     rng = np.random.default_rng(args.seed)
     for street, options, iterations, rivers in CONFIGS:
-        if args.only and street != args.only:
-            continue
+        if (args.only and street != args.only) or (not args.only and street == "flop"):
+            continue  # flop subgames only when asked: minutes, and not what the bot plays
         boards = []
         for _ in range(args.boards):
-            board = tuple(int(c) for c in rng.choice(52, 5 if street == "river" else 4, replace=False))
+            board = tuple(int(c) for c in rng.choice(52, {"river": 5, "turn": 4, "flop": 3}[street], replace=False))
             spec = SubgameSpec(board=board, contrib=(1000, 1000), stacks=(19000, 19000))
             boards.append((spec, np.vstack([uniform_range(board), uniform_range(board)])))
         shape = f"{options['sizes']} x{options['max_raises']}"
         if street == "turn":
             shape += f"; river {options['river_sizes']} x{options['river_max_raises']}"
-        its = f"{iterations}" if street == "river" else f"{iterations} ({rivers})"
+        if street == "flop":
+            shape += f"; turn {options['turn_sizes'] or 'checked down'}; river {options['river_sizes'] or 'checked down'}"
+        its = f"{iterations}" if street == "river" else f"{iterations} ({rivers})" if street == "turn" else f"{iterations} ({rivers[0]} x {rivers[1]})"
         yield street, options, iterations, rivers, boards, shape, its
 
 
@@ -140,7 +157,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", type=int, default=5)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--only", default="", help="run only the configurations of this street (river or turn)")
+    ap.add_argument("--only", default="", help="run only the configurations of this street (river, turn or flop)")
     ap.add_argument(
         "--baseline", default="",
         help="another build of the solver core (a _subgame*.so or .py): solve every board with both, report the ratio",
