@@ -57,7 +57,7 @@ class LbrLike:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=200)
-    parser.add_argument("--resolve", choices=("turn", "river", "none"), default="turn")
+    parser.add_argument("--resolve", choices=("flop", "turn", "river", "none"), default="turn")
     parser.add_argument("--opponent", default="lbr-like")
     parser.add_argument("--blueprint", default=None)
     parser.add_argument("--seed", type=int, default=1)

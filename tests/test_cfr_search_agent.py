@@ -18,7 +18,7 @@ from holdem_env.agents.cfr_search.agent import CfrSearchAgent, preflop_percentil
 from holdem_env.agents.cfr_search.blueprint import Blueprint
 from holdem_env.agents.cfr_search.follow import BucketTables, bet_uniform, blueprint_matrix, public_state, walk
 from holdem_env.agents.cfr_search.resolve import Subgame
-from holdem_env.agents.cfr_search.search import map_blueprint, resolve_street, river_start
+from holdem_env.agents.cfr_search.search import flop_turn_start, map_blueprint, resolve_street, river_start
 from holdem_env.agents.cfr_search.tree import SubgameSpec
 from holdem_env.agents.preflop import hand_class
 from holdem_env.engine.cards import parse_cards
@@ -85,7 +85,7 @@ def test_heads_up_only_and_blind_ratio_errors(blueprint: str) -> None:
     with pytest.raises(ConfigError, match="blinds in the ratio 50/100"):
         agent.act(obs, info)
     with pytest.raises(ConfigError, match="resolve"):
-        CfrSearchAgent(blueprint=blueprint, resolve="flop")
+        CfrSearchAgent(blueprint=blueprint, resolve="everything")
 
 
 def test_spec_builds_the_agent_and_a_missing_blueprint_names_the_build_command(blueprint: str, tmp_path: Path) -> None:
@@ -307,8 +307,14 @@ def _turn_solve_by_hand(agent: CfrSearchAgent, public: Any) -> Any:
 
 
 def test_bad_resolve_options_are_refused(blueprint: str) -> None:
-    with pytest.raises(ConfigError, match="'turn' .*'river' .*'none'"):
-        CfrSearchAgent(blueprint=blueprint, resolve="flop")
+    with pytest.raises(ConfigError, match="'turn' .*'river' .*'none'.*'flop'"):
+        CfrSearchAgent(blueprint=blueprint, resolve="preflop")
+    with pytest.raises(ConfigError, match="flop_cards"):
+        CfrSearchAgent(blueprint=blueprint, flop_cards=1)
+    with pytest.raises(ConfigError, match="flop_iterations"):
+        CfrSearchAgent(blueprint=blueprint, flop_iterations=0)
+    with pytest.raises(ConfigError, match="flop_sizes.*pot fractions"):
+        CfrSearchAgent(blueprint=blueprint, flop_sizes=(0,))
     with pytest.raises(ConfigError, match="turn_rivers"):
         CfrSearchAgent(blueprint=blueprint, turn_rivers=0)
     with pytest.raises(ConfigError, match="turn_sizes.*pot fractions"):
@@ -449,3 +455,98 @@ def test_the_blueprint_mapped_onto_a_flop_subgame_plays_each_turn_cards_buckets(
         np.testing.assert_allclose(sub.strategy(node)[:, live], want[:, live])
         got.append(sub.strategy(node)[:, live & (tables.buckets((*flop, parse_cards("2c")[0], parse_cards("Ah")[0])) >= 0)])
     assert not np.allclose(got[0], got[1])  # each turn card's own buckets, not one table for all
+
+
+# ------------------------------------------------------------------------------ flop re-solving (an option)
+def _flop_solve_by_hand(agent: CfrSearchAgent, public: Any) -> Any:
+    """The flop's re-solve at a flop state, with the agent's flop options (the turn and river checked down)."""
+    return resolve_street(
+        agent.blueprint, public, walk(agent.blueprint, public, agent._key), agent.tables, sizes=agent.flop_sizes,
+        max_raises=agent.flop_max_raises, iterations=agent.flop_iterations, river_sizes=(), river_max_raises=1,
+        turn_sizes=(), turns=agent.flop_cards, rivers=agent.flop_cards,
+    )
+
+
+def test_the_flop_plays_the_resolved_strategy_and_act_samples_it(blueprint: str) -> None:
+    env, obs, info = _river_state(blueprint, street="flop")
+    solving = CfrSearchAgent(blueprint=blueprint, seed=0, resolve="flop", flop_iterations=20)
+    plain = CfrSearchAgent(blueprint=blueprint, seed=0, resolve="turn")
+    board = parse_cards(info["view"]["board"])
+    live = np.flatnonzero(~np.isin(HOLDINGS, board).any(axis=1))
+    public = public_state(info["view"], (50, 100))
+    sub, path = _flop_solve_by_hand(solving, public)
+    assert len(board) == 3 and sub.tree.kind.count(3) > 0  # a flop subgame, with its turn and river chance nodes
+    assert all(sub.tree.turn[n] < 0 for n in range(len(sub.tree)) if sub.tree.kind[n] == 0)  # decisions: the flop's only
+    ids, rows = solving._decision(obs, info)
+    assert np.array_equal(rows[:, live], sub.strategy(path)[:, live])  # the same solve: seeded by the subgame
+    solved = solving.action_probabilities(obs, info, HOLDINGS[live])
+    assert np.allclose(solved[:, ids], rows[:, live].T)
+    hole = parse_cards(info["view"]["hole_cards"])
+    for s in range(5):
+        solving.set_rng(np.random.default_rng(s))
+        row = solving.action_probabilities(obs, info, np.array([hole]))[0]
+        twin = np.random.default_rng(s)
+        twin.integers(2**62)
+        assert solving.act(obs, info) == np.flatnonzero(np.cumsum(row) / row.sum() > twin.random())[0]
+    # the turn-resolving bot plays the blueprint on the flop, every holding of a bucket alike; this one does not
+    blue = plain.action_probabilities(obs, info, HOLDINGS[live])
+    buckets = solving.tables.buckets(public.board)[live]
+    assert max(np.ptp(blue[buckets == b], axis=0).max() for b in np.unique(buckets)) < 1e-9
+    assert max(np.ptp(solved[buckets == b], axis=0).max() for b in np.unique(buckets)) > 0.3
+    assert solving.counts["resolved"] >= 1 and plain.counts["resolved"] == 0
+
+
+def test_the_turn_starts_from_the_flop_resolve(blueprint: str) -> None:
+    env, obs, info = _river_state(blueprint, street="turn")
+    flop_agent = CfrSearchAgent(blueprint=blueprint, seed=0, resolve="flop", flop_iterations=20)
+    turn_agent = CfrSearchAgent(blueprint=blueprint, seed=0, resolve="turn")
+    ids, rows = flop_agent._decision(obs, info)
+    public = public_state(info["view"], (50, 100))
+    c = public.street_start[2]
+    at_flop = dataclasses.replace(
+        public, actions=tuple(a for a in public.actions if a[1] <= 1), street=1, board=public.board[:3],
+        street_start=public.street_start[:2], contrib=(c, c),
+    )
+    flop, flop_path = _flop_solve_by_hand(flop_agent, at_flop)
+    walked = walk(flop_agent.blueprint, public, flop_agent._key)
+    start = flop_turn_start(
+        flop, flop_path, flop_agent.blueprint, public, walked, flop_agent.tables, sizes=flop_agent.turn_sizes,
+        max_raises=flop_agent.turn_max_raises, river_sizes=flop_agent.turn_river_sizes, river_max_raises=1,
+    )
+    # my turn range: the flop range times the re-solved flop strategy's probability of my flop actions
+    me = public.me
+    steps = []
+    node = 0
+    for label in flop_path:
+        j = flop.tree.labels[node].index(label)
+        if flop.tree.player[node] == me:
+            steps.append(flop.strategy(node)[j])
+        node = flop.tree.children[node][j]
+    want = flop.ranges[me] * np.prod(steps, axis=0) * ~np.isin(HOLDINGS, public.board).any(axis=1)
+    assert np.allclose(start[0], want / want.sum())
+    sub, path = resolve_street(
+        flop_agent.blueprint, public, walked, flop_agent.tables, sizes=flop_agent.turn_sizes,
+        max_raises=flop_agent.turn_max_raises, iterations=flop_agent.turn_iterations,
+        river_sizes=flop_agent.turn_river_sizes, river_max_raises=1, rivers=flop_agent.turn_rivers, start=start,
+    )
+    live = np.flatnonzero(~np.isin(HOLDINGS, public.board).any(axis=1))
+    assert np.allclose(rows[:, live], sub.strategy(path)[:, live])
+    _, turn_rows = turn_agent._decision(obs, info)  # the turn-resolving bot starts from the blueprint's range
+    assert turn_rows.shape == rows.shape and np.abs(turn_rows - rows)[:, live].max() > 0.05
+
+
+def test_flop_resolving_plays_legally_and_deterministically(blueprint: str) -> None:
+    def play(seed: int, spec: str, hands: int) -> tuple[list[int], CfrSearchAgent]:
+        env = _env()
+        agent = CfrSearchAgent(blueprint=blueprint, seed=seed, resolve="flop", flop_iterations=10)
+        opponent = make_agent(spec, rng=np.random.default_rng(1))
+        actions = []
+        for _, obs, info, action in seat0_decisions(env, agent, opponent, hands, alternate_button=True):
+            assert obs["action_mask"][action], (action, info["legal"])
+            actions.append(action)
+        return actions, agent
+
+    first, agent = play(5, "tag", 6)
+    assert first == play(5, "tag", 6)[0]
+    assert agent.counts["resolved"] > 0
+    play(6, "random", 6)

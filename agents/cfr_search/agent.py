@@ -23,6 +23,13 @@ with a key the agent draws from its seeded generator at the start of each hand).
   Bayes' rule along the re-solved turn strategy, the opponent's values against the re-solve's river
   strategy), so that the river's re-solve is safe with respect to the turn's; with ``resolve="river"``
   (or when no turn re-solve holds the hand) from the blueprint's ranges and values.
+- **Flop** (``resolve="flop"``, an option; the default plays the flop from the blueprint): safe
+  re-solving of the flop from its start with the turn and the river checked down (a depth limit whose
+  continuation is a showdown: a fast guess, not the game), ranges from the blueprint, the opponent's
+  gadget values against the blueprint's flop strategy in that game, sampled turn and river cards
+  seeded by the subgame. The turn then starts from it (:func:`~holdem_env.agents.cfr_search.search.flop_turn_start`:
+  the agent's range by Bayes' rule along the re-solved flop strategy, the opponent's values against the
+  blueprint's turn strategy with that range), and the river from the turn's re-solve as above.
 - **A bet below the tree's smallest size** (a third of the pot where the tree's smallest bet is half
   the pot) is read as that size, and the blueprint's answer to it is mixed with the answer to no bet at
   all (a check: nothing to fold) by the pseudo-harmonic weight of no bet, ``f(x) = (B - x) / (B (1 + x))``
@@ -54,7 +61,7 @@ import dataclasses
 import functools
 import math
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -72,7 +79,7 @@ from holdem_env.agents.cfr_search.follow import (
     walk,
 )
 from holdem_env.agents.cfr_search.resolve import Subgame
-from holdem_env.agents.cfr_search.search import resolve_street, river_start, street_subgame
+from holdem_env.agents.cfr_search.search import flop_turn_start, resolve_street, river_start, street_subgame
 from holdem_env.agents.cfr_search.tree import DECISION, SubgameError, SubgameSpec, build_tree
 from holdem_env.agents.preflop import class_percentile, hand_class
 from holdem_env.agents.tag import nearest_raise_id
@@ -106,7 +113,17 @@ _BLUEPRINTS: dict[str, tuple[Blueprint, BucketTables]] = {}
 _KEPT = 256  # decisions and solves kept per agent
 _TURNS_KEPT = 8  # turn re-solves kept per agent
 #: The re-solving modes: the turn and the river, the river only, none (blueprint only).
-RESOLVE = ("turn", "river", "none")
+RESOLVE = ("flop", "turn", "river", "none")
+
+
+def _street_end(public: Public, street: int) -> Public:
+    """The public state at the end of ``street`` (its actions and board, both contributions equal) seen
+    from a later street's ``public``: what that street's re-solve was solved at."""
+    c = public.street_start[street + 1]
+    return dataclasses.replace(
+        public, actions=tuple(a for a in public.actions if a[1] <= street), street=street,
+        board=public.board[: (0, 3, 4, 5)[street]], street_start=public.street_start[: street + 1], contrib=(c, c),
+    )
 
 
 def _build_command(path: Path) -> str:
@@ -179,11 +196,13 @@ class CfrSearchAgent:
     ``rng``/``seed``: the generator for sampling actions and keying translations (the arena resets it
     via ``set_rng``). ``action_mode``: ``"auto"``, ``"exact"`` or ``"discrete"``; ``bet_sizes``: the
     discrete mode's pot fractions (default: the env's). ``resolve``: ``"turn"`` (default) re-solves the
-    turn and the river, ``"river"`` the river only, ``"none"`` plays the blueprint everywhere. ``iterations``,
+    turn and the river, ``"river"`` the river only, ``"none"`` plays the blueprint everywhere, ``"flop"``
+    re-solves the flop too (its later streets checked down in the flop's subgame). ``iterations``,
     ``sizes``, ``max_raises``: the river solve's DCFR iterations, bet sizes (pot fractions and
     ``"allin"``) and raises per round. ``turn_iterations``, ``turn_rivers`` (river cards sampled per
     iteration, 48: all), ``turn_sizes``, ``turn_max_raises``, ``turn_river_sizes``: the turn solve's
-    (one bet on the river inside it).
+    (one bet on the river inside it). ``flop_iterations``, ``flop_sizes``, ``flop_max_raises`` and
+    ``flop_cards`` (turn and river cards sampled per iteration, 2..49): the flop solve's.
     """
 
     #: Uniform draws per decision.
@@ -205,13 +224,18 @@ class CfrSearchAgent:
         turn_sizes: Sequence[float | str] = (1.0, "allin"),
         turn_max_raises: int = 2,
         turn_river_sizes: Sequence[float | str] = (1.0,),
+        flop_iterations: int = 60,
+        flop_sizes: Sequence[float | str] = (0.5, 1.0, "allin"),
+        flop_max_raises: int = 2,
+        flop_cards: int = 8,
     ) -> None:
         if action_mode not in ("auto", "exact", "discrete"):
             raise ConfigError("action_mode", action_mode, "must be 'auto', 'exact' or 'discrete'")
         if resolve not in RESOLVE:
             raise ConfigError(
                 "resolve", resolve,
-                "must be 'turn' (re-solve the turn and the river), 'river' (the river only) or 'none' (blueprint only)",
+                "must be 'turn' (re-solve the turn and the river), 'river' (the river only), 'none' (blueprint only) "
+                "or 'flop' (the flop too, its later streets checked down)",
             )
         self.iterations = int(check_number("iterations", iterations, 1, 100_000, allowed="must be an integer in 1..100000"))
         self.max_raises = int(check_number("max_raises", max_raises, 1, 4, allowed="must be an integer in 1..4"))
@@ -225,7 +249,16 @@ class CfrSearchAgent:
         )
         self.turn_sizes = check_sizes("turn_sizes", turn_sizes)
         self.turn_river_sizes = check_sizes("turn_river_sizes", turn_river_sizes)
-        self._turns: OrderedDict[tuple[Any, ...], tuple[Subgame, tuple[str, ...]]] = OrderedDict()
+        self.flop_iterations = int(
+            check_number("flop_iterations", flop_iterations, 1, 100_000, allowed="must be an integer in 1..100000")
+        )
+        self.flop_max_raises = int(
+            check_number("flop_max_raises", flop_max_raises, 1, 4, allowed="must be an integer in 1..4")
+        )
+        self.flop_sizes = check_sizes("flop_sizes", flop_sizes)
+        self.flop_cards = int(check_number("flop_cards", flop_cards, 2, 49, allowed="must be an integer in 2..49"))
+        self._flops: OrderedDict[tuple[Any, ...], Subgame] = OrderedDict()  # flop and turn re-solves kept
+        self._turns: OrderedDict[tuple[Any, ...], Subgame] = OrderedDict()
         self.rng = agent_rng(rng, seed)
         self.action_mode = action_mode
         self.bet_sizes = check_bet_sizes(bet_sizes) if bet_sizes is not None else tuple(DEFAULT_BET_SIZES)
@@ -343,9 +376,12 @@ class CfrSearchAgent:
         bp = self.blueprint
         street = public.street
         start = public.street_start[street]
-        if (street == 3 and self.resolve != "none") or (street == 2 and self.resolve == "turn"):
+        if (street == 3 and self.resolve != "none") or (street == 2 and self.resolve in ("turn", "flop")) or (
+            street == 1 and self.resolve == "flop"
+        ):
             try:
-                sub, path = self._turn_solve(public, walked) if street == 2 else self._river_solve(public, walked)
+                solve = {1: self._flop_solve, 2: self._turn_solve, 3: self._river_solve}[street]
+                sub, path = solve(public, walked)
                 node = sub.tree.find(path)
                 if sub.tree.kind[node] == DECISION and sub.tree.player[node] == public.me:
                     labels = sub.tree.labels[node]
@@ -372,38 +408,63 @@ class CfrSearchAgent:
         probs = blueprint_matrix(bp, node, self.tables.buckets(public.board), walked.under)
         return moves, probs, "blueprint"
 
+    def _cached(self, cache: OrderedDict[tuple[Any, ...], Subgame], key: tuple[Any, ...], solve: Callable[[], Subgame]) -> Subgame:
+        """The solve kept in ``cache`` under ``key``, or ``solve()``'s subgame, kept (the oldest dropped)."""
+        got = cache.get(key)
+        if got is not None:
+            cache.move_to_end(key)
+            return got
+        sub = solve()
+        if len(cache) >= _TURNS_KEPT:
+            cache.popitem(last=False)
+        cache[key] = sub
+        return sub
+
     def _turn_solve(self, public: Public, walked: Walk) -> tuple[Subgame, tuple[str, ...]]:
         """The turn's safe re-solve at ``public`` (a turn state) and the path of the turn's actions in it;
         cached by subgame, inserted bets and the blueprint line before the turn (what the solve depends on)."""
         spec, extra, path = street_subgame(public, self.turn_sizes, self.turn_max_raises, self.turn_river_sizes, 1)
         line = tuple((s.node, s.child) for s in walked.steps if s.street < 2)
         key = (spec, tuple(sorted((k, tuple(v)) for k, v in extra.items())), line, walked.entered.get(2))
-        got = self._turns.get(key)
-        if got is None:
-            sub, path = resolve_street(
-                self.blueprint, public, walked, self.tables, sizes=self.turn_sizes, max_raises=self.turn_max_raises,
-                iterations=self.turn_iterations, river_sizes=self.turn_river_sizes, river_max_raises=1,
-                rivers=self.turn_rivers,
+        sub = self._cached(self._turns, key, lambda: resolve_street(
+            self.blueprint, public, walked, self.tables, sizes=self.turn_sizes, max_raises=self.turn_max_raises,
+            iterations=self.turn_iterations, river_sizes=self.turn_river_sizes, river_max_raises=1,
+            rivers=self.turn_rivers, start=self._turn_start(public, walked) if self.resolve == "flop" else None,
+        )[0])
+        return sub, path
+
+    def _flop_solve(self, public: Public, walked: Walk) -> tuple[Subgame, tuple[str, ...]]:
+        """The flop's safe re-solve at ``public`` (a flop state; the turn and the river checked down) and the
+        path of the flop's actions in it; cached by subgame, inserted bets and the preflop blueprint line."""
+        spec, extra, path = street_subgame(public, self.flop_sizes, self.flop_max_raises, (), 1, ())
+        line = tuple((s.node, s.child) for s in walked.steps if s.street < 1)
+        key = (spec, tuple(sorted((k, tuple(v)) for k, v in extra.items())), line, walked.entered.get(1))
+        sub = self._cached(self._flops, key, lambda: resolve_street(
+            self.blueprint, public, walked, self.tables, sizes=self.flop_sizes, max_raises=self.flop_max_raises,
+            iterations=self.flop_iterations, river_sizes=(), river_max_raises=1, turn_sizes=(),
+            turns=self.flop_cards, rivers=self.flop_cards,
+        )[0])
+        return sub, path
+
+    def _turn_start(self, public: Public, walked: Walk) -> tuple[np.ndarray, np.ndarray] | None:
+        """With ``resolve="flop"``, the turn's start after the flop's re-solve (:func:`flop_turn_start`);
+        None (the blueprint's) where no flop re-solve holds the hand."""
+        try:
+            flop, flop_path = self._flop_solve(_street_end(public, 1), walked)
+            return flop_turn_start(
+                flop, flop_path, self.blueprint, public, walked, self.tables, sizes=self.turn_sizes,
+                max_raises=self.turn_max_raises, river_sizes=self.turn_river_sizes, river_max_raises=1,
             )
-            if len(self._turns) >= _TURNS_KEPT:
-                self._turns.popitem(last=False)
-            self._turns[key] = (sub, path)
-            return sub, path
-        self._turns.move_to_end(key)
-        return got[0], path
+        except SubgameError:
+            return None
 
     def _river_solve(self, public: Public, walked: Walk) -> tuple[Subgame, tuple[str, ...]]:
-        """The river's safe re-solve: from the turn's re-solve (``resolve="turn"``, see the module
-        docstring) or, where there is none, from the blueprint."""
+        """The river's safe re-solve: from the turn's re-solve (``resolve="turn"`` or ``"flop"``, see the
+        module docstring) or, where there is none, from the blueprint."""
         start = None
-        if self.resolve == "turn":
-            c = public.street_start[3]
-            turn_public = dataclasses.replace(
-                public, actions=tuple(a for a in public.actions if a[1] <= 2), street=2, board=public.board[:4],
-                street_start=public.street_start[:3], contrib=(c, c),
-            )
+        if self.resolve in ("turn", "flop"):
             try:
-                turn, turn_path = self._turn_solve(turn_public, walked)
+                turn, turn_path = self._turn_solve(_street_end(public, 2), walked)
                 start = river_start(turn, turn_path, public, river_sizes=self.turn_river_sizes, river_max_raises=1)
             except SubgameError:  # no turn re-solve holds this hand: the blueprint's ranges and values
                 start = None

@@ -30,7 +30,9 @@ from holdem_env.agents.cfr_search.resolve import Subgame, resolve, subgame_tree
 from holdem_env.agents.cfr_search.tree import CHANCE, DECISION, SubgameError, SubgameSpec, Tree
 from holdem_env.engine.ranges import NUM_HOLDINGS, blocked_by
 
-__all__ = ["street_subgame", "blueprint_ranges", "map_blueprint", "copy_strategy", "river_start", "resolve_street"]
+__all__ = [
+    "street_subgame", "blueprint_ranges", "map_blueprint", "copy_strategy", "river_start", "resolve_street", "flop_turn_start",
+]
 
 _BOARD = (0, 3, 4, 5)
 
@@ -51,10 +53,12 @@ def street_subgame(
     max_raises: int,
     river_sizes: Sequence[float | str] | None = None,
     river_max_raises: int | None = None,
+    turn_sizes: Sequence[float | str] | None = None,
 ) -> tuple[SubgameSpec, dict[tuple[str, ...], list[int]], tuple[str, ...]]:
-    """The subgame of the current street (turn or river): its spec, the inserted opponent bets and the
-    path of the street's actions so far (see the module docstring). ``river_sizes`` and
-    ``river_max_raises``: the river's betting inside a turn subgame (the tree built here is the solver's)."""
+    """The subgame of the current street (flop, turn or river): its spec, the inserted opponent bets and
+    the path of the street's actions so far (see the module docstring). ``river_sizes`` and
+    ``river_max_raises``: the river's betting inside a turn or flop subgame, ``turn_sizes`` the turn's
+    inside a flop subgame (the tree built here is the solver's)."""
     street = public.street
     c = public.street_start[street]
     spec = SubgameSpec(
@@ -65,7 +69,10 @@ def street_subgame(
     extra: dict[tuple[str, ...], list[int]] = {}
     cap = public.cap
     while True:
-        tree = subgame_tree(spec, sizes, max_raises, extra=extra, river_sizes=river_sizes, river_max_raises=river_max_raises)
+        tree = subgame_tree(
+            spec, sizes, max_raises, extra=extra, river_sizes=river_sizes, river_max_raises=river_max_raises,
+            turn_sizes=turn_sizes,
+        )
         node: int = 0
         path: list[str] = []
         missing: tuple[tuple[str, ...], int] | None = None
@@ -312,36 +319,86 @@ def resolve_street(
     river_max_raises: int | None = None,
     rivers: int = 48,
     start: tuple[np.ndarray, np.ndarray] | None = None,
+    turn_sizes: Sequence[float | str] | None = None,
+    turns: int = 49,
 ) -> tuple[Subgame, tuple[str, ...]]:
-    """The safely re-solved subgame of the current street (turn or river) and the path of its actions
-    so far. ``start``: ``(my range, the opponent's gadget values)`` at the street's start (e.g. from
-    :func:`river_start`); default from the blueprint (:func:`blueprint_ranges`, :func:`map_blueprint`).
+    """The safely re-solved subgame of the current street (flop, turn or river) and the path of its
+    actions so far. ``start``: ``(my range, the opponent's gadget values)`` at the street's start (e.g.
+    from :func:`river_start`); default from the blueprint (:func:`blueprint_ranges`, :func:`map_blueprint`).
     On the turn, ``river_sizes`` and ``river_max_raises`` shape the river inside the subgame and
     ``rivers`` below 48 samples that many river cards per iteration, from a generator seeded by the
-    subgame (:func:`_seeded`), so the same public state gives the same solve."""
-    turn = public.street == 2
+    subgame (:func:`_seeded`), so the same public state gives the same solve. On the flop,
+    ``turn_sizes`` and ``river_sizes`` shape the later rounds (empty: checked down, the flop's
+    continuation in :func:`flop_turn_start`), and ``turns`` and ``rivers`` below 49 sample the cards the
+    same way; the blueprint is mapped onto the flop's decisions only."""
+    street = public.street
+    if street not in (1, 2, 3):
+        raise SubgameError(f"re-solving starts on the flop, the turn or the river, not street {street}")
+    later = street < 3
     spec, extra, path = street_subgame(
-        public, sizes, max_raises, river_sizes if turn else None, river_max_raises if turn else None
+        public, sizes, max_raises, river_sizes if later else None, river_max_raises if later else None,
+        turn_sizes if street == 1 else None,
     )
     me, opp = public.me, 1 - public.me
     options: dict[str, Any] = {"sizes": tuple(sizes), "max_raises": max_raises, "extra": extra}
-    if turn:
+    if later:
         options.update(river_sizes=river_sizes, river_max_raises=river_max_raises)
+    if street == 1:
+        options.update(turn_sizes=turn_sizes)
     if start is None:
         ranges = blueprint_ranges(bp, public, walked, tables)
         given = Subgame(spec, ranges, **options)
-        entered = walked.entered.get(public.street)
+        entered = walked.entered.get(street)
         if entered is not None:
-            rivers_of = tables.river_buckets(public.board) if turn else {}
-            map_blueprint(given, bp, entered[0], entered[1], me, tables.buckets(public.board), rivers_of.__getitem__ if turn else None)
+            rivers_of = tables.river_buckets(public.board) if street == 2 else {}
+            map_blueprint(given, bp, entered[0], entered[1], me, tables.buckets(public.board), rivers_of.__getitem__ if street == 2 else None)
         my_range, their_values = ranges[me], given.values(opp, best_response=True)
     else:
         my_range, their_values = start[0], np.array(start[1], dtype=np.float64)
     their_values[blocked_by(list(public.board))] = 0.0
-    sampled = turn and rivers < 48
-    sub = resolve(
-        spec, me, my_range, their_values, iterations, rivers=rivers if sampled else 48,
-        rng=_seeded(spec, extra) if sampled else None, **options,
-    )
+    sampled = (street == 2 and rivers < 48) or (street == 1 and min(turns, rivers) < 49)
+    sampling: dict[str, Any] = {"rivers": rivers if sampled else 48, "rng": _seeded(spec, extra) if sampled else None}
+    if street == 1:
+        sampling.update(turns=turns if sampled else 49, rivers=rivers if sampled else 49)
+    sub = resolve(spec, me, my_range, their_values, iterations, **sampling, **options)
     sub.finish()  # only its strategies are asked from now on: the regrets' memory goes to the next solve
     return sub, path
+
+
+def flop_turn_start(
+    flop: Subgame,
+    flop_path: Sequence[str],
+    bp: Blueprint,
+    public: Public,
+    walked: Walk,
+    tables: BucketTables,
+    **turn_tree: Any,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(my range, the opponent's gadget values)`` at the start of the turn after a flop re-solve
+    ``flop`` (its tree's path of the flop's actions ``flop_path``): my range is the flop's by Bayes' rule
+    along the re-solved strategy's probabilities of my flop actions; the opponent's range is the
+    blueprint's, and its values are its best response against the blueprint's turn strategy
+    (:func:`map_blueprint`, every river card at its buckets) with my range. Not continual re-solving:
+    the flop's re-solve checks the later streets down, so it has no turn strategy to hold the opponent
+    to. Raises :class:`SubgameError` when the path does not end the flop in that tree."""
+    me = public.me
+    tree = flop.tree
+    node = 0
+    steps = []
+    for label in flop_path:
+        if tree.kind[node] != DECISION or label not in tree.labels[node]:
+            raise SubgameError(f"the flop's path {tuple(flop_path)!r} is not in its re-solved tree")
+        j = tree.labels[node].index(label)
+        if tree.player[node] == me:
+            steps.append(flop.strategy(node)[j])
+        node = tree.children[node][j]
+    if tree.kind[node] != CHANCE or len(public.board) != 4:
+        raise SubgameError(f"the flop's path {tuple(flop_path)!r} does not end the flop before a turn")
+    ranges = blueprint_ranges(bp, public, walked, tables)
+    ranges[me] = range_after(flop.ranges[me], steps, dead=public.board)
+    spec, extra, _ = street_subgame(public, turn_tree["sizes"], turn_tree["max_raises"], turn_tree["river_sizes"], turn_tree["river_max_raises"])
+    given = Subgame(spec, ranges, extra=extra, **turn_tree)
+    entered = walked.entered.get(2)
+    if entered is not None:
+        map_blueprint(given, bp, entered[0], entered[1], me, tables.buckets(public.board), tables.river_buckets(public.board).__getitem__)
+    return ranges[me], given.values(1 - me, best_response=True)
