@@ -224,7 +224,7 @@ class CfrSearchAgent:
         turn_sizes: Sequence[float | str] = (1.0, "allin"),
         turn_max_raises: int = 2,
         turn_river_sizes: Sequence[float | str] = (1.0,),
-        flop_iterations: int = 60,
+        flop_iterations: int = 30,
         flop_sizes: Sequence[float | str] = (0.5, 1.0, "allin"),
         flop_max_raises: int = 2,
         flop_cards: int = 8,

@@ -83,6 +83,21 @@ def subgame_tree(
     )
 
 
+@functools.lru_cache(maxsize=8)
+def _showdown_strengths(board: tuple[int, ...]) -> tuple[np.ndarray, dict[tuple[int, ...], int]]:
+    """Every five-card board a subgame on ``board`` can reach (the cards dealt, in card order): each
+    holding's showdown strength there (``(boards, 1326)`` int64, 0 where the board blocks it), and the
+    row of each set of dealt cards. Kept for the last few boards: the bot's solves of one street share
+    them (a flop's 1,176 boards cost a good part of a second). Read-only."""
+    rest = [c for c in range(52) if c not in board]
+    boards = np.array([list(board) + list(more) for more in itertools.combinations(rest, 5 - len(board))], dtype=np.int64)
+    strength = values_on_boards(boards).astype(np.int64)
+    for b, full in enumerate(boards):
+        strength[b, blocked_by(list(full))] = 0
+    strength.flags.writeable = False
+    return strength, {tuple(int(c) for c in full[len(board) :]): i for i, full in enumerate(boards.tolist())}
+
+
 def _check_range(weights: np.ndarray, what: str) -> np.ndarray:
     w = np.asarray(weights, dtype=np.float64)
     if w.shape != (NUM_HOLDINGS,) or not np.all(np.isfinite(w)) or np.any(w < 0):
@@ -140,20 +155,13 @@ class Subgame:
             if blocked_by(board)[self.holdings].any():
                 raise SubgameError("holdings must share no card with the board")
         cards = HOLDINGS[self.holdings]
-        # every five-card board the subgame can reach (a showdown's row of strengths), in card order
-        boards = np.array(
-            [board + list(more) for more in itertools.combinations([c for c in range(52) if c not in board], 5 - len(board))],
-            dtype=np.int64,
-        )
-        row_of = {tuple(sorted(b[len(board) :])): i for i, b in enumerate(boards.tolist())}
+        strengths, row_of = _showdown_strengths(spec.board)
         t = self.tree
         node_board = np.array(
             [row_of[tuple(sorted(c for c in (t.turn[i], t.river[i]) if c >= 0))] if k == SHOWDOWN else 0 for i, k in enumerate(t.kind)],
             dtype=np.int64,
         )
-        strength = values_on_boards(boards)[:, self.holdings].astype(np.int64)
-        for b, full in enumerate(boards):
-            strength[b, blocked_by(list(full))[self.holdings]] = 0
+        strength = strengths[:, self.holdings]
         arrays = self.tree.arrays()
         self.core = SubgameCore(
             arrays["kind"],

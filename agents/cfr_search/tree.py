@@ -111,7 +111,11 @@ class Tree:
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The int64 arrays the compiled solver reads (kind, player, amount, first_child, n_children,
-        children, dealt: the card dealt on the way into a chance node's child, else -1, row)."""
+        children, dealt: the card dealt on the way into a chance node's child, else -1, row); made once
+        (a tree is never changed after it is built: nothing may write into them)."""
+        made = self.__dict__.get("_arrays")
+        if made is not None:
+            return dict(made)
         n = len(self)
         first = np.zeros(n, dtype=np.int64)
         count = np.zeros(n, dtype=np.int64)
@@ -127,7 +131,7 @@ class Tree:
         amount = np.array(
             [c[p] if k == FOLD else c[0] for k, p, c in zip(self.kind, self.player, self.contrib, strict=True)]
         )
-        return {
+        made = {
             "kind": np.array(self.kind, dtype=np.int64),
             "player": np.array(self.player, dtype=np.int64),
             "amount": amount.astype(np.int64),
@@ -137,6 +141,8 @@ class Tree:
             "dealt": np.array(dealt, dtype=np.int64),
             "row": np.array(self.row, dtype=np.int64),
         }
+        self.__dict__["_arrays"] = made
+        return dict(made)
 
 
 def _check_sizes(sizes: Sequence[float | str]) -> list[float | str]:
