@@ -29,7 +29,8 @@ with a key the agent draws from its seeded generator at the start of each hand).
   gadget values against the blueprint's flop strategy in that game, sampled turn and river cards
   seeded by the subgame. The turn then starts from it (:func:`~holdem_env.agents.cfr_search.search.flop_turn_start`:
   the agent's range by Bayes' rule along the re-solved flop strategy, the opponent's values against the
-  blueprint's turn strategy with that range), and the river from the turn's re-solve as above.
+  blueprint's turn strategy with that range), and the river from the turn's re-solve as above. Measured
+  worse than the default against ``tag`` (benchmarks/BENCHMARKS.md): a research option, not a way to play.
 - **A bet below the tree's smallest size** (a third of the pot where the tree's smallest bet is half
   the pot) is read as that size, and the blueprint's answer to it is mixed with the answer to no bet at
   all (a check: nothing to fold) by the pseudo-harmonic weight of no bet, ``f(x) = (B - x) / (B (1 + x))``
@@ -112,7 +113,7 @@ _SHIPPED_BLINDS = (50, 100)
 _BLUEPRINTS: dict[str, tuple[Blueprint, BucketTables]] = {}
 _KEPT = 256  # decisions and solves kept per agent
 _TURNS_KEPT = 8  # turn re-solves kept per agent
-#: The re-solving modes: the turn and the river, the river only, none (blueprint only).
+#: The re-solving modes: the flop, turn and river (an option), the turn and the river, the river only, none (blueprint only).
 RESOLVE = ("flop", "turn", "river", "none")
 
 
