@@ -194,6 +194,8 @@ def test_bad_flop_sampling_is_refused() -> None:
         sub.solve(1, turns=4, rivers=1, rng=np.random.default_rng(0))
     with pytest.raises(SubgameError, match="with an rng"):
         sub.solve(1, turns=4, rivers=4)
+    with pytest.raises(SubgameError, match="with an rng"):
+        sub.solve(1, turns=48)  # 48 of the 49 turns: a draw, so a generator
     turn = Subgame(SubgameSpec(board=(*FLOP, 51), contrib=(100, 100), stacks=(400, 400)), np.ones((2, NUM_HOLDINGS)), sizes=("allin",), max_raises=1)
     with pytest.raises(SubgameError, match="turns samples a flop subgame"):
         turn.solve(1, turns=4, rng=np.random.default_rng(0))

@@ -220,19 +220,19 @@ class Subgame:
         deck = np.array([c for c in range(52) if c not in self.spec.board], dtype=np.int64)
         flop = len(self.spec.board) == 3
         if flop:
-            turns = len(deck) if turns is None else turns
-            if not 1 <= turns <= 49 or not 2 <= rivers <= 49 or (min(turns, rivers) < 48 and rng is None):
+            turns = 49 if turns is None else turns
+            if not 1 <= turns <= 49 or not 2 <= rivers <= 49 or ((turns < 49 or rivers < 48) and rng is None):
                 raise SubgameError(
-                    f"in a flop subgame turns is 1..49 and rivers 2..49, with an rng to draw them below 48, got "
-                    f"turns={turns!r}, rivers={rivers!r}, rng={rng!r}"
+                    f"in a flop subgame turns is 1..49 and rivers 2..49, with an rng to draw them (turns below 49, "
+                    f"rivers below 48), got turns={turns!r}, rivers={rivers!r}, rng={rng!r}"
                 )
         elif turns is not None:
             raise SubgameError(f"turns samples a flop subgame's turn cards; this board has {len(self.spec.board)} cards")
         elif not 1 <= rivers <= 48 or (rivers < 48 and rng is None):
             raise SubgameError(f"rivers is 1..48, with an rng to draw them below 48, got {rivers!r}, rng={rng!r}")
         for _ in range(iterations):
-            if flop and rng is not None and (turns is not None and turns < 49 or rivers < 48):
-                drawn_turns = rng.choice(deck, turns, replace=False) if turns is not None and turns < 49 else deck
+            if flop and rng is not None and turns is not None and (turns < 49 or rivers < 48):
+                drawn_turns = rng.choice(deck, turns, replace=False) if turns < 49 else deck
                 self.core.set_deal(rng.choice(deck, rivers, replace=False) if rivers < 48 else deck, drawn_turns)
             elif rivers < 48 and len(self.spec.board) == 4 and rng is not None:
                 self.core.set_deal(rng.choice(deck, rivers, replace=False))
