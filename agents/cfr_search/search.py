@@ -1,6 +1,6 @@
 """Real-time re-solving for the cfr-search bot: a street's subgame from the public hand, blueprint ranges and values, safe re-solving.
 
-At a river decision, :func:`street_subgame` builds the subgame that starts at the beginning of the
+At a re-solved decision, :func:`street_subgame` builds the subgame that starts at the beginning of the
 street (the board, both contributions, the chips behind, the big blind to act first) and the path of
 the street's actions in it. The opponent's actual bets are always in the tree: a bet that is not
 already one of the tree's sizes is inserted with ``extra`` at the node where it was made, and the tree
@@ -13,6 +13,9 @@ strategy in the subgame to the blueprint's (:func:`map_blueprint`: each tree act
 probability of the blueprint actions nearest to it, by pot fraction; nodes the blueprint does not
 reach stay uniform), takes the opponent's best-response counterfactual values against it as the
 gadget's terminate values, and safely re-solves (:func:`~holdem_env.agents.cfr_search.resolve.resolve`).
+The same holds on the turn (a river round inside the subgame) and on the flop (the agent's
+``resolve="flop"`` option: its later rounds checked down); :func:`river_start` starts the river from a
+turn's re-solve, :func:`flop_turn_start` the turn from a flop's.
 """
 
 from __future__ import annotations
