@@ -261,6 +261,28 @@ def copy_strategy(src: Subgame, s: int, dst: Subgame, d: int, me: int) -> int:
     return done
 
 
+def _range_at_street_end(sub: Subgame, path: Sequence[str], public: Public, street: int) -> tuple[int, np.ndarray]:
+    """Where ``path`` (the actions of ``street``, 1 flop or 2 turn) ends that street in the re-solve
+    ``sub``'s tree (the chance node dealing the next card), and my range there: ``sub``'s range times the
+    re-solved strategy's probability of each of my actions (Bayes' rule), less the holdings the next
+    street's board (``public``'s) blocks. Raises :class:`SubgameError` when the path leaves the tree or
+    does not end the street."""
+    name, after = ("flop", "turn") if street == 1 else ("turn", "river")
+    tree = sub.tree
+    node = 0
+    steps = []
+    for label in path:
+        if tree.kind[node] != DECISION or label not in tree.labels[node]:
+            raise SubgameError(f"the {name}'s path {tuple(path)!r} is not in its re-solved tree")
+        j = tree.labels[node].index(label)
+        if tree.player[node] == public.me:
+            steps.append(sub.strategy(node)[j])
+        node = tree.children[node][j]
+    if tree.kind[node] != CHANCE or len(public.board) != _BOARD[street + 1]:
+        raise SubgameError(f"the {name}'s path {tuple(path)!r} does not end the {name} before a {after}")
+    return node, range_after(sub.ranges[public.me], steps, dead=public.board)
+
+
 def river_start(
     turn: Subgame,
     turn_path: Sequence[str],
@@ -277,19 +299,8 @@ def river_start(
     :class:`SubgameError` when the path does not end the turn in that tree or no holding is left."""
     me = public.me
     tree = turn.tree
-    node = 0
-    steps = []
-    for label in turn_path:
-        if tree.kind[node] != DECISION or label not in tree.labels[node]:
-            raise SubgameError(f"the turn's path {tuple(turn_path)!r} is not in its re-solved tree")
-        j = tree.labels[node].index(label)
-        if tree.player[node] == me:
-            steps.append(turn.strategy(node)[j])
-        node = tree.children[node][j]
-    if tree.kind[node] != CHANCE or len(public.board) != 5:
-        raise SubgameError(f"the turn's path {tuple(turn_path)!r} does not end the turn before a river")
+    node, my_range = _range_at_street_end(turn, turn_path, public, 2)
     node = tree.children[node][tree.labels[node].index(f"d{public.board[4]}")]
-    my_range = range_after(turn.ranges[me], steps, dead=public.board)
     c = public.street_start[3]
     spec = SubgameSpec(
         board=public.board, contrib=(c, c), stacks=(public.start[0] - c, public.start[1] - c), first=1,
@@ -385,20 +396,8 @@ def flop_turn_start(
     the flop's re-solve checks the later streets down, so it has no turn strategy to hold the opponent
     to. Raises :class:`SubgameError` when the path does not end the flop in that tree."""
     me = public.me
-    tree = flop.tree
-    node = 0
-    steps = []
-    for label in flop_path:
-        if tree.kind[node] != DECISION or label not in tree.labels[node]:
-            raise SubgameError(f"the flop's path {tuple(flop_path)!r} is not in its re-solved tree")
-        j = tree.labels[node].index(label)
-        if tree.player[node] == me:
-            steps.append(flop.strategy(node)[j])
-        node = tree.children[node][j]
-    if tree.kind[node] != CHANCE or len(public.board) != 4:
-        raise SubgameError(f"the flop's path {tuple(flop_path)!r} does not end the flop before a turn")
     ranges = blueprint_ranges(bp, public, walked, tables)
-    ranges[me] = range_after(flop.ranges[me], steps, dead=public.board)
+    ranges[me] = _range_at_street_end(flop, flop_path, public, 1)[1]
     spec, extra, _ = street_subgame(public, turn_tree["sizes"], turn_tree["max_raises"], turn_tree["river_sizes"], turn_tree["river_max_raises"])
     given = Subgame(spec, ranges, extra=extra, **turn_tree)
     entered = walked.entered.get(2)
