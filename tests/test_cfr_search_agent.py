@@ -323,6 +323,28 @@ def test_bad_resolve_options_are_refused(blueprint: str) -> None:
         make_agent(f"cfr-search(blueprint={blueprint!r}, resolve='all')")
 
 
+def _act_draws_from_its_row_and_buckets_split(
+    solving: CfrSearchAgent, plain: CfrSearchAgent, obs: Any, info: Any, solved: np.ndarray, draws: int
+) -> None:
+    """``act`` draws one uniform and inverts its holding's row (``draws`` seeds); ``plain`` plays the
+    blueprint at this state, every holding of a bucket alike, and the re-solve (``solved``: its range
+    answers for the live holdings) does not."""
+    hole = parse_cards(info["view"]["hole_cards"])
+    for s in range(draws):
+        solving.set_rng(np.random.default_rng(s))
+        row = solving.action_probabilities(obs, info, np.array([hole]))[0]
+        twin = np.random.default_rng(s)
+        twin.integers(2**62)
+        assert solving.act(obs, info) == np.flatnonzero(np.cumsum(row) / row.sum() > twin.random())[0]
+    board = parse_cards(info["view"]["board"])
+    live = np.flatnonzero(~np.isin(HOLDINGS, board).any(axis=1))
+    blue = plain.action_probabilities(obs, info, HOLDINGS[live])
+    buckets = solving.tables.buckets(board)[live]
+    assert max(np.ptp(blue[buckets == b], axis=0).max() for b in np.unique(buckets)) < 1e-9
+    assert max(np.ptp(solved[buckets == b], axis=0).max() for b in np.unique(buckets)) > 0.3
+    assert solving.counts["resolved"] >= 1 and plain.counts["resolved"] == 0
+
+
 def test_the_turn_plays_the_resolved_strategy_and_act_samples_it(blueprint: str) -> None:
     env, obs, info = _river_state(blueprint, street="turn")
     solving = CfrSearchAgent(blueprint=blueprint, seed=0, resolve="turn")
@@ -337,20 +359,7 @@ def test_the_turn_plays_the_resolved_strategy_and_act_samples_it(blueprint: str)
     assert np.array_equal(rows[:, live], sub.strategy(path)[:, live])  # the same solve: seeded by the subgame
     solved = solving.action_probabilities(obs, info, HOLDINGS[live])
     assert np.allclose(solved[:, ids], rows[:, live].T)
-    # act draws one uniform and inverts its holding's row
-    hole = parse_cards(info["view"]["hole_cards"])
-    for s in range(10):
-        solving.set_rng(np.random.default_rng(s))
-        row = solving.action_probabilities(obs, info, np.array([hole]))[0]
-        twin = np.random.default_rng(s)
-        twin.integers(2**62)
-        assert solving.act(obs, info) == np.flatnonzero(np.cumsum(row) / row.sum() > twin.random())[0]
-    # the river-only bot plays the blueprint here, every holding of a bucket alike; the re-solve does not
-    blue = plain.action_probabilities(obs, info, HOLDINGS[live])
-    buckets = solving.tables.buckets(public.board)[live]
-    assert max(np.ptp(blue[buckets == b], axis=0).max() for b in np.unique(buckets)) < 1e-9
-    assert max(np.ptp(solved[buckets == b], axis=0).max() for b in np.unique(buckets)) > 0.3
-    assert solving.counts["resolved"] >= 1 and plain.counts["resolved"] == 0
+    _act_draws_from_its_row_and_buckets_split(solving, plain, obs, info, solved, 10)
 
 
 def test_the_river_starts_from_the_turn_resolve(blueprint: str) -> None:
@@ -481,19 +490,7 @@ def test_the_flop_plays_the_resolved_strategy_and_act_samples_it(blueprint: str)
     assert np.array_equal(rows[:, live], sub.strategy(path)[:, live])  # the same solve: seeded by the subgame
     solved = solving.action_probabilities(obs, info, HOLDINGS[live])
     assert np.allclose(solved[:, ids], rows[:, live].T)
-    hole = parse_cards(info["view"]["hole_cards"])
-    for s in range(5):
-        solving.set_rng(np.random.default_rng(s))
-        row = solving.action_probabilities(obs, info, np.array([hole]))[0]
-        twin = np.random.default_rng(s)
-        twin.integers(2**62)
-        assert solving.act(obs, info) == np.flatnonzero(np.cumsum(row) / row.sum() > twin.random())[0]
-    # the turn-resolving bot plays the blueprint on the flop, every holding of a bucket alike; this one does not
-    blue = plain.action_probabilities(obs, info, HOLDINGS[live])
-    buckets = solving.tables.buckets(public.board)[live]
-    assert max(np.ptp(blue[buckets == b], axis=0).max() for b in np.unique(buckets)) < 1e-9
-    assert max(np.ptp(solved[buckets == b], axis=0).max() for b in np.unique(buckets)) > 0.3
-    assert solving.counts["resolved"] >= 1 and plain.counts["resolved"] == 0
+    _act_draws_from_its_row_and_buckets_split(solving, plain, obs, info, solved, 5)
 
 
 def test_the_turn_starts_from_the_flop_resolve(blueprint: str) -> None:

@@ -75,29 +75,35 @@ def test_turn_tree_deals_every_river_card() -> None:
 
 
 # ------------------------------------------------------------------ brute force over deals and rivers
-def _payoff0(t, node: int, h0: tuple[int, int], h1: tuple[int, int], board: list[int]) -> float:
+def _payoff0(t, node: int, h0: tuple[int, int], h1: tuple[int, int]) -> float:
+    """Player 0's payoff at a fold or a showdown (on the subgame's board and the cards dealt on the way)."""
     c = t.contrib[node]
     if t.kind[node] == FOLD:
         return -c[0] if t.player[node] == 0 else c[1]
-    rv = t.river[node]
-    full = board + ([rv] if rv >= 0 else [])
+    full = list(t.board_of(node))
     s0, s1 = hand_strength(list(h0) + full), hand_strength(list(h1) + full)
     return float(c[0] * np.sign(s0 - s1))
 
 
+def _dealt(t, node: int, h0: tuple[int, int], h1: tuple[int, int]) -> list[int]:
+    """A chance node's children whose card neither holding holds: 45 after a flop, 44 after a turn."""
+    kids = [x for x, label in zip(t.children[node], t.labels[node], strict=True) if int(label[1:]) not in h0 + h1]
+    assert len(kids) == (45 if len(t.board_of(node)) == 3 else 44)
+    return kids
+
+
 def _brute_value(sub: Subgame, strategies: dict[int, np.ndarray]) -> float:
-    """Player 0's expected payoff per deal, every deal and river enumerated, node by node."""
-    t, board = sub.tree, list(sub.spec.board)
+    """Player 0's expected payoff per deal, every deal and card dealt (turn, river) enumerated, node by node."""
+    t = sub.tree
     total = mass = 0.0
 
     def walk(node: int, i0: int, i1: int) -> float:
         k = t.kind[node]
         h0, h1 = tuple(HOLDINGS[i0]), tuple(HOLDINGS[i1])
         if k in (FOLD, SHOWDOWN):
-            return _payoff0(t, node, h0, h1, board)
+            return _payoff0(t, node, h0, h1)
         if k == CHANCE:
-            kids = [x for x in t.children[node] if t.river[x] not in h0 + h1]
-            assert len(kids) == 44
+            kids = _dealt(t, node, h0, h1)
             return sum(walk(x, i0, i1) for x in kids) / len(kids)
         mine = i0 if t.player[node] == 0 else i1
         return sum(strategies[node][a, mine] * walk(x, i0, i1) for a, x in enumerate(t.children[node]))
@@ -142,7 +148,7 @@ class SequenceForm:
     constraint matrices ``E`` (player 0) and ``F`` (player 1)."""
 
     def __init__(self, sub: Subgame) -> None:
-        t, board = sub.tree, list(sub.spec.board)
+        t = sub.tree
         self.sub = sub
         self.seq: list[dict[tuple[int, int, int], int]] = [{}, {}]  # (holding, node, action) -> id (0: empty)
         self.parent: list[dict[tuple[int, int], int]] = [{}, {}]  # (holding, node) -> the sequence before it
@@ -173,9 +179,9 @@ class SequenceForm:
                 node, s0, s1, prob = stack2.pop()
                 k = t.kind[node]
                 if k in (FOLD, SHOWDOWN):
-                    self.A[s0, s1] += prob * _payoff0(t, node, h0, h1, board)
+                    self.A[s0, s1] += prob * _payoff0(t, node, h0, h1)
                 elif k == CHANCE:
-                    kids = [x for x in t.children[node] if t.river[x] not in h0 + h1]
+                    kids = _dealt(t, node, h0, h1)
                     stack2.extend((x, s0, s1, prob / len(kids)) for x in kids)
                 else:
                     p, h = t.player[node], (i0 if t.player[node] == 0 else i1)

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 import pytest
+from test_cfr_search_subgame import _brute_value
 from test_cfr_search_subgame_core import COMPILED, source_core
 
 from holdem_env.agents.cfr_search import resolve as resolve_module
 from holdem_env.agents.cfr_search.resolve import Subgame, resolve
 from holdem_env.agents.cfr_search.tree import CHANCE, DECISION, FOLD, SHOWDOWN, SubgameError, SubgameSpec, build_tree
 from holdem_env.engine.cards import parse_cards
-from holdem_env.engine.evaluator import hand_strength
-from holdem_env.engine.ranges import HOLDINGS, NUM_HOLDINGS, holding_index
+from holdem_env.engine.ranges import NUM_HOLDINGS, holding_index
 
 FLOP = parse_cards("Ks 9h 5d")
 HANDS = ["AhAd", "KhQc", "6h4h", "9c8c", "Ac2c"]  # an overpair, top pair, a draw, second pair, ace high
@@ -59,37 +57,6 @@ def test_a_flop_tree_deals_the_turn_then_the_river() -> None:
         build_tree(SubgameSpec(board=(*FLOP, 51), contrib=(100, 100), stacks=(400, 400)), turn_sizes=(1.0,))
     with pytest.raises(SubgameError, match="3, 4 or 5"):
         SubgameSpec(board=FLOP[:2], contrib=(100, 100), stacks=(400, 400))
-
-
-def _brute_value(sub: Subgame, strategies: dict[int, np.ndarray]) -> float:
-    """Player 0's expected payoff per deal: every pair of holdings, turn and river enumerated, node by
-    node, each showdown valued by the evaluator."""
-    t = sub.tree
-    total = mass = 0.0
-
-    def walk(node: int, i0: int, i1: int) -> float:
-        k = t.kind[node]
-        h0, h1 = tuple(HOLDINGS[i0]), tuple(HOLDINGS[i1])
-        c = t.contrib[node]
-        if k == FOLD:
-            return -c[0] if t.player[node] == 0 else c[1]
-        if k == SHOWDOWN:
-            board = list(t.board_of(node))
-            return float(c[0] * np.sign(hand_strength(list(h0) + board) - hand_strength(list(h1) + board)))
-        if k == CHANCE:
-            kids = [x for x, label in zip(t.children[node], t.labels[node], strict=True) if int(label[1:]) not in h0 + h1]
-            assert len(kids) == (45 if len(t.board_of(node)) == 3 else 44)
-            return sum(walk(x, i0, i1) for x in kids) / len(kids)
-        mine = i0 if t.player[node] == 0 else i1
-        return sum(strategies[node][a, mine] * walk(x, i0, i1) for a, x in enumerate(t.children[node]))
-
-    for i0, i1 in itertools.product(sub.holdings, repeat=2):
-        w = sub.ranges[0, i0] * sub.ranges[1, i1]
-        if w == 0 or set(HOLDINGS[i0]) & set(HOLDINGS[i1]):
-            continue
-        total += w * walk(0, i0, i1)
-        mass += w
-    return total / mass
 
 
 def _random_strategies(sub: Subgame, seed: int) -> dict[int, np.ndarray]:
